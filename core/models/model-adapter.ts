@@ -1,0 +1,61 @@
+import type { JsonSchema } from '../tools/json-schema.ts';
+import type { ConversationMessage } from './conversation-message.ts';
+
+/** A tool as sent to the model. */
+export interface ModelTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** Everything one model request carries. What the journal records is exactly this. */
+export interface ModelRequest {
+  system: string;
+  messages: ConversationMessage[];
+  tools: ModelTool[];
+}
+
+/**
+ * One fragment of a streamed tool call. `index` is the provider's stream index where it sends one.
+ * `id`/`name` that are `''` or `null` are absent. `argumentsDelta` is raw text to append.
+ * `requiresEnd`: the format marks a call's end explicitly (Anthropic `content_block_stop`); such a
+ * call without its `tool-call-end` at flush is incomplete and never executed.
+ */
+export interface ToolCallDeltaPart {
+  type: 'tool-call-delta';
+  index?: number;
+  id?: string | null;
+  name?: string | null;
+  argumentsDelta?: string;
+  requiresEnd?: boolean;
+}
+
+export type ModelStreamPart =
+  | { type: 'text-delta'; text: string }
+  | ToolCallDeltaPart
+  | { type: 'tool-call-end'; index: number }
+  | { type: 'finish'; reason: FinishReason; usage?: TokenUsage };
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'other';
+
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** Options each stream call receives. */
+export interface ModelStreamOptions {
+  signal: AbortSignal;
+}
+
+/**
+ * A model behind one wire format. `stream` yields parts until the reply ends; it throws a
+ * `ModelError` for anything that goes wrong (HTTP status, network, a cut stream, a bad chunk).
+ */
+export interface ModelAdapter {
+  /** Shown in the UI and the journal, e.g. `openai:gpt-4o` or `demo`. */
+  readonly label: string;
+  /** True for models that are not an AI (the demo planner, the scripted model). */
+  readonly scripted?: boolean;
+  stream(request: ModelRequest, options: ModelStreamOptions): AsyncIterable<ModelStreamPart>;
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
+ * Each method has a zod schema for its input and output; transports validate both sides with them.
+ * Stable: extend, never break.
+ */
+
+const toolErrorData = z.object({
+  reason: z.enum(['not_found', 'required', 'type', 'invalid_json', 'unauthorized', 'denied', 'timeout', 'device_offline', 'aborted', 'failed']),
+  field: z.string().optional(),
+  detail: z.string().optional(),
+  hint: z.string().optional(),
+});
+
+const eventBase = { at: z.number(), conversationId: z.string(), turnId: z.string() };
+const callSummary = z.object({ index: z.number(), callId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
+const toolCallRecord = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), argumentsText: z.string().optional() });
+
+/** Every agent event as it crosses a transport (mirrors core/events/agent-event.ts). */
+export const agentEventSchema = z.discriminatedUnion('type', [
+  z.object({ ...eventBase, type: z.literal('turn/start'), text: z.string(), model: z.string() }),
+  z.object({ ...eventBase, type: z.literal('step/start'), step: z.number() }),
+  z.object({ ...eventBase, type: z.literal('request/header'), step: z.number(), tools: z.array(z.string()), systemPromptHash: z.string(), requestHash: z.string() }),
+  z.object({ ...eventBase, type: z.literal('text/delta'), step: z.number(), text: z.string() }),
+  z.object({ ...eventBase, type: z.literal('message/assistant'), step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecord) }),
+  z.object({ ...eventBase, type: z.literal('batch/start'), step: z.number(), batchId: z.string(), mode: z.enum(['parallel', 'serial']), reason: z.string(), calls: z.array(callSummary) }),
+  z.object({ ...eventBase, type: z.literal('tool/start'), batchId: z.string(), callId: z.string(), name: z.string(), index: z.number() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('tool/end'),
+    batchId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    index: z.number(),
+    ok: z.boolean(),
+    result: z.unknown().optional(),
+    error: toolErrorData.optional(),
+    queuedMs: z.number(),
+    runMs: z.number(),
+    startedAt: z.number(),
+    endedAt: z.number(),
+  }),
+  z.object({ ...eventBase, type: z.literal('output/send'), batchId: z.string(), callId: z.string(), index: z.number(), channel: z.string(), text: z.string() }),
+  z.object({ ...eventBase, type: z.literal('batch/end'), batchId: z.string(), wallMs: z.number(), executed: z.number() }),
+  z.object({ ...eventBase, type: z.literal('step/end'), step: z.number() }),
+  z.object({ ...eventBase, type: z.literal('agent/error'), message: z.string() }),
+  z.object({ ...eventBase, type: z.literal('turn/end'), reason: z.enum(['done', 'error', 'aborted', 'max_steps']), error: z.string().optional() }),
+]);
+export type HostAgentEvent = z.infer<typeof agentEventSchema>;
+
+const conversationSummary = z.object({ id: z.string(), title: z.string(), createdAt: z.number(), updatedAt: z.number() });
+export type ConversationSummary = z.infer<typeof conversationSummary>;
+
+const deviceSummary = z.object({
+  id: z.string(),
+  alias: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  online: z.boolean(),
+  tools: z.array(z.string()),
+});
+export type DeviceSummary = z.infer<typeof deviceSummary>;
+
+const appInfo = z.object({
+  version: z.string(),
+  transport: z.enum(['electron', 'web']),
+  model: z.object({ label: z.string(), scripted: z.boolean(), notice: z.string().optional() }),
+  dataDir: z.string(),
+});
+export type AppInfo = z.infer<typeof appInfo>;
+
+export const apiContract = {
+  'app/info': { input: z.object({}), output: appInfo },
+  'conversations/list': { input: z.object({}), output: z.object({ conversations: z.array(conversationSummary) }) },
+  'conversations/create': { input: z.object({ title: z.string().max(200).optional() }), output: conversationSummary },
+  /** The journal of one conversation: the same events the live stream carries, in order. */
+  'conversations/events': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ events: z.array(agentEventSchema) }) },
+  'chat/send': {
+    input: z.object({ conversationId: z.string().min(1).optional(), text: z.string().min(1).max(20_000) }),
+    output: z.object({ conversationId: z.string(), turnId: z.string() }),
+  },
+  'chat/abort': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ aborted: z.boolean() }) },
+  'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
+} as const;
+
+export type ApiContract = typeof apiContract;
+export type ApiMethod = keyof ApiContract;
+export type ApiInput<M extends ApiMethod> = z.input<ApiContract[M]['input']>;
+export type ApiOutput<M extends ApiMethod> = z.output<ApiContract[M]['output']>;
+
+/** The typed surface every front end sees (the preload exposes exactly this; the web client implements it). */
+export interface HomeAgentApi {
+  call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** Subscribe to live events; returns the unsubscribe function. */
+  onEvent(listener: (event: HostAgentEvent) => void): () => void;
+}
+
+export const API_METHODS = Object.keys(apiContract) as ApiMethod[];
