@@ -1,0 +1,146 @@
+import type { AgentEvent, AgentEventInput, TurnEndReason } from '../events/agent-event.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { ModelAdapter } from '../models/model-adapter.ts';
+import type { PluginRegistry } from '../plugins/plugin-registry.ts';
+import type { ConversationStore } from './conversation-store.ts';
+import type { AfterToolHook, ApprovalGate } from '../batch/run-tool-call.ts';
+import type { PromptAssembleListener } from '../prompt/assemble-prompt.ts';
+import { runStep } from './run-step.ts';
+import { assembleTurn, type AgentSettings } from './assemble-turn.ts';
+
+export type { AgentSettings } from './assemble-turn.ts';
+
+export interface AgentOptions {
+  /** The model; a function lets the host swap it between turns. */
+  model: () => ModelAdapter;
+  plugins: PluginRegistry;
+  store: ConversationStore;
+  bus: EventBus;
+  settings: () => AgentSettings;
+  approve?: ApprovalGate;
+  afterTool?: AfterToolHook[];
+  promptListeners?: PromptAssembleListener[];
+  newId?: () => string;
+  /** Called when the journal cannot be written; the turn goes on. */
+  onJournalError?: (error: unknown, event: AgentEvent) => void;
+}
+
+export interface TurnOutcome {
+  turnId: string;
+  reason: TurnEndReason;
+  error?: string;
+}
+
+/** Thrown by `startTurn` when the conversation already has a turn running. */
+export class ConversationBusyError extends Error {
+  override readonly name = 'ConversationBusyError';
+}
+
+/**
+ * The agent loop: one turn is steps of (request → reply → batch) until the model stops, the step
+ * limit, an error or the user's abort. Every `turn/start` gets exactly one `turn/end`, every
+ * `step/start` one `step/end`, every `batch/start` one `batch/end`, on every path.
+ */
+export class Agent {
+  private readonly running = new Map<string, AbortController>();
+  private readonly newId: () => string;
+
+  constructor(private readonly options: AgentOptions) {
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  isBusy(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  /** Aborts the running turn of a conversation; every running call is answered `aborted`. */
+  abort(conversationId: string): boolean {
+    const controller = this.running.get(conversationId);
+    if (!controller) return false;
+    controller.abort(new Error('aborted by the user'));
+    return true;
+  }
+
+  /**
+   * Starts a turn and returns its id at once with the promise of its end (front ends answer the
+   * request with the id and follow the events).
+   */
+  startTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): { turnId: string; done: Promise<TurnOutcome> } {
+    if (this.running.has(options.conversationId)) {
+      throw new ConversationBusyError('this conversation already has a turn running: wait for it to end or stop it');
+    }
+    const controller = new AbortController();
+    if (options.signal) {
+      if (options.signal.aborted) controller.abort(options.signal.reason);
+      else options.signal.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
+    }
+    this.running.set(options.conversationId, controller);
+    const turnId = this.newId();
+    const done = this.runTurnBody({ conversationId: options.conversationId, text: options.text, turnId, signal: controller.signal }).finally(() => {
+      this.running.delete(options.conversationId);
+    });
+    return { turnId, done };
+  }
+
+  /** Runs one whole turn. */
+  runTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): Promise<TurnOutcome> {
+    return this.startTurn(options).done;
+  }
+
+  private async runTurnBody(options: { conversationId: string; text: string; turnId: string; signal: AbortSignal }): Promise<TurnOutcome> {
+    const { conversationId, turnId, signal } = options;
+    const { store } = this.options;
+    const emit = (input: AgentEventInput): void => {
+      const event = { ...input, at: Date.now(), conversationId, turnId } as AgentEvent;
+      try {
+        store.appendEvent(event);
+      } catch (error) {
+        this.options.onJournalError?.(error, event);
+      }
+      this.options.bus.emit(event);
+    };
+    const model = this.options.model();
+    emit({ type: 'turn/start', text: options.text, model: model.label });
+    const end = (reason: TurnEndReason, error?: string): TurnOutcome => {
+      if (error !== undefined) emit({ type: 'agent/error', message: error });
+      emit({ type: 'turn/end', reason, ...(error !== undefined ? { error } : {}) });
+      return { turnId, reason, ...(error !== undefined ? { error } : {}) };
+    };
+    try {
+      store.ensureConversation(conversationId, options.text.slice(0, 60));
+      store.appendMessage(conversationId, { role: 'user', text: options.text });
+      const settings = this.options.settings();
+      const assembled = assembleTurn({ plugins: this.options.plugins.enabledPlugins(), settings, listeners: this.options.promptListeners });
+      if (!assembled.ok) return end('error', assembled.error);
+      const maxSteps = settings.maxSteps ?? 8;
+      for (let step = 1; step <= maxSteps; step++) {
+        if (signal.aborted) return end('aborted');
+        emit({ type: 'step/start', step });
+        let next: Awaited<ReturnType<typeof runStep>>;
+        try {
+          next = await runStep({
+            step,
+            conversationId,
+            turnId,
+            model,
+            assembled: assembled.value,
+            settings,
+            store,
+            signal,
+            emit,
+            newId: this.newId,
+            approve: this.options.approve,
+            afterTool: this.options.afterTool,
+          });
+        } finally {
+          emit({ type: 'step/end', step });
+        }
+        if (next.kind === 'end') return end(next.reason, next.error);
+      }
+      return end('max_steps', `the turn stopped after ${maxSteps} steps (the step limit); ask again to continue`);
+    } catch (error) {
+      // A bug or a failing store must still close the turn, never crash the process.
+      return end(signal.aborted ? 'aborted' : 'error', `internal error: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
+}

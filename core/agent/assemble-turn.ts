@@ -1,0 +1,38 @@
+import type { Plugin } from '../plugins/plugin.ts';
+import type { ToolDefinition } from '../tools/tool-definition.ts';
+import { assemblePrompt, DEFAULT_PERSONA, type PromptAssembleListener } from '../prompt/assemble-prompt.ts';
+
+/** The settings a turn reads when it starts. `toolOrder` absent means lexicographic. */
+export interface AgentSettings {
+  persona?: string;
+  toolOrder?: string[];
+  maxSteps?: number;
+  toolTimeoutMs?: number;
+  concurrencyCap?: number;
+}
+
+/** The prompt and tools of one turn, fixed when the turn starts. */
+export interface AssembledTurn {
+  system: string;
+  tools: ToolDefinition[];
+  byName: Map<string, ToolDefinition>;
+}
+
+/** Assembles the turn's prompt; a bad `toolOrder` becomes the turn's error message instead of a throw. */
+export function assembleTurn(options: {
+  plugins: readonly Plugin[];
+  settings: AgentSettings;
+  listeners?: readonly PromptAssembleListener[];
+}): { ok: true; value: AssembledTurn } | { ok: false; error: string } {
+  try {
+    const { system, tools } = assemblePrompt({
+      plugins: options.plugins,
+      persona: options.settings.persona ?? DEFAULT_PERSONA,
+      ...(options.settings.toolOrder !== undefined ? { toolOrder: options.settings.toolOrder } : {}),
+      ...(options.listeners ? { listeners: options.listeners } : {}),
+    });
+    return { ok: true, value: { system, tools, byName: new Map(tools.map((tool) => [tool.name, tool])) } };
+  } catch (error) {
+    return { ok: false, error: `prompt assembly failed: ${(error as Error).message}` };
+  }
+}

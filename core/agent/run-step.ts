@@ -1,0 +1,125 @@
+import type { AgentEventInput, TurnEndReason } from '../events/agent-event.ts';
+import type { ModelAdapter, ModelRequest } from '../models/model-adapter.ts';
+import type { ToolCallRecord } from '../models/conversation-message.ts';
+import type { ConversationStore } from './conversation-store.ts';
+import type { AssembledTurn, AgentSettings } from './assemble-turn.ts';
+import type { AfterToolHook, ApprovalGate, PreparedCall } from '../batch/run-tool-call.ts';
+import { ModelError } from '../models/model-error.ts';
+import { runBatch } from '../batch/run-batch.ts';
+import { renderOutcomeForModel } from '../tools/tool-result.ts';
+import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
+import { sha256Hex } from './hash.ts';
+import { streamReply } from './stream-reply.ts';
+
+export type StepResult = { kind: 'continue' } | { kind: 'end'; reason: TurnEndReason; error?: string };
+
+const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/**
+ * One step: record the request header, stream the reply, append one assistant message with the
+ * text once and all complete calls, run them as one batch, append the results in index order.
+ */
+export async function runStep(options: {
+  step: number;
+  conversationId: string;
+  turnId: string;
+  model: ModelAdapter;
+  assembled: AssembledTurn;
+  settings: AgentSettings;
+  store: ConversationStore;
+  signal: AbortSignal;
+  emit: (event: AgentEventInput) => void;
+  newId: () => string;
+  approve?: ApprovalGate;
+  afterTool?: AfterToolHook[];
+}): Promise<StepResult> {
+  const { step, store, conversationId, assembled, emit, signal } = options;
+  const request: ModelRequest = {
+    system: assembled.system,
+    messages: store.loadMessages(conversationId),
+    tools: assembled.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+  };
+  emit({
+    type: 'request/header',
+    step,
+    tools: request.tools.map((tool) => tool.name),
+    systemPromptHash: await sha256Hex(request.system),
+    requestHash: await sha256Hex(JSON.stringify(request)),
+  });
+  const callPrefix = `call_${options.turnId.slice(0, 8)}_${step}_`;
+  const reply = await streamReply({
+    model: options.model,
+    request,
+    signal,
+    makeCallId: (position) => `${callPrefix}${position}`,
+    onText: (text) => emit({ type: 'text/delta', step, text }),
+  });
+
+  if (reply.error !== undefined || signal.aborted) {
+    if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });
+    if (signal.aborted) return { kind: 'end', reason: 'aborted' };
+    const cut = reply.calls.length > 0 ? ` The reply was cut while it was making ${describeCalls(reply.calls)}; ${reply.calls.length === 1 ? 'that call was' : 'those calls were'} not run.` : '';
+    return { kind: 'end', reason: 'error', error: `${modelErrorMessage(reply.error)}${cut}` };
+  }
+  const incomplete = reply.calls.filter((call) => !call.complete);
+  if (incomplete.length > 0) {
+    if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });
+    const why = reply.finish === 'length' ? 'the model hit its output limit (max tokens)' : 'the stream ended before the call was complete';
+    return { kind: 'end', reason: 'error', error: `The model's reply was cut off inside ${describeCalls(incomplete)}: ${why}. No tool of this reply was run.` };
+  }
+
+  const prepared: PreparedCall[] = reply.calls.map((call) => {
+    const parsed = parseToolArguments(call.argumentsText);
+    const name = call.name as string;
+    return parsed.ok
+      ? { index: call.index, callId: call.id, name, args: parsed.args }
+      : { index: call.index, callId: call.id, name, args: {}, argumentsProblem: parsed.detail };
+  });
+  const toolCalls: ToolCallRecord[] = prepared.map((call, position) => ({
+    id: call.callId,
+    name: call.name,
+    args: call.args,
+    ...(call.argumentsProblem !== undefined ? { argumentsText: reply.calls[position]?.argumentsText ?? '' } : {}),
+  }));
+  store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls });
+  emit({ type: 'message/assistant', step, text: reply.text, toolCalls });
+  if (prepared.length === 0) return { kind: 'end', reason: 'done' };
+
+  const results = await runBatch({
+    batchId: options.newId(),
+    step,
+    conversationId,
+    turnId: options.turnId,
+    calls: prepared,
+    pipeline: {
+      lookUp: (name) => assembled.byName.get(name),
+      defaultTimeoutMs: options.settings.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      ...(options.approve ? { approve: options.approve } : {}),
+      ...(options.afterTool ? { afterTool: options.afterTool } : {}),
+    },
+    ...(options.settings.concurrencyCap !== undefined ? { concurrencyCap: options.settings.concurrencyCap } : {}),
+    signal,
+    emit,
+  });
+  for (const result of results) {
+    store.appendMessage(conversationId, {
+      role: 'tool',
+      toolCallId: result.call.callId,
+      toolName: result.call.name,
+      content: renderOutcomeForModel(result.outcome),
+      isError: !result.outcome.ok,
+      ...(result.media.length > 0 ? { media: result.media } : {}),
+    });
+  }
+  if (signal.aborted) return { kind: 'end', reason: 'aborted' };
+  return { kind: 'continue' };
+}
+
+function describeCalls(calls: readonly { name: string | undefined }[]): string {
+  return calls.map((call) => `the tool call ${call.name ?? '(unnamed)'}`).join(', ');
+}
+
+function modelErrorMessage(error: unknown): string {
+  if (ModelError.isInstance(error)) return error.message;
+  return `the model request failed: ${(error as Error)?.message ?? String(error)}`;
+}

@@ -1,0 +1,99 @@
+import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
+import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
+import { planDemoCalls, deviceIdsOf, type PlannedCall } from './plan-demo-calls.ts';
+
+export const DEMO_MODEL_LABEL = 'Demo model — no AI';
+
+const HELP =
+  'I am the demo model — no AI, just a small planner over the simulated devices. Try: "turn on all lamps and show the temperature on the display", "turn off lamp 2", "what is the temperature?" or "status". Configure a real model (see the README) to talk freely.';
+
+interface TurnSoFar {
+  userText: string;
+  assistants: AssistantMessage[];
+  results: ToolResultMessage[];
+}
+
+function turnSoFar(messages: readonly ConversationMessage[]): TurnSoFar {
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user') {
+      start = i;
+      break;
+    }
+  }
+  const after = messages.slice(start + 1);
+  const user = messages[start];
+  return {
+    userText: user?.role === 'user' ? user.text : '',
+    assistants: after.filter((message): message is AssistantMessage => message.role === 'assistant'),
+    results: after.filter((message): message is ToolResultMessage => message.role === 'tool'),
+  };
+}
+
+function displayCall(tools: readonly ModelTool[], text: string): PlannedCall | undefined {
+  const channel = tools.find((tool) => /^output_send__display/.test(tool.name));
+  if (channel) return { name: channel.name, args: { text } };
+  const show = tools.find((tool) => /^display.*__show$/.test(tool.name));
+  if (!show) return undefined;
+  const ids = deviceIdsOf(show);
+  return { name: show.name, args: ids[0] ? { device_id: ids[0], text } : { text } };
+}
+
+function temperatureText(results: readonly ToolResultMessage[]): string | undefined {
+  for (const result of results) {
+    if (result.isError || !/thermometer/.test(result.toolName)) continue;
+    const match = /"celsius":\s*(-?[\d.]+)/.exec(result.content);
+    if (match) return `${match[1]} °C`;
+  }
+  return undefined;
+}
+
+function summary(state: TurnSoFar): string {
+  const callsById = new Map(state.assistants.flatMap((message) => message.toolCalls).map((call) => [call.id, call]));
+  const lines = state.results.map((result) => {
+    const call = callsById.get(result.toolCallId);
+    const device = typeof call?.args.device_id === 'string' ? ` ${call.args.device_id}` : '';
+    return `- ${result.toolName}${device}: ${result.isError ? 'failed — ' : ''}${result.content}`;
+  });
+  return `Done.\n${lines.join('\n')}`;
+}
+
+/** Decides the next reply of the demo planner from the conversation so far. */
+export function planDemoReply(request: ModelRequest): { text: string; calls: PlannedCall[] } {
+  const state = turnSoFar(request.messages);
+  if (state.assistants.length === 0) {
+    const intent = planDemoCalls(state.userText, request.tools);
+    if (intent.calls.length === 0) return { text: HELP, calls: [] };
+    const names = intent.calls.map((call) => (typeof call.args.device_id === 'string' ? call.args.device_id : call.name));
+    return { text: `On it: ${names.join(', ')} — in one batch.`, calls: intent.calls };
+  }
+  const wantsDisplay = /\b(display|screen)\b/i.test(state.userText);
+  const shown = state.assistants.some((message) => message.toolCalls.some((call) => /display/.test(call.name)));
+  const temperature = temperatureText(state.results);
+  if (wantsDisplay && !shown && temperature) {
+    const call = displayCall(request.tools, `Temperature ${temperature}`);
+    if (call) return { text: `Showing ${temperature} on the display (it needed the reading first, so it is its own reply).`, calls: [call] };
+  }
+  return { text: summary(state), calls: [] };
+}
+
+/**
+ * The out-of-the-box model: a small, transparent keyword planner over the device tools,
+ * labelled "Demo model — no AI" wherever it shows. Independent calls go into one reply.
+ */
+export class DemoModel implements ModelAdapter {
+  readonly label = DEMO_MODEL_LABEL;
+  readonly scripted = true;
+
+  async *stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ModelStreamPart> {
+    const reply = planDemoReply(request);
+    for (const word of reply.text.split(/(?<= )/)) {
+      if (options.signal.aborted) return;
+      yield { type: 'text-delta', text: word };
+    }
+    for (const [index, call] of reply.calls.entries()) {
+      yield { type: 'tool-call-delta', index, id: `demo_${index}_${Math.random().toString(36).slice(2, 8)}`, name: call.name, argumentsDelta: JSON.stringify(call.args) };
+    }
+    yield { type: 'finish', reason: reply.calls.length > 0 ? 'tool_calls' : 'stop' };
+  }
+}

@@ -1,0 +1,41 @@
+import type { Plugin } from '../plugin.ts';
+import type { OutputChannel } from '../output-channel.ts';
+import type { ToolDefinition } from '../../tools/tool-definition.ts';
+
+/** The chat and notification channels every installation has. */
+export function defaultOutputChannels(): OutputChannel[] {
+  return [
+    { name: 'chat', description: 'A message in this chat, shown to the person.', send: (text) => ({ sent: true, characters: text.length }) },
+    { name: 'notifications', description: 'A desktop notification for the person.', send: (text) => ({ sent: true, characters: text.length }) },
+  ];
+}
+
+/**
+ * Output channels as a plugin: `output_send__<channel>` per channel, and `output_list_channels`.
+ * Channels come from a live source, so a display that is plugged in appears at the next turn.
+ */
+export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
+  return {
+    name: 'channels',
+    description: 'Output channels: chat, notifications and each display device.',
+    tools(): ToolDefinition[] {
+      const list = channels();
+      const sends: ToolDefinition[] = list.map((channel) => ({
+        name: `output_send__${channel.name}`,
+        description: `Send text to the output channel '${channel.name}': ${channel.description}`,
+        parameters: { type: 'object', properties: { text: { type: 'string', description: 'What to send.' } }, required: ['text'] },
+        parallelSafe: true,
+        outputChannel: channel.name,
+        handler: (args, context) => channel.send(String(args.text), context),
+      }));
+      const listTool: ToolDefinition = {
+        name: 'output_list_channels',
+        description: 'List the output channels you can send to with output_send__<channel>.',
+        parameters: { type: 'object', properties: {} },
+        parallelSafe: true,
+        handler: () => ({ channels: channels().map((channel) => ({ name: channel.name, tool: `output_send__${channel.name}`, description: channel.description })) }),
+      };
+      return [...sends, listTool];
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Plugin, PromptSection } from '../plugins/plugin.ts';
+import type { ToolDefinition } from '../tools/tool-definition.ts';
+import { orderTools } from '../tools/order-tools.ts';
+import { compareCodeUnits } from '../tools/order-tools.ts';
+import { toolExecutionSection } from './tool-execution-section.ts';
+
+/** What prompt assembly produces; the `system-prompt/assemble` listeners receive and return it. */
+export interface PromptAssembly {
+  sections: PromptSection[];
+  tools: ToolDefinition[];
+}
+
+/**
+ * A `system-prompt/assemble` waterfall listener. It starts from the authoritative tool order and may
+ * add, remove or reorder; it owns the determinism of what it returns.
+ */
+export type PromptAssembleListener = (assembly: PromptAssembly) => PromptAssembly;
+
+/**
+ * Assembles the system prompt and the tool list for one turn: the sections of every enabled plugin
+ * in their order, and the tools normalised into the authoritative order *before* the waterfall.
+ * Throws `ToolOrderError` when `toolOrder` names a tool no enabled plugin provides.
+ */
+export function assemblePrompt(options: {
+  plugins: readonly Plugin[];
+  persona: string;
+  toolOrder?: readonly string[];
+  listeners?: readonly PromptAssembleListener[];
+}): { system: string; tools: ToolDefinition[] } {
+  const tools = orderTools(
+    options.plugins.flatMap((plugin) => plugin.tools()),
+    options.toolOrder,
+  );
+  const sections: PromptSection[] = [
+    { id: 'persona', order: 0, text: options.persona },
+    toolExecutionSection(),
+    ...options.plugins.flatMap((plugin) => plugin.promptSections?.() ?? []),
+  ].sort((a, b) => a.order - b.order || compareCodeUnits(a.id, b.id));
+  let assembly: PromptAssembly = { sections, tools };
+  for (const listener of options.listeners ?? []) assembly = listener(assembly);
+  return { system: assembly.sections.map((section) => section.text).join('\n\n'), tools: assembly.tools };
+}
+
+export const DEFAULT_PERSONA =
+  'You are Home Agent, the assistant of this home. You control its devices through the tools you are given. Be brief and concrete; say what you did and what you saw.';

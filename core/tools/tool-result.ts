@@ -1,0 +1,51 @@
+import { ToolError, type ToolErrorData } from './tool-error.ts';
+
+/** The outcome of one tool call, kept as a structured value until rendered for the model. */
+export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: ToolErrorData; value?: unknown };
+
+/**
+ * True for a value that reports failure: a `ToolError`, or a legacy `{ error: … }` object.
+ * Plain objects and strings are successes (seed 001, phase 1b).
+ */
+export function isToolError(value: unknown): boolean {
+  if (ToolError.isInstance(value)) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const error = (value as Record<string, unknown>).error;
+  return error !== undefined && error !== null && error !== false && error !== '';
+}
+
+/** Turns whatever a handler returned or threw into an honest outcome: ok = no throw && !isToolError(value). */
+export function normaliseToolOutcome(outcome: { returned: unknown } | { thrown: unknown }): ToolOutcome {
+  if ('thrown' in outcome) return { ok: false, error: errorDataOf(outcome.thrown) };
+  const value = outcome.returned;
+  if (ToolError.isInstance(value)) return { ok: false, error: value.toData() };
+  if (isToolError(value)) {
+    const legacy = (value as { error: unknown }).error;
+    return { ok: false, error: { reason: 'failed', detail: typeof legacy === 'string' ? legacy : compactJson(legacy) }, value };
+  }
+  return { ok: true, value };
+}
+
+/** What a thrown value means as a ToolError. */
+export function errorDataOf(thrown: unknown): ToolErrorData {
+  if (ToolError.isInstance(thrown)) return thrown.toData();
+  if (thrown instanceof Error) return { reason: 'failed', detail: thrown.message };
+  return { reason: 'failed', detail: typeof thrown === 'string' ? thrown : compactJson(thrown) };
+}
+
+/** Compact JSON for the model; never `String(obj)` / `[object Object]`. */
+export function compactJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  try {
+    return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null';
+  } catch {
+    // A cyclic value cannot be JSON; say so rather than send "[object Object]".
+    return JSON.stringify({ unserialisable: Object.prototype.toString.call(value) });
+  }
+}
+
+/** Renders an outcome as the text of the tool message the model reads. */
+export function renderOutcomeForModel(outcome: ToolOutcome): string {
+  if (outcome.ok) return typeof outcome.value === 'string' ? outcome.value : compactJson(outcome.value);
+  return compactJson({ error: outcome.error });
+}
