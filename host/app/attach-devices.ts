@@ -1,0 +1,64 @@
+import { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
+import { displayChannels } from '../../devices/tools/display-channels.ts';
+import { startSimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
+import { startInProcessDevices } from '../../devices/simulator/start-in-process-devices.ts';
+import type { SimulatedKind } from '../../devices/simulator/device-catalog.ts';
+import type { DeviceLayer } from './device-layer.ts';
+import { findExecutable } from './find-executable.ts';
+
+/** The simulated home of the demo: two lamps, a thermometer and a text display. */
+export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'thermometer', 'display'];
+
+/**
+ * Attaches the devices a run was started with: `--sim` (behind socat pseudo-terminals and the real
+ * serialport binding when socat is installed, else in-process) and each `--device PATH`. Devices
+ * named on the command line are granted all their tools for the run: naming them is the consent.
+ */
+export async function attachDevices(options: {
+  sim: boolean;
+  simLatencyMs?: number;
+  devicePaths: readonly string[];
+  log: (line: string) => void;
+  signal: AbortSignal;
+}): Promise<DeviceLayer> {
+  const registry = new DeviceRegistry();
+  const owners: (() => Promise<void>)[] = [];
+  try {
+    if (options.sim) {
+      const latencyMs = options.simLatencyMs ?? 250;
+      if (findExecutable('socat')) {
+        const simulated = await startSimulatedDevices({ kinds: DEMO_DEVICE_KINDS, latencyMs });
+        owners.push(() => simulated.close());
+        for (const device of simulated.devices) await registry.attach(device.path, { grant: 'all', signal: options.signal });
+      } else {
+        options.log('socat is not installed: the simulated devices run in-process (no serial port). Install socat to run them behind pseudo-terminals.');
+        const simulated = startInProcessDevices({ kinds: DEMO_DEVICE_KINDS, latencyMs });
+        owners.push(() => simulated.close());
+        for (const device of simulated.devices) await registry.attachConnector(device.connector, { grant: 'all', signal: options.signal });
+      }
+    }
+    for (const devicePath of options.devicePaths) await registry.attach(devicePath, { grant: 'all', signal: options.signal });
+  } catch (error) {
+    await registry.dispose();
+    for (const close of owners) await close();
+    throw error;
+  }
+  return {
+    plugin: createDevicesPlugin(registry),
+    displayChannels: () => displayChannels(registry),
+    list: () =>
+      registry.list().map((device) => ({
+        id: device.id,
+        alias: device.alias || device.id,
+        kind: device.kind,
+        path: device.path,
+        online: device.online,
+        tools: device.tools,
+      })),
+    dispose: async () => {
+      await registry.dispose();
+      for (const close of owners) await close();
+    },
+  };
+}
