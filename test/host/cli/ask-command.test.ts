@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jsonLines, runCli, REPO_ROOT } from '../../helpers/run-cli.ts';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'home-agent-ask-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('home-agent ask --json', () => {
+  it('prints the contract events of a parallel batch on the simulated devices and exits 0', async () => {
+    const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
+    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--sim', '--sim-latency-ms', '20', '--data-dir', tempDir(), '--json', 'turn on the lamps']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('turn/start');
+    expect(types.at(-1)).toBe('turn/end');
+    expect(events.at(-1)).toMatchObject({ reason: 'done' });
+    for (const event of events) expect(event).toHaveProperty('turnId');
+    const header = events.find((event) => event.type === 'request/header');
+    expect(header?.tools).toEqual(expect.arrayContaining(['lamp__set', 'thermometer__read']));
+    const batch = events.find((event) => event.type === 'batch/start');
+    expect(batch).toMatchObject({
+      mode: 'parallel',
+      calls: [
+        { index: 0, name: 'lamp__set', args: { device_id: 'lamp-1', on: true } },
+        { index: 1, name: 'lamp__set', args: { device_id: 'lamp-2', on: true } },
+        { index: 2, name: 'thermometer__read', args: { device_id: 'thermometer-1' } },
+      ],
+    });
+    const ends = events.filter((event) => event.type === 'tool/end');
+    expect(ends).toHaveLength(3);
+    for (const end of ends) {
+      expect(end).toMatchObject({ ok: true });
+      expect(typeof end.queuedMs).toBe('number');
+      expect(typeof end.runMs).toBe('number');
+    }
+    expect(events.find((event) => event.type === 'batch/end')).toMatchObject({ executed: 3 });
+  });
+
+  it('ends a call to a tool that does not exist with ok false and still ends the turn done', async () => {
+    const dir = tempDir();
+    const script = path.join(dir, 'script.json');
+    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'teleport__now', args: {} }] }, { text: 'I cannot do that.' }] }));
+    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'teleport me']);
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    expect(events.find((event) => event.type === 'tool/end')).toMatchObject({ name: 'teleport__now', ok: false, error: { reason: 'not_found' } });
+    expect(events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'done' });
+  });
+
+  it('exits non-zero and names the problem when the tool order lists a tool that does not exist', async () => {
+    const dir = tempDir();
+    const script = path.join(dir, 'script.json');
+    writeFileSync(script, JSON.stringify({ replies: [{ text: 'never sent' }] }));
+    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--tool-order', '["lamp__fly","<unlisted-tools>"]', '--json', 'hi']);
+    expect(result.code).toBe(1);
+    const events = jsonLines(result.stdout);
+    expect(events.map((event) => event.type)).toEqual(['turn/start', 'agent/error', 'turn/end']);
+    expect(String(events.at(-1)?.error)).toContain("'lamp__fly'");
+  });
+
+  it('rejects a bad flag value with exit status 2 and says which flag', async () => {
+    const result = await runCli(['ask', '--provider', 'telepathy', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--provider must be one of');
+  });
+});

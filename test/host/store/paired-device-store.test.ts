@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../host/store/open-database.ts';
+import { PairedDeviceStore, type PairedDevice } from '../../../host/store/paired-device-store.ts';
+import type { InvalidRowReport } from '../../../host/store/parse-stored-row.ts';
+import { TempStoreFolder } from './temp-store-folder.ts';
+
+let folder: TempStoreFolder;
+beforeEach(() => {
+  folder = new TempStoreFolder();
+});
+afterEach(() => folder.dispose());
+
+const kitchenLamp: PairedDevice = {
+  path: '/dev/ttyUSB0',
+  alias: 'Kitchen lamp',
+  identity: { id: 'lamp-7f3a', kind: 'lamp', model: 'HA-Lamp 2', firmware: '1.4.0' },
+  tools: [
+    { name: 'set', description: 'Switch on or off', parameters: { type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'] }, parallelSafe: true, serial: false },
+    { name: 'status', description: 'Read the state', parameters: { type: 'object' }, parallelSafe: true, serial: false },
+  ],
+  grants: ['set', 'status'],
+  pairedAt: 1_700_000_000_000,
+  confirmedIdentity: true,
+};
+const thermometer: PairedDevice = {
+  path: '/dev/ttyACM1',
+  alias: 'Hall thermometer',
+  identity: { id: 'thermo-01', kind: 'thermometer', model: 'HA-T1', firmware: '0.9' },
+  tools: [{ name: 'read', description: 'Temperature in °C', parameters: { type: 'object' }, parallelSafe: true, serial: false }],
+  grants: [],
+  pairedAt: 1_700_000_100_000,
+  confirmedIdentity: false,
+};
+
+function open(onInvalidRow?: (report: InvalidRowReport) => void) {
+  const db = folder.own(openDatabase({ file: folder.file() }));
+  return { db, devices: new PairedDeviceStore({ db, ...(onInvalidRow ? { onInvalidRow } : {}) }) };
+}
+
+describe('PairedDeviceStore', () => {
+  it('keeps paired devices, their tools and grants across a close and reopen', () => {
+    const first = open();
+    first.devices.save(thermometer);
+    first.devices.save(kitchenLamp);
+    first.db.close();
+
+    const { devices } = open();
+    expect(devices.list()).toEqual([kitchenLamp, thermometer]);
+    expect(devices.get('thermo-01')).toEqual(thermometer);
+    expect(devices.getByPath('/dev/ttyUSB0')).toEqual(kitchenLamp);
+    expect(devices.get('nope')).toBeUndefined();
+  });
+
+  it('updates a pairing in place when the device moves to another port or its grants change', () => {
+    const { devices } = open();
+    devices.save(kitchenLamp);
+    devices.save({ ...kitchenLamp, path: '/dev/ttyUSB3', grants: ['status'] });
+    expect(devices.list()).toEqual([{ ...kitchenLamp, path: '/dev/ttyUSB3', grants: ['status'] }]);
+    expect(devices.getByPath('/dev/ttyUSB0')).toBeUndefined();
+  });
+
+  it('forgets a device with everything it was granted', () => {
+    const { devices } = open();
+    devices.save(kitchenLamp);
+    expect(devices.forget('lamp-7f3a')).toBe(true);
+    expect(devices.forget('lamp-7f3a')).toBe(false);
+    expect(devices.list()).toEqual([]);
+  });
+
+  it('refuses a grant for a tool the device does not have', () => {
+    const { devices } = open();
+    expect(() => devices.save({ ...kitchenLamp, grants: ['set', 'self_destruct'] })).toThrow(expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('self_destruct') }));
+    expect(devices.list()).toEqual([]);
+  });
+
+  it('refuses a second device on a path that is already paired', () => {
+    const { devices } = open();
+    devices.save(kitchenLamp);
+    expect(() => devices.save({ ...thermometer, path: kitchenLamp.path })).toThrow(expect.objectContaining({ kind: 'invalid_value' }));
+    expect(devices.list()).toEqual([kitchenLamp]);
+  });
+
+  it('refuses an identity that is not one', () => {
+    const { devices } = open();
+    expect(() => devices.save({ ...kitchenLamp, identity: { ...kitchenLamp.identity, id: '' } })).toThrow(expect.objectContaining({ kind: 'invalid_value' }));
+  });
+
+  it('reports a stored device whose tools no longer validate', () => {
+    const reports: InvalidRowReport[] = [];
+    const { db, devices } = open((report) => reports.push(report));
+    devices.save(kitchenLamp);
+    devices.save(thermometer);
+    db.prepare("UPDATE paired_devices SET tools = '[{\"name\":\"Bad Name\"}]' WHERE device_id = 'thermo-01'").run();
+    expect(devices.list()).toEqual([kitchenLamp]);
+    expect(reports.map((report) => report.key)).toEqual(['thermo-01']);
+  });
+});
