@@ -38,7 +38,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/core/*', '**/devices/*', '**/electron/*', '**/host/*', '!**/host/contract/*'], message: 'Bad layering: the renderer sees only host/contract (DESIGN.md, Layers).' },
+          { regex: '^(\\.\\./)+(core|devices|electron)/|^(\\.\\./)+host/(?!contract/)', message: 'Bad layering: the renderer sees only host/contract (DESIGN.md, Layers).' },
           { group: ['electron', 'serialport', 'better-sqlite3', 'node:*', 'ws'], message: 'Bad layering: the renderer never touches Node (DESIGN.md, Layers).' },
         ],
       }],
