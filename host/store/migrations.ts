@@ -1,0 +1,93 @@
+// Schema of the Home Agent store (one SQLite file, WAL, application_id 'HmAg', user_version = migrations run):
+//   conversations  id PK, title, created_at, updated_at (ms; triggers bump updated_at on every message/event)
+//   messages       (conversation_id → conversations, seq) PK, role, payload = the ConversationMessage as JSON
+//   events         (conversation_id, seq) PK, turn_id, type, at, payload = the AgentEvent as JSON — the journal;
+//                  indexed by (conversation_id, type, seq) so request/header and tool/end (timings) are queryable
+//   settings       key PK → value JSON, validated per key by host/store/settings-keys.ts
+//   plugin_state   name PK → enabled 0|1 (a plugin without a row is enabled)
+//   paired_devices device_id PK, path UNIQUE, alias, identity JSON {id,kind,model,firmware}, tools JSON (the hello's),
+//                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1
+// Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
+// IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
+import type Database from 'better-sqlite3';
+
+/** Our files carry this `PRAGMA application_id` ('HmAg'); another non-zero id marks a foreign file. */
+export const APPLICATION_ID = 0x486d4167;
+
+/** One schema step; it runs inside a transaction opened by the runner. */
+export type Migration = (db: Database.Database) => void;
+
+function createConversations(db: Database.Database): void {
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+  db.exec(`
+    CREATE TABLE conversations (
+      id TEXT PRIMARY KEY,
+      title TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX conversations_by_update ON conversations (updated_at DESC, created_at DESC);
+
+    CREATE TABLE messages (
+      conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+      seq INTEGER NOT NULL,
+      role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+      payload TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (conversation_id, seq)
+    ) STRICT;
+
+    -- No foreign key: the journal keeps every event, even one emitted before its conversation row exists.
+    CREATE TABLE events (
+      conversation_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      turn_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      payload TEXT NOT NULL,
+      PRIMARY KEY (conversation_id, seq)
+    ) STRICT;
+    CREATE INDEX events_by_type ON events (conversation_id, type, seq);
+    CREATE INDEX events_by_turn ON events (turn_id, seq);
+
+    CREATE TRIGGER messages_touch_conversation AFTER INSERT ON messages BEGIN
+      UPDATE conversations SET updated_at = max(updated_at, NEW.created_at) WHERE id = NEW.conversation_id;
+    END;
+    CREATE TRIGGER events_touch_conversation AFTER INSERT ON events BEGIN
+      UPDATE conversations SET updated_at = max(updated_at, NEW.at) WHERE id = NEW.conversation_id;
+    END;
+  `);
+}
+
+function createSettingsAndPluginState(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE settings (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL,
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE plugin_state (
+      name TEXT PRIMARY KEY,
+      enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+  `);
+}
+
+function createPairedDevices(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE paired_devices (
+      device_id TEXT PRIMARY KEY,
+      path TEXT NOT NULL UNIQUE,
+      alias TEXT NOT NULL,
+      identity TEXT NOT NULL,
+      tools TEXT NOT NULL,
+      grants TEXT NOT NULL,
+      paired_at INTEGER NOT NULL,
+      confirmed_identity INTEGER NOT NULL CHECK (confirmed_identity IN (0, 1))
+    ) STRICT;
+  `);
+}
+
+/** Every migration in order; a file's `user_version` is how many of them it has run. */
+export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices];

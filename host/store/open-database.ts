@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { inspectDatabaseFile } from './inspect-database-file.ts';
+import { migrations } from './migrations.ts';
+import { runMigrations } from './run-migrations.ts';
+import { StoreError } from './store-error.ts';
+
+export interface OpenDatabaseOptions {
+  /** The store's file in the data folder; created (with its folder) when absent, unless read-only. */
+  file: string;
+  /** Open without writing anything: no migration, no journal-mode change. */
+  readonly?: boolean;
+}
+
+/**
+ * Opens the Home Agent store: checks the file first and refuses (StoreError `corrupt` | `foreign` |
+ * `too_new`, never touching the file) when it is not ours or not usable, then sets WAL,
+ * `synchronous=NORMAL`, foreign keys, and runs pending migrations. The caller owns and closes it.
+ */
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  const { file } = options;
+  const state = inspectDatabaseFile(file);
+  if (options.readonly === true) return openReadonly(file, state.exists ? state.userVersion : undefined);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    // WAL + NORMAL: a killed process loses no committed statement; only an OS crash may lose the last ones.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    runMigrations({ db, file });
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function openReadonly(file: string, userVersion: number | undefined): Database.Database {
+  if (userVersion === undefined) {
+    throw new StoreError({ kind: 'missing', file, detail: 'does not exist', hint: 'Start Home Agent once without read-only mode, or check --data-dir.' });
+  }
+  if (userVersion < migrations.length) {
+    throw new StoreError({
+      kind: 'outdated',
+      file,
+      detail: `has schema version ${userVersion}, this Home Agent needs ${migrations.length} and read-only mode cannot upgrade it`,
+      hint: 'Open it once without read-only mode.',
+    });
+  }
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('foreign_keys = ON');
+  return db;
+}

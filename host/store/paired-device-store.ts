@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { deviceIdentitySchema, deviceToolSchema, type DeviceIdentity, type DeviceTool } from '../../devices/protocol/frame-schema.ts';
+import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler, type InvalidRowReport } from './parse-stored-row.ts';
+import { StoreError } from './store-error.ts';
+
+/** A paired device as persisted: where it hangs, what it said it is, what it offers, what the agent may use. */
+export interface PairedDevice {
+  /** The serial port path it was paired on (it may move; `save` updates it). */
+  path: string;
+  alias: string;
+  identity: DeviceIdentity;
+  /** The tools its `hello` declared. */
+  tools: DeviceTool[];
+  /** Names of its tools the agent may use; always a subset of `tools`. */
+  grants: string[];
+  pairedAt: number;
+  /** The person confirmed the identity shown at pairing. */
+  confirmedIdentity: boolean;
+}
+
+export interface PairedDeviceStoreOptions {
+  db: Database.Database;
+  /** Given: rows that fail validation are skipped and reported here. Absent: they throw StoreError `invalid_row`. */
+  onInvalidRow?: InvalidRowHandler;
+}
+
+type DeviceRow = { deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number };
+
+const COLUMNS = 'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity';
+const toolsSchema = z.array(deviceToolSchema);
+const grantsSchema = z.array(z.string());
+
+/** The paired devices and their grants, one row per device (keyed by its identity id; one device per path). */
+export class PairedDeviceStore {
+  private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly statements;
+
+  constructor(options: PairedDeviceStoreOptions) {
+    const { db } = options;
+    this.onInvalidRow = options.onInvalidRow;
+    this.statements = {
+      list: db.prepare<[], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices ORDER BY paired_at, device_id`),
+      byId: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE device_id = ?`),
+      byPath: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE path = ?`),
+      upsert: db.prepare<{ deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number }>(
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity)
+         ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
+           tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity`,
+      ),
+      forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
+    };
+  }
+
+  /** Every paired device, in pairing order. */
+  list(): PairedDevice[] {
+    return this.statements.list.all().flatMap((row) => this.parse(row) ?? []);
+  }
+
+  get(deviceId: string): PairedDevice | undefined {
+    const row = this.statements.byId.get(deviceId);
+    return row === undefined ? undefined : this.parse(row);
+  }
+
+  getByPath(path: string): PairedDevice | undefined {
+    const row = this.statements.byPath.get(path);
+    return row === undefined ? undefined : this.parse(row);
+  }
+
+  /**
+   * Pairs a device, or replaces its pairing (a new path, alias, tools or grants). StoreError
+   * `invalid_value` when the record does not validate, a grant names no tool of the device, or the
+   * path belongs to another paired device (forget that one first).
+   */
+  save(device: PairedDevice): void {
+    const identity = deviceIdentitySchema.safeParse(device.identity);
+    if (!identity.success) throw invalid(`device identity: ${z.prettifyError(identity.error).replaceAll('\n', ' ')}`);
+    const tools = toolsSchema.safeParse(device.tools);
+    if (!tools.success) throw invalid(`device ${identity.data.id} tools: ${z.prettifyError(tools.error).replaceAll('\n', ' ')}`);
+    if (device.alias.trim() === '') throw invalid(`device ${identity.data.id}: the alias is empty`);
+    const toolNames = new Set(tools.data.map((tool) => tool.name));
+    const unknownGrants = device.grants.filter((grant) => !toolNames.has(grant));
+    if (unknownGrants.length > 0) throw invalid(`device ${identity.data.id}: grants name tools it does not have (${unknownGrants.join(', ')})`);
+    const holder = this.statements.byPath.get(device.path);
+    if (holder !== undefined && holder.deviceId !== identity.data.id) {
+      throw invalid(`${device.path} is paired with device ${holder.deviceId}; forget it before pairing ${identity.data.id} there`);
+    }
+    this.statements.upsert.run({
+      deviceId: identity.data.id,
+      path: device.path,
+      alias: device.alias,
+      identity: toStoredJson(identity.data, 'a device identity'),
+      tools: toStoredJson(tools.data, 'device tools'),
+      grants: toStoredJson([...new Set(device.grants)], 'device grants'),
+      pairedAt: Math.trunc(device.pairedAt),
+      confirmedIdentity: device.confirmedIdentity ? 1 : 0,
+    });
+  }
+
+  /** Removes the device and its grants; false when it was not paired. */
+  forget(deviceId: string): boolean {
+    return this.statements.forget.run(deviceId).changes > 0;
+  }
+
+  private parse(row: DeviceRow): PairedDevice | undefined {
+    const key = row.deviceId;
+    const identity = parseStoredJson({ schema: deviceIdentitySchema, text: row.identity, table: 'paired_devices', key });
+    const tools = parseStoredJson({ schema: toolsSchema, text: row.tools, table: 'paired_devices', key });
+    const grants = parseStoredJson({ schema: grantsSchema, text: row.grants, table: 'paired_devices', key });
+    if (!identity.ok) return this.skip(identity.report);
+    if (!tools.ok) return this.skip(tools.report);
+    if (!grants.ok) return this.skip(grants.report);
+    if (identity.value.id !== row.deviceId) return this.skip({ table: 'paired_devices', key, detail: `identity id ${identity.value.id} differs from the row's ${row.deviceId}` });
+    return {
+      path: row.path,
+      alias: row.alias,
+      identity: identity.value,
+      tools: tools.value,
+      grants: grants.value,
+      pairedAt: row.pairedAt,
+      confirmedIdentity: row.confirmedIdentity === 1,
+    };
+  }
+
+  private skip(report: InvalidRowReport): undefined {
+    reportInvalidRow(report, this.onInvalidRow);
+    return undefined;
+  }
+}
+
+function invalid(detail: string): StoreError {
+  return new StoreError({ kind: 'invalid_value', detail });
+}

@@ -1,0 +1,37 @@
+import type Database from 'better-sqlite3';
+
+export interface PluginStateStoreOptions {
+  db: Database.Database;
+  now?: () => number;
+}
+
+/** Whether each plugin is enabled, persisted; a plugin never toggled is enabled. */
+export class PluginStateStore {
+  private readonly now: () => number;
+  private readonly statements;
+
+  constructor(options: PluginStateStoreOptions) {
+    const { db } = options;
+    this.now = options.now ?? Date.now;
+    this.statements = {
+      get: db.prepare<[string], number>('SELECT enabled FROM plugin_state WHERE name = ?').pluck(),
+      disabled: db.prepare<[], string>('SELECT name FROM plugin_state WHERE enabled = 0 ORDER BY name').pluck(),
+      upsert: db.prepare<[string, number, number]>(
+        'INSERT INTO plugin_state (name, enabled, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at',
+      ),
+    };
+  }
+
+  isEnabled(pluginName: string): boolean {
+    return this.statements.get.get(pluginName) !== 0;
+  }
+
+  setEnabled(pluginName: string, enabled: boolean): void {
+    this.statements.upsert.run(pluginName, enabled ? 1 : 0, this.now());
+  }
+
+  /** The names of the disabled plugins, sorted. */
+  listDisabled(): string[] {
+    return this.statements.disabled.all();
+  }
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { ConversationStore } from '../../core/agent/conversation-store.ts';
+import type { AgentEvent, AgentEventType } from '../../core/events/agent-event.ts';
+import type { ConversationMessage } from '../../core/models/conversation-message.ts';
+import { agentEventSchema, type ConversationSummary } from '../contract/api-contract.ts';
+import { conversationMessageSchema } from './conversation-message-schema.ts';
+import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
+import { StoreError } from './store-error.ts';
+
+export interface SqliteConversationStoreOptions {
+  /** An open store (openDatabase); the caller owns and closes it. */
+  db: Database.Database;
+  /** Milliseconds since the epoch; injectable so tests are deterministic. */
+  now?: () => number;
+  newId?: () => string;
+  /** Given: rows that fail validation are skipped and reported here. Absent: they throw StoreError `invalid_row`. */
+  onInvalidRow?: InvalidRowHandler;
+}
+
+type SummaryRow = { id: string; title: string; createdAt: number; updatedAt: number };
+type PayloadRow = { seq: number; payload: string };
+
+const SUMMARY_COLUMNS = 'id, title, created_at AS createdAt, updated_at AS updatedAt';
+
+/**
+ * Conversations, their messages and the event journal in SQLite. Every append is one statement
+ * (its sequence number computed inside it), so a killed process loses at most the row being written.
+ * `updatedAt` is the time of the latest message or event (a rename does not move a conversation up).
+ */
+export class SqliteConversationStore implements ConversationStore {
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly statements;
+
+  constructor(options: SqliteConversationStoreOptions) {
+    const { db } = options;
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? randomUUID;
+    this.onInvalidRow = options.onInvalidRow;
+    this.statements = {
+      insertConversation: db.prepare<[string, string, number, number]>(
+        'INSERT OR IGNORE INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
+      ),
+      summary: db.prepare<[string], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM conversations WHERE id = ?`),
+      list: db.prepare<[], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC`),
+      rename: db.prepare<[string, string]>('UPDATE conversations SET title = ? WHERE id = ?'),
+      appendMessage: db.prepare<{ conversationId: string; role: string; payload: string; createdAt: number }>(
+        `INSERT INTO messages (conversation_id, seq, role, payload, created_at)
+         SELECT @conversationId, COALESCE(MAX(seq), 0) + 1, @role, @payload, @createdAt FROM messages WHERE conversation_id = @conversationId`,
+      ),
+      messages: db.prepare<[string], PayloadRow & { role: string }>('SELECT seq, role, payload FROM messages WHERE conversation_id = ? ORDER BY seq'),
+      appendEvent: db.prepare<{ conversationId: string; turnId: string; type: string; at: number; payload: string }, { seq: number }>(
+        `INSERT INTO events (conversation_id, seq, turn_id, type, at, payload)
+         SELECT @conversationId, COALESCE(MAX(seq), 0) + 1, @turnId, @type, @at, @payload FROM events WHERE conversation_id = @conversationId
+         RETURNING seq`,
+      ),
+      events: db.prepare<[string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? ORDER BY seq'),
+      eventsOfType: db.prepare<[string, string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq'),
+    };
+  }
+
+  ensureConversation(conversationId: string, title: string): void {
+    const now = this.now();
+    this.statements.insertConversation.run(conversationId, title, now, now);
+  }
+
+  /** Creates a conversation with a fresh id and returns its summary. */
+  createConversation(title: string): ConversationSummary {
+    const id = this.newId();
+    const now = this.now();
+    const inserted = this.statements.insertConversation.run(id, title, now, now);
+    if (inserted.changes !== 1) throw new StoreError({ kind: 'invalid_value', detail: `conversation id ${id} is already taken` });
+    return { id, title, createdAt: now, updatedAt: now };
+  }
+
+  getConversation(conversationId: string): ConversationSummary | undefined {
+    return this.statements.summary.get(conversationId);
+  }
+
+  /** Every conversation, the most recently active first. */
+  listConversations(): ConversationSummary[] {
+    return this.statements.list.all();
+  }
+
+  /** Renames a conversation and returns its summary; StoreError `not_found` for an unknown id. */
+  renameConversation(conversationId: string, title: string): ConversationSummary {
+    this.statements.rename.run(title, conversationId);
+    const summary = this.getConversation(conversationId);
+    if (summary === undefined) throw unknownConversation(conversationId);
+    return summary;
+  }
+
+  loadMessages(conversationId: string): ConversationMessage[] {
+    const messages: ConversationMessage[] = [];
+    for (const row of this.statements.messages.all(conversationId)) {
+      const key = `${conversationId}#${row.seq}`;
+      const parsed = parseStoredJson({ schema: conversationMessageSchema, text: row.payload, table: 'messages', key });
+      if (!parsed.ok) reportInvalidRow(parsed.report, this.onInvalidRow);
+      else if (parsed.value.role !== row.role) {
+        reportInvalidRow({ table: 'messages', key, detail: `role column says ${row.role}, payload says ${parsed.value.role}` }, this.onInvalidRow);
+      } else messages.push(parsed.value);
+    }
+    return messages;
+  }
+
+  /** Appends a message to a conversation that exists (StoreError `not_found` otherwise). */
+  appendMessage(conversationId: string, message: ConversationMessage): void {
+    const payload = toStoredJson(message, `a ${message.role} message`);
+    try {
+      this.statements.appendMessage.run({ conversationId, role: message.role, payload, createdAt: this.now() });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownConversation(conversationId, error);
+      throw error;
+    }
+  }
+
+  /** Journals one event and returns its sequence number within its conversation (1, 2, …). */
+  appendEvent(event: AgentEvent): number {
+    const payload = toStoredJson(event, `the ${event.type} event`);
+    const { conversationId, turnId, type } = event;
+    const row = this.statements.appendEvent.get({ conversationId, turnId, type, at: Math.trunc(event.at), payload });
+    if (row === undefined) throw new StoreError({ kind: 'invalid_value', detail: `the ${event.type} event was not journaled` });
+    return row.seq;
+  }
+
+  /** The journal of one conversation, in order: what `conversations/events` returns. */
+  loadEvents(conversationId: string): AgentEvent[] {
+    return this.parseEvents(conversationId, this.statements.events.all(conversationId));
+  }
+
+  /** The journaled events of one type, in order (e.g. `tool/end` for the timings of every call). */
+  loadEventsOfType<T extends AgentEventType>(conversationId: string, type: T): Array<Extract<AgentEvent, { type: T }>> {
+    const events = this.parseEvents(conversationId, this.statements.eventsOfType.all(conversationId, type));
+    return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
+  }
+
+  /** Every `request/header` of a conversation: tool order and hashes of what each request sent. */
+  loadRequestHeaders(conversationId: string): Array<Extract<AgentEvent, { type: 'request/header' }>> {
+    return this.loadEventsOfType(conversationId, 'request/header');
+  }
+
+  private parseEvents(conversationId: string, rows: PayloadRow[]): AgentEvent[] {
+    const events: AgentEvent[] = [];
+    for (const row of rows) {
+      const parsed = parseStoredJson({ schema: agentEventSchema, text: row.payload, table: 'events', key: `${conversationId}#${row.seq}` });
+      if (parsed.ok) events.push(parsed.value);
+      else reportInvalidRow(parsed.report, this.onInvalidRow);
+    }
+    return events;
+  }
+}
+
+function unknownConversation(conversationId: string, cause?: unknown): StoreError {
+  return new StoreError({ kind: 'not_found', detail: `no conversation has the id ${conversationId}` }, { cause });
+}
