@@ -31,8 +31,7 @@ async function start(): Promise<void> {
     'api-key-env': process.env.HOME_AGENT_API_KEY_ENV,
     'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
   });
-  const booted = await bootHost({ flags, transport: 'electron', log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
-  host = booted.host;
+  host = await bootHost({ flags, transport: 'electron', log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [ELECTRON_CSP] } });

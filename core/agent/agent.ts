@@ -43,10 +43,16 @@ export class ConversationBusyError extends Error {
  */
 export class Agent {
   private readonly running = new Map<string, AbortController>();
+  private readonly turns = new Set<Promise<TurnOutcome>>();
   private readonly newId: () => string;
 
   constructor(private readonly options: AgentOptions) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  /** Resolves when no turn is running (after an abort, before closing the store). */
+  async whenIdle(): Promise<void> {
+    while (this.turns.size > 0) await Promise.allSettled([...this.turns]);
   }
 
   isBusy(conversationId: string): boolean {
@@ -78,7 +84,9 @@ export class Agent {
     const turnId = this.newId();
     const done = this.runTurnBody({ conversationId: options.conversationId, text: options.text, turnId, signal: controller.signal }).finally(() => {
       this.running.delete(options.conversationId);
+      this.turns.delete(done);
     });
+    this.turns.add(done);
     return { turnId, done };
   }
 

@@ -1,6 +1,5 @@
 import { createHost, type Host } from './create-host.ts';
 import { resolveDataDir } from '../config/data-dir.ts';
-import { selectModel } from '../models/select-model.ts';
 import { attachDevices } from './attach-devices.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
@@ -9,9 +8,8 @@ import type { CommonFlags } from '../cli/common-flags.ts';
  * Builds a host from the shared command-line flags: the model, the devices (`--sim`, `--device`),
  * the data folder. The caller owns the host and disposes it.
  */
-export async function bootHost(options: { flags: CommonFlags; transport: 'electron' | 'web' | 'cli'; log: (line: string) => void; signal: AbortSignal }): Promise<{ host: Host; modelNotice?: string }> {
+export async function bootHost(options: { flags: CommonFlags; transport: 'electron' | 'web' | 'cli'; log: (line: string) => void; signal: AbortSignal }): Promise<Host> {
   const { flags } = options;
-  const selected = await selectModel(flags.modelChoice);
   const devices = await attachDevices({
     sim: flags.sim,
     devicePaths: flags.devicePaths,
@@ -20,22 +18,20 @@ export async function bootHost(options: { flags: CommonFlags; transport: 'electr
     ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
   });
   try {
-    const host = createHost({
+    return await createHost({
       dataDir: resolveDataDir(flags.dataDir),
       transport: options.transport,
-      model: selected.adapter,
-      ...(selected.notice ? { modelNotice: selected.notice } : {}),
+      modelChoice: flags.modelChoice,
       settings: {
         ...(flags.toolOrder !== undefined ? { toolOrder: flags.toolOrder } : {}),
         ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
       },
-      ...(devices ? { devices } : {}),
+      devices,
       log: options.log,
       version: HOME_AGENT_VERSION,
     });
-    return { host, ...(selected.notice ? { modelNotice: selected.notice } : {}) };
   } catch (error) {
-    await devices?.dispose();
+    await devices.dispose();
     throw error;
   }
 }

@@ -1,17 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationBusyError, type Agent } from '../../core/agent/agent.ts';
+import type { AgentSettings } from '../../core/agent/assemble-turn.ts';
+import type { ModelAdapter } from '../../core/models/model-adapter.ts';
+import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+import type { PluginStateStore } from '../store/plugin-state-store.ts';
+import { isSettingKey } from '../store/settings-keys.ts';
+import { StoreError } from '../store/store-error.ts';
 import { ApiError, type ApiHandlers } from './api-handlers.ts';
 import type { HostOptions } from './create-host.ts';
+import { toolOrderBreakage } from './tool-order-breakage.ts';
 
 /** Binds each API method of the contract to the host's parts. */
-export function createApiHandlers(parts: { agent: Agent; store: SqliteConversationStore; options: HostOptions }): ApiHandlers {
-  const { agent, store, options } = parts;
+export function createApiHandlers(parts: {
+  agent: Agent;
+  store: SqliteConversationStore;
+  settingsStore: SettingsStore;
+  pluginState: PluginStateStore;
+  plugins: PluginRegistry;
+  settings: () => AgentSettings;
+  model: ModelAdapter;
+  modelNotice?: string;
+  options: HostOptions;
+}): ApiHandlers {
+  const { agent, store, options, plugins } = parts;
   return {
     'app/info': () => ({
       version: options.version,
       transport: options.transport === 'electron' ? 'electron' : 'web',
-      model: { label: options.model.label, scripted: options.model.scripted === true, ...(options.modelNotice ? { notice: options.modelNotice } : {}) },
+      model: { label: parts.model.label, scripted: parts.model.scripted === true, ...(parts.modelNotice ? { notice: parts.modelNotice } : {}) },
       dataDir: options.dataDir,
     }),
     'conversations/list': () => ({ conversations: store.listConversations() }),
@@ -30,5 +48,30 @@ export function createApiHandlers(parts: { agent: Agent; store: SqliteConversati
     },
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
     'devices/list': () => ({ devices: options.devices?.list() ?? [] }),
+    'plugins/list': () => ({
+      plugins: plugins.all().map(({ plugin, enabled }) => ({ name: plugin.name, description: plugin.description, enabled, tools: plugin.tools().map((tool) => tool.name).sort() })),
+    }),
+    'plugins/set-enabled': (input) => {
+      if (!plugins.all().some(({ plugin }) => plugin.name === input.name)) throw new ApiError(404, `there is no plugin named '${input.name}'`);
+      if (!input.enabled) {
+        const warning = toolOrderBreakage({ plugins, settings: parts.settings(), disabling: input.name });
+        if (warning && input.confirm !== true) return { applied: false, warning };
+      }
+      plugins.setEnabled(input.name, input.enabled);
+      parts.pluginState.setEnabled(input.name, input.enabled);
+      return { applied: true };
+    },
+    'settings/get': () => ({ settings: parts.settingsStore.getAll() }),
+    'settings/set': (input) => {
+      if (!isSettingKey(input.key)) throw new ApiError(400, `there is no setting named '${input.key}'`);
+      try {
+        if (input.value === undefined || input.value === null) parts.settingsStore.unset(input.key);
+        else parts.settingsStore.set(input.key, input.value as never);
+      } catch (error) {
+        if (StoreError.isInstance(error)) throw new ApiError(400, error.message);
+        throw error;
+      }
+      return { settings: parts.settingsStore.getAll() };
+    },
   };
 }

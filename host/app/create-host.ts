@@ -9,19 +9,25 @@ import type { AgentSettings } from '../../core/agent/assemble-turn.ts';
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
+import { SettingsStore } from '../store/settings-store.ts';
+import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
+import type { ModelChoice } from '../models/model-choice.ts';
+import { selectModel } from '../models/select-model.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import { createApiHandlers } from './create-api-handlers.ts';
 import type { ApiHandlers } from './api-handlers.ts';
+import { mergeSettings } from './merge-settings.ts';
 
 export interface HostOptions {
   dataDir: string;
   transport: 'electron' | 'web' | 'cli';
-  model: ModelAdapter;
-  /** Shown beside the model label (e.g. why the demo model is used). */
-  modelNotice?: string;
-  /** Settings for this run; `toolOrder` absent stays absent. */
-  settings: AgentSettings;
+  /** The model from flags; unset fields fall back to the stored settings, then to the default. */
+  modelChoice?: ModelChoice;
+  /** A ready model (tests and embedders); wins over `modelChoice`. */
+  model?: ModelAdapter;
+  /** Settings for this run only, over the stored ones; `toolOrder` absent stays absent. */
+  settings?: AgentSettings;
   devices?: DeviceLayer;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
@@ -35,47 +41,78 @@ export interface Host {
   handlers: ApiHandlers;
   toolApi: ToolApi;
   store: SqliteConversationStore;
+  settingsStore: SettingsStore;
+  plugins: PluginRegistry;
+  model: ModelAdapter;
+  modelNotice?: string;
   dispose(): Promise<void>;
 }
 
 /**
- * The composition root: opens the store, registers the built-in plugins (system, channels,
- * devices), builds the agent and the API handlers. A bad `toolOrder` shape fails here, at start-up.
+ * The composition root: opens the store, picks the model (flags over stored settings over the
+ * default), registers the built-in plugins (system, channels, devices) with their persisted
+ * enabled state, builds the agent and the API handlers. A bad `toolOrder` shape fails here.
  */
-export function createHost(options: HostOptions): Host {
-  if (options.settings.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
+export async function createHost(options: HostOptions): Promise<Host> {
+  if (options.settings?.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
-  const store = new SqliteConversationStore({ db, onInvalidRow: (report) => options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`) });
-  const bus = new EventBus((error, event) => options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`));
-  const plugins = new PluginRegistry();
-  const toolApi = createToolApi({ tools: () => plugins.enabledTools() });
-  plugins.register(createSystemPlugin(() => toolApi));
-  plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(options.devices?.displayChannels() ?? [])]));
-  if (options.devices) plugins.register(options.devices.plugin);
-  const agent = new Agent({
-    model: () => options.model,
-    plugins,
-    store,
-    bus,
-    settings: () => options.settings,
-    onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
-  });
-  const handlers = createApiHandlers({ agent, store, options });
-  let disposed: Promise<void> | undefined;
-  return {
-    agent,
-    bus,
-    handlers,
-    toolApi,
-    store,
-    dispose: () => {
-      disposed ??= (async () => {
-        for (const conversation of store.listConversations()) agent.abort(conversation.id);
-        await plugins.dispose();
-        await options.devices?.dispose();
-        db.close();
-      })();
-      return disposed;
-    },
-  };
+  try {
+    const onInvalidRow = (report: unknown): void => options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
+    const store = new SqliteConversationStore({ db, onInvalidRow });
+    const settingsStore = new SettingsStore({ db, onInvalidRow });
+    const pluginState = new PluginStateStore({ db });
+    const stored = settingsStore.getAll();
+    const selected = options.model
+      ? { adapter: options.model }
+      : await selectModel({
+          provider: options.modelChoice?.provider ?? stored.provider,
+          model: options.modelChoice?.model ?? stored.model,
+          baseUrl: options.modelChoice?.baseUrl ?? stored.baseUrl,
+          apiKeyEnv: options.modelChoice?.apiKeyEnv ?? stored.apiKeyEnv,
+          scriptFile: options.modelChoice?.scriptFile,
+        });
+    const bus = new EventBus((error, event) => options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`));
+    const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
+    const toolApi = createToolApi({ tools: () => plugins.enabledTools() });
+    plugins.register(createSystemPlugin(() => toolApi));
+    plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(options.devices?.displayChannels() ?? [])]));
+    if (options.devices) plugins.register(options.devices.plugin);
+    // Read at every turn's start, so a settings change applies between turns.
+    const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
+    const agent = new Agent({
+      model: () => selected.adapter,
+      plugins,
+      store,
+      bus,
+      settings,
+      onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
+    });
+    const modelNotice = 'notice' in selected ? selected.notice : undefined;
+    const handlers = createApiHandlers({ agent, store, settingsStore, pluginState, plugins, settings, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
+    let disposed: Promise<void> | undefined;
+    return {
+      agent,
+      bus,
+      handlers,
+      toolApi,
+      store,
+      settingsStore,
+      plugins,
+      model: selected.adapter,
+      ...(modelNotice ? { modelNotice } : {}),
+      dispose: () => {
+        disposed ??= (async () => {
+          for (const conversation of store.listConversations()) agent.abort(conversation.id);
+          await agent.whenIdle();
+          await plugins.dispose();
+          await options.devices?.dispose();
+          db.close();
+        })();
+        return disposed;
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

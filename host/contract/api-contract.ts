@@ -82,6 +82,21 @@ export const apiContract = {
   },
   'chat/abort': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ aborted: z.boolean() }) },
   'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
+  'plugins/list': {
+    input: z.object({}),
+    output: z.object({ plugins: z.array(z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) })) }),
+  },
+  /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */
+  'plugins/set-enabled': {
+    input: z.object({ name: z.string().min(1), enabled: z.boolean(), confirm: z.boolean().optional() }),
+    output: z.object({ applied: z.boolean(), warning: z.string().optional() }),
+  },
+  /** The stored settings (never an API key: only the name of the variable that holds it). */
+  'settings/get': { input: z.object({}), output: z.object({ settings: z.record(z.string(), z.unknown()) }) },
+  'settings/set': {
+    input: z.object({ key: z.string().min(1), value: z.unknown().optional() }),
+    output: z.object({ settings: z.record(z.string(), z.unknown()) }),
+  },
 } as const;
 
 export type ApiContract = typeof apiContract;

@@ -29,9 +29,9 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   if (!prompt) throw new UsageError('ask needs a prompt, e.g. home-agent ask --sim "turn on all lamps"');
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
-  const { host, modelNotice } = await bootHost({ flags, transport: 'cli', log, signal: io.signal });
+  const host = await bootHost({ flags, transport: 'cli', log, signal: io.signal });
   try {
-    if (modelNotice && !values.json) log(modelNotice);
+    if (host.modelNotice && !values.json) log(host.modelNotice);
     const unsubscribe = host.bus.subscribe((event: AgentEvent) => {
       if (values.json) io.stdout.write(`${JSON.stringify(event)}\n`);
       else {

@@ -31,7 +31,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   const token = values.token ?? process.env.HOME_AGENT_TOKEN ?? randomBytes(24).toString('base64url');
-  const { host, modelNotice } = await bootHost({ flags, transport: 'web', log, signal: io.signal });
+  const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
   let server;
   const start = (listenPort: number) =>
     startWebServer({
@@ -55,7 +55,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     await host.dispose();
     throw error;
   }
-  if (modelNotice) log(modelNotice);
+  if (host.modelNotice) log(host.modelNotice);
   io.stdout.write(`Home Agent is serving at ${server.url}#token=${token}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -16,11 +16,10 @@ afterEach(async () => {
 async function serve(): Promise<{ host: Host; server: WebServer }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-web-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const host = createHost({
+  const host = await createHost({
     dataDir,
     transport: 'web',
     model: new ScriptedModel({ replies: [{ text: 'Hello from the script.' }] }),
-    settings: {},
     log: () => {},
     version: 'test',
   });

@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { SIMULATED_KINDS, isSimulatedKind } from '../../../devices/simulator/device-catalog.ts';
+import type { SimulatedKind } from '../../../devices/simulator/device-catalog.ts';
+import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
+
+export const SIM_USAGE = `home-agent sim [--latency-ms N] [--devices ${SIMULATED_KINDS.join(',')},...]`;
+
+/**
+ * `home-agent sim`: runs simulated devices behind socat pseudo-terminals, prints one line per
+ * device `<id> <kind> <path>` and runs until the signal aborts. Exit 0 after a clean stop,
+ * 1 when the devices cannot start (socat missing), 2 for a wrong command line.
+ */
+export async function runSimCommand(
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal: AbortSignal },
+): Promise<number> {
+  let kinds: SimulatedKind[];
+  let latencyMs: number;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { 'latency-ms': { type: 'string' }, devices: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout.write(`usage: ${SIM_USAGE}\n`);
+      return 0;
+    }
+    latencyMs = values['latency-ms'] === undefined ? 250 : Number(values['latency-ms']);
+    if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) throw new Error('--latency-ms must be a whole number of milliseconds');
+    const names = (values.devices ?? 'lamp,lamp,thermometer,display').split(',').map((name) => name.trim()).filter(Boolean);
+    const unknown = names.filter((name) => !isSimulatedKind(name));
+    if (unknown.length > 0 || names.length === 0) throw new Error(`unknown device kind ${unknown.join(', ') || '(none)'}; known: ${SIMULATED_KINDS.join(', ')}`);
+    kinds = names as SimulatedKind[];
+  } catch (error) {
+    io.stderr.write(`home-agent sim: ${(error as Error).message}\nusage: ${SIM_USAGE}\n`);
+    return 2;
+  }
+  if (io.signal.aborted) return 0;
+  let simulated;
+  try {
+    simulated = await startSimulatedDevices({ kinds, latencyMs, signal: io.signal });
+  } catch (error) {
+    if (io.signal.aborted) return 0;
+    io.stderr.write(`home-agent sim: cannot start the devices: ${(error as Error).message} (is socat installed?)\n`);
+    return 1;
+  }
+  for (const device of simulated.devices) io.stdout.write(`${device.id} ${device.kind} ${device.path}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) return resolve();
+    io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await simulated.close();
+  return 0;
+}
