@@ -3,6 +3,10 @@ import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import { DemoModel } from '../../core/models/demo/demo-model.ts';
 import { ScriptedModel, scriptSchema } from '../../core/models/scripted/scripted-model.ts';
 import type { ModelChoice } from './model-choice.ts';
+import { createModelAdapter } from '../../core/models/create-model-adapter.ts';
+import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URLS } from '../../core/models/provider-defaults.ts';
+import { probeOllama } from '../../core/models/probe-ollama.ts';
+import { listModels } from '../../core/models/list-models.ts';
 
 /** The model a run uses, with a notice saying how it was chosen (shown by every front end). */
 export interface SelectedModel {
@@ -21,9 +25,8 @@ export class ModelConfigError extends Error {
  */
 export async function selectModel(choice: ModelChoice): Promise<SelectedModel> {
   const provider = choice.provider;
-  if (provider === undefined || provider === 'demo') {
-    return { adapter: new DemoModel(), ...(provider === undefined ? { notice: 'No model is configured: using the demo model (no AI). See README "Models" to connect one.' } : {}) };
-  }
+  if (provider === 'demo') return { adapter: new DemoModel() };
+  if (provider === undefined) return defaultModel(choice);
   if (provider === 'scripted') {
     if (!choice.scriptFile) throw new ModelConfigError('--provider scripted needs --script FILE (a JSON file {"replies":[…]})');
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
@@ -51,6 +54,37 @@ async function readScript(file: string) {
   return parsed.data;
 }
 
+/**
+ * Nothing configured: a local Ollama with a model pulled is used when one answers on its default
+ * address; otherwise the demo model. The notice says which, and why.
+ */
+async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
+  const baseUrl = choice.baseUrl ?? DEFAULT_BASE_URLS.ollama;
+  if (process.env.HOME_AGENT_NO_OLLAMA_PROBE !== '1' && (await probeOllama(baseUrl))) {
+    const models = await listModels({ provider: 'ollama', baseUrl }).catch(() => []);
+    const model = choice.model ?? models[0]?.id;
+    if (model) {
+      return {
+        adapter: createModelAdapter({ provider: 'ollama', baseUrl, model }),
+        notice: `No model is configured: using Ollama at ${baseUrl} with ${model}. Pass --provider to choose another.`,
+      };
+    }
+    return { adapter: new DemoModel(), notice: `Ollama answers at ${baseUrl} but has no model pulled (ollama pull llama3.1): using the demo model (no AI).` };
+  }
+  return { adapter: new DemoModel(), notice: `No model is configured and no Ollama answers at ${baseUrl}: using the demo model (no AI). See README "Models" to connect one.` };
+}
+
 async function selectRemoteModel(choice: ModelChoice & { provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' }): Promise<ModelAdapter> {
-  throw new ModelConfigError(`the ${choice.provider} provider is not wired yet`);
+  if (!choice.model) {
+    throw new ModelConfigError(`--provider ${choice.provider} needs --model M (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`);
+  }
+  const keyVariable = choice.apiKeyEnv ?? DEFAULT_API_KEY_ENV[choice.provider];
+  const apiKey = keyVariable ? process.env[keyVariable] : undefined;
+  if (choice.apiKeyEnv && !apiKey) throw new ModelConfigError(`--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`);
+  return createModelAdapter({
+    provider: choice.provider,
+    model: choice.model,
+    ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  });
 }
