@@ -1,0 +1,40 @@
+import type { HomeAgentApi } from '../../host/contract/api-contract.ts';
+
+/** `unauthorized`: the host refused the token; retrying will not help until the page is reopened. */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
+
+export interface ConnectionState {
+  status: ConnectionStatus;
+  message?: string;
+}
+
+/** The typed API plus what a transport adds: its name, the state of its live link, and disposal. */
+export interface ApiClient extends HomeAgentApi {
+  readonly transport: 'electron' | 'web';
+  /** Current link state now and on every change; returns the unsubscribe function. */
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+  /** Closes sockets and timers; the client is unusable afterwards. */
+  dispose(): void;
+}
+
+/** A failed API call: the host's message, the method, and the HTTP status where there is one. */
+export class ApiCallError extends Error {
+  readonly method: string;
+  readonly status: number | undefined;
+
+  constructor(options: { method: string; message: string; status?: number }) {
+    super(options.message);
+    this.name = 'ApiCallError';
+    this.method = options.method;
+    this.status = options.status;
+  }
+}
+
+/** Parses text as JSON into a result instead of throwing: the only JSON.parse the renderer uses. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,38 @@
+import type { HomeAgentApi } from '../../host/contract/api-contract.ts';
+import { readPersisted, writePersisted, type StorageAreas } from '../state/persisted-keys.ts';
+import type { ApiClient } from './api-client.ts';
+import { createElectronApiClient } from './electron-api-client.ts';
+import { createWebApiClient } from './web-api-client.ts';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload; absent in a browser. */
+    homeAgent?: HomeAgentApi;
+  }
+}
+
+/** The client for this page: the preload's bridge under Electron, else HTTP + WebSocket to the serving host. */
+export function createApiClient(storage: StorageAreas): ApiClient {
+  if (window.homeAgent) return createElectronApiClient(window.homeAgent);
+  return createWebApiClient({ baseUrl: window.location.origin, token: takeToken(storage) ?? '' });
+}
+
+/**
+ * The web token: taken from `#token=…` on first load (then kept per tab and removed from the
+ * address bar so it is not bookmarked or shared), else the one kept for this tab.
+ */
+export function takeToken(storage: StorageAreas): string | undefined {
+  const fromHash = tokenFromHash(window.location.hash);
+  if (fromHash !== undefined) {
+    writePersisted(storage, 'token', fromHash);
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    return fromHash;
+  }
+  return readPersisted(storage, 'token');
+}
+
+/** Pure: the token in a `#token=…` fragment, if any. */
+export function tokenFromHash(hash: string): string | undefined {
+  const token = new URLSearchParams(hash.replace(/^#/, '')).get('token');
+  return token ? token : undefined;
+}

@@ -1,0 +1,45 @@
+import { agentEventSchema, apiContract, type ApiInput, type ApiMethod, type ApiOutput, type HomeAgentApi } from '../../host/contract/api-contract.ts';
+import { ApiCallError, type ApiClient } from './api-client.ts';
+
+/**
+ * The API through the preload's `window.homeAgent`. The preload is trusted less than its name
+ * suggests: every answer and event is checked against the contract before the UI sees it.
+ */
+export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
+  const unsubscribers = new Set<() => void>();
+  return {
+    transport: 'electron',
+    async call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
+      let raw: unknown;
+      try {
+        raw = await bridge.call(method, input);
+      } catch (error) {
+        throw new ApiCallError({ method, message: error instanceof Error ? error.message : String(error) });
+      }
+      const output = apiContract[method].output.safeParse(raw);
+      if (!output.success) throw new ApiCallError({ method, message: `The host's answer to ${method} does not match the contract: ${output.error.message}` });
+      return output.data as ApiOutput<M>;
+    },
+    onEvent(listener) {
+      const unsubscribe = bridge.onEvent((raw: unknown) => {
+        const parsed = agentEventSchema.safeParse(raw);
+        if (parsed.success) listener(parsed.data);
+        else console.warn('Dropped a malformed event from the host:', parsed.error.message);
+      });
+      unsubscribers.add(unsubscribe);
+      return () => {
+        unsubscribers.delete(unsubscribe);
+        unsubscribe();
+      };
+    },
+    onConnection(listener) {
+      // IPC has no link to lose: the window lives exactly as long as its host.
+      listener({ status: 'open' });
+      return () => undefined;
+    },
+    dispose() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      unsubscribers.clear();
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { agentEventSchema, apiContract, type ApiInput, type ApiMethod, type ApiOutput, type HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { ApiCallError, parseJson, type ApiClient, type ConnectionState } from './api-client.ts';
+
+/** Where and how the web client reaches `home-agent serve`. */
+export interface WebApiClientOptions {
+  /** e.g. `http://127.0.0.1:5173`; API paths are appended to it. */
+  baseUrl: string;
+  token: string;
+  /** Per request; the host answers quickly or something is wrong. */
+  requestTimeoutMs?: number;
+  /** First reconnect delay; doubles up to `maxReconnectDelayMs`. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+  /** The WebSocket class (the browser's by default; tests pass the `ws` package's). */
+  WebSocketImpl?: new (url: string) => WebSocket;
+}
+
+const envelopeSchema = z.union([
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ message: z.string() }) }),
+]);
+
+// A WebSocket close code a host may use for a refused token (4401 mirrors HTTP 401).
+const UNAUTHORIZED_CLOSE_CODE = 4401;
+
+/**
+ * The API over HTTP (`POST /api/<method>`, bearer token) and live events over one WebSocket
+ * (`/api/events?token=`), opened on the first subscriber and reopened with backoff until disposed.
+ */
+export function createWebApiClient(options: WebApiClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const firstDelayMs = options.reconnectDelayMs ?? 500;
+  const maxDelayMs = options.maxReconnectDelayMs ?? 10_000;
+  const SocketClass = options.WebSocketImpl ?? WebSocket;
+  const eventListeners = new Set<(event: HostAgentEvent) => void>();
+  const connectionListeners = new Set<(state: ConnectionState) => void>();
+  const inFlight = new Set<AbortController>();
+  let connection: ConnectionState = { status: 'closed' };
+  let socket: WebSocket | undefined;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let delayMs = firstDelayMs;
+  let disposed = false;
+
+  function setConnection(next: ConnectionState): void {
+    connection = next;
+    for (const listener of connectionListeners) listener(next);
+  }
+
+  function connect(): void {
+    if (disposed || socket || eventListeners.size === 0) return;
+    const url = new URL(`${baseUrl}/api/events`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('token', options.token);
+    setConnection({ status: 'connecting' });
+    const opened = new SocketClass(url.toString());
+    socket = opened;
+    opened.onopen = () => {
+      delayMs = firstDelayMs;
+      setConnection({ status: 'open' });
+    };
+    opened.onmessage = (message: MessageEvent) => {
+      if (typeof message.data !== 'string') return;
+      const json = parseJson(message.data);
+      const parsed = json.ok ? agentEventSchema.safeParse(json.value) : undefined;
+      if (!parsed?.success) {
+        console.warn('Dropped a malformed event from the host:', json.ok ? parsed?.error.message : json.error);
+        return;
+      }
+      for (const listener of eventListeners) listener(parsed.data);
+    };
+    opened.onclose = (close: CloseEvent) => {
+      if (socket !== opened) return;
+      socket = undefined;
+      if (disposed) return;
+      // A refused token stays refused: reconnecting would only knock on the door again.
+      if (close.code === UNAUTHORIZED_CLOSE_CODE || connection.status === 'unauthorized') {
+        setConnection({ status: 'unauthorized', message: connection.message ?? 'The host refused this page’s token. Open the address printed by home-agent serve.' });
+        return;
+      }
+      setConnection({ status: 'closed', message: 'Lost the connection to the host; reconnecting…' });
+      scheduleReconnect();
+    };
+  }
+
+  function scheduleReconnect(): void {
+    if (disposed || reconnectTimer !== undefined || eventListeners.size === 0) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      connect();
+    }, delayMs);
+    delayMs = Math.min(delayMs * 2, maxDelayMs);
+  }
+
+  async function call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
+    if (disposed) throw new ApiCallError({ method, message: 'The API client was disposed.' });
+    const entry = apiContract[method];
+    const body = entry.input.safeParse(input);
+    if (!body.success) throw new ApiCallError({ method, message: `Invalid input for ${method}: ${body.error.message}` });
+    const controller = new AbortController();
+    inFlight.add(controller);
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(requestTimeoutMs)]);
+    try {
+      const response = await fetch(`${baseUrl}/api/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+        body: JSON.stringify(body.data),
+        signal,
+      });
+      const json = parseJson(await response.text());
+      const envelope = json.ok ? envelopeSchema.safeParse(json.value) : undefined;
+      if (!envelope?.success) {
+        throw new ApiCallError({ method, status: response.status, message: `The host answered ${method} with HTTP ${response.status} and no readable body.` });
+      }
+      if (!envelope.data.ok) {
+        if (response.status === 401) setConnection({ status: 'unauthorized', message: envelope.data.error.message });
+        throw new ApiCallError({ method, status: response.status, message: envelope.data.error.message });
+      }
+      const output = entry.output.safeParse(envelope.data.result);
+      if (!output.success) throw new ApiCallError({ method, message: `The host's answer to ${method} does not match the contract: ${output.error.message}` });
+      return output.data as ApiOutput<M>;
+    } catch (error) {
+      if (error instanceof ApiCallError) throw error;
+      const timedOut = signal.aborted && !controller.signal.aborted;
+      throw new ApiCallError({ method, message: timedOut ? `${method} got no answer in ${requestTimeoutMs} ms.` : `${method} failed: ${describe(error)}` });
+    } finally {
+      inFlight.delete(controller);
+    }
+  }
+
+  return {
+    transport: 'web',
+    call,
+    onEvent(listener) {
+      eventListeners.add(listener);
+      connect();
+      return () => {
+        eventListeners.delete(listener);
+      };
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      listener(connection);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
+    dispose() {
+      disposed = true;
+      if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
+      reconnectTimer = undefined;
+      for (const controller of inFlight) controller.abort();
+      const open = socket;
+      socket = undefined;
+      open?.close();
+      eventListeners.clear();
+      connectionListeners.clear();
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,30 @@
+import './configure-zod.ts';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/create-api-client.ts';
+import { createAppStore } from './state/create-app-store.ts';
+import { startEventBridge } from './state/event-bridge.ts';
+import { browserStorageAreas } from './state/persisted-keys.ts';
+import { App } from './views/app.tsx';
+import { AppStoreContext } from './views/use-app-store.ts';
+import './styles.css';
+
+// The page owns the client, the store and the bridge for its whole life; unload disposes them.
+const storage = browserStorageAreas();
+const api = createApiClient(storage);
+const store = createAppStore({ api, storage });
+const stopBridge = startEventBridge({ api, store });
+window.addEventListener('pagehide', () => {
+  stopBridge();
+  api.dispose();
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('renderer/index.html has no #root element.');
+createRoot(container).render(
+  <StrictMode>
+    <AppStoreContext.Provider value={store}>
+      <App />
+    </AppStoreContext.Provider>
+  </StrictMode>,
+);

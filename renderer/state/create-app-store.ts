@@ -1,0 +1,29 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiClient } from '../api/api-client.ts';
+import { createAppSlice, type AppSlice } from './app-slice.ts';
+import { createChatSlice, type ChatSlice } from './chat-slice.ts';
+import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.ts';
+import { createEventsSlice, type EventsSlice } from './events-slice.ts';
+import { readPersisted, writePersisted, type StorageAreas } from './persisted-keys.ts';
+
+/** The whole renderer state: one store made of typed slices, actions beside their state. */
+export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice;
+export type AppStore = StoreApi<AppState>;
+
+/** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
+export function createAppStore(options: { api: ApiClient; storage: StorageAreas }): AppStore {
+  const store = createStore<AppState>()((...parts) => ({
+    ...createAppSlice(...parts),
+    ...createConversationsSlice(options.api)(...parts),
+    ...createEventsSlice(...parts),
+    ...createChatSlice(options.api)(...parts),
+  }));
+  store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
+  // The store owns this subscription for its whole life; it is the page's lifetime.
+  store.subscribe((state, previous) => {
+    if (state.openConversationId !== previous.openConversationId) {
+      writePersisted(options.storage, 'lastConversationId', state.openConversationId ?? undefined);
+    }
+  });
+  return store;
+}

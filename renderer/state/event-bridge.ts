@@ -1,0 +1,90 @@
+import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import type { ApiClient } from '../api/api-client.ts';
+import { messageOf } from './conversations-slice.ts';
+import type { AppStore } from './create-app-store.ts';
+import { mergeJournal } from './merge-journal.ts';
+
+/**
+ * The one place host events enter the store. Live events are folded as they come; opening a
+ * conversation (or reconnecting) folds its stored journal instead, with live events that arrive
+ * meanwhile held back and merged without duplicates. Returns the function that stops it.
+ */
+export function startEventBridge(options: { api: ApiClient; store: AppStore }): () => void {
+  const { api, store } = options;
+  const held = new Map<string, HostAgentEvent[]>();
+  const requested = new Set<string>();
+  let stopped = false;
+  let wasOpen = false;
+
+  async function loadJournal(conversationId: string): Promise<void> {
+    const state = store.getState();
+    if (held.has(conversationId)) return;
+    held.set(conversationId, []);
+    state.setJournalStatus(conversationId, 'loading');
+    try {
+      const { events } = await api.call('conversations/events', { conversationId });
+      if (stopped) return;
+      const buffered = held.get(conversationId) ?? [];
+      store.getState().replaceConversationEvents(conversationId, mergeJournal({ journal: events, buffered }));
+    } catch (error) {
+      if (stopped) return;
+      // What was held back is still news: fold it so the live part of the view stays right.
+      store.getState().applyEvents(held.get(conversationId) ?? []);
+      store.getState().setJournalStatus(conversationId, 'failed');
+      store.getState().showNotice(`Could not load the conversation: ${messageOf(error)}`);
+    } finally {
+      held.delete(conversationId);
+    }
+  }
+
+  function receive(event: HostAgentEvent): void {
+    const waiting = held.get(event.conversationId);
+    if (waiting) waiting.push(event);
+    else store.getState().applyEvents([event]);
+    const known = store.getState().conversations.some((entry) => entry.id === event.conversationId);
+    // A new conversation (sent from another front end) or a finished turn changes the list's titles and order.
+    if ((!known && !requested.has(event.conversationId)) || event.type === 'turn/end') {
+      requested.add(event.conversationId);
+      void store.getState().refreshConversations();
+    }
+  }
+
+  async function start(): Promise<void> {
+    try {
+      const info = await api.call('app/info', {});
+      if (!stopped) store.getState().setAppInfo(info);
+    } catch (error) {
+      if (!stopped) store.getState().showNotice(`Could not reach the host: ${messageOf(error)}`);
+    }
+    await store.getState().refreshConversations();
+    if (stopped) return;
+    const state = store.getState();
+    const open = state.openConversationId;
+    if (open && !state.conversations.some((entry) => entry.id === open)) state.openConversation(null);
+    else if (open) void loadJournal(open);
+  }
+
+  const unsubscribeEvents = api.onEvent(receive);
+  const unsubscribeConnection = api.onConnection((connection) => {
+    store.getState().setConnection(connection);
+    // Events sent while the link was down are only in the journal: reload what is open.
+    if (connection.status === 'open' && wasOpen === false && store.getState().appInfo) {
+      const open = store.getState().openConversationId;
+      if (open) void loadJournal(open);
+      void store.getState().refreshConversations();
+    }
+    wasOpen = connection.status === 'open';
+  });
+  const unsubscribeStore = store.subscribe((state, previous) => {
+    const open = state.openConversationId;
+    if (open && open !== previous.openConversationId && state.journalStatus[open] !== 'loading') void loadJournal(open);
+  });
+  void start();
+
+  return () => {
+    stopped = true;
+    unsubscribeEvents();
+    unsubscribeConnection();
+    unsubscribeStore();
+  };
+}

@@ -1,0 +1,42 @@
+import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { dropConversationBatches, emptyBatchesData, reduceBatches, type BatchesData } from './batches-slice.ts';
+import { dropConversationChannels, emptyChannelsData, reduceChannels, type ChannelsData } from './channels-slice.ts';
+import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } from './turns-slice.ts';
+
+/** Everything the renderer derives from host events: the data of the turns, batches and channels slices. */
+export type FoldedData = TurnsData & BatchesData & ChannelsData;
+
+export const emptyFoldedData: FoldedData = { ...emptyTurnsData, ...emptyBatchesData, ...emptyChannelsData };
+
+/**
+ * Pure: the folded view after one event. The live stream and a conversation's stored journal go
+ * through this same function, so a reloaded conversation looks as it did live.
+ */
+export function foldEvent(data: FoldedData, event: HostAgentEvent): FoldedData {
+  const turns = reduceTurns(data, event);
+  const batches = reduceBatches(data, event);
+  const batchSequence = 'batchId' in event ? batches.batches[event.batchId]?.sequence : undefined;
+  const channels = reduceChannels(data, { event, batchSequence });
+  if (turns === data && batches === data && channels === data) return data;
+  return {
+    turns: turns.turns,
+    turnOrder: turns.turnOrder,
+    batches: batches.batches,
+    batchOrder: batches.batchOrder,
+    channelOutputs: channels.channelOutputs,
+  };
+}
+
+/** Pure: folds events in order. */
+export function foldEvents(data: FoldedData, events: readonly HostAgentEvent[]): FoldedData {
+  return events.reduce(foldEvent, data);
+}
+
+/** Pure: the view with one conversation rebuilt from its journal alone (what it held before is dropped). */
+export function replaceConversation(data: FoldedData, options: { conversationId: string; events: readonly HostAgentEvent[] }): FoldedData {
+  const turns = dropConversationTurns(data, options.conversationId);
+  const batches = dropConversationBatches(data, options.conversationId);
+  const channels = dropConversationChannels(data, options.conversationId);
+  const cleared: FoldedData = { ...turns, ...batches, ...channels };
+  return foldEvents(cleared, options.events.filter((event) => event.conversationId === options.conversationId));
+}

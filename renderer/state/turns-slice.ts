@@ -1,0 +1,111 @@
+import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+
+export type TurnStatus = 'running' | 'done' | 'error' | 'aborted' | 'max_steps';
+
+/** One entry of a turn, in the order it happened: assistant text of a step, a batch, an error. */
+export type TurnItem =
+  | { kind: 'assistant'; step: number; text: string; final: boolean }
+  | { kind: 'batch'; batchId: string }
+  | { kind: 'error'; message: string };
+
+/** A turn as the chat shows it: the user's message, then what the agent did, then how it ended. */
+export interface TurnView {
+  id: string;
+  conversationId: string;
+  userText: string;
+  model: string;
+  status: TurnStatus;
+  error?: string;
+  startedAt: number;
+  endedAt?: number;
+  items: TurnItem[];
+}
+
+/** The turns slice: turns by id and, per conversation, their ids in start order. */
+export interface TurnsData {
+  turns: Record<string, TurnView>;
+  turnOrder: Record<string, string[]>;
+}
+
+export const emptyTurnsData: TurnsData = { turns: {}, turnOrder: {} };
+
+/** Pure: the turns slice after one host event. Unchanged parts keep their identity (cheap selectors). */
+export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
+  switch (event.type) {
+    case 'turn/start': {
+      const turn: TurnView = {
+        id: event.turnId,
+        conversationId: event.conversationId,
+        userText: event.text,
+        model: event.model,
+        status: 'running',
+        startedAt: event.at,
+        items: [],
+      };
+      return putTurn(data, turn);
+    }
+    case 'text/delta':
+      return updateTurn(data, event, (turn) => {
+        const position = turn.items.findIndex((item) => item.kind === 'assistant' && item.step === event.step);
+        const existing = turn.items[position];
+        if (existing?.kind !== 'assistant') return { ...turn, items: [...turn.items, { kind: 'assistant', step: event.step, text: event.text, final: false }] };
+        return { ...turn, items: replaceAt(turn.items, position, { ...existing, text: existing.text + event.text }) };
+      });
+    case 'message/assistant':
+      return updateTurn(data, event, (turn) => {
+        // The assembled message is authoritative: it replaces whatever the deltas added up to.
+        const item: TurnItem = { kind: 'assistant', step: event.step, text: event.text, final: true };
+        const position = turn.items.findIndex((entry) => entry.kind === 'assistant' && entry.step === event.step);
+        return { ...turn, items: position === -1 ? [...turn.items, item] : replaceAt(turn.items, position, item) };
+      });
+    case 'batch/start':
+      return updateTurn(data, event, (turn) => ({ ...turn, items: [...turn.items, { kind: 'batch', batchId: event.batchId }] }));
+    case 'agent/error':
+      return updateTurn(data, event, (turn) => ({ ...turn, items: [...turn.items, { kind: 'error', message: event.message }] }));
+    case 'turn/end':
+      return updateTurn(data, event, (turn) => {
+        const ended: TurnView = { ...turn, status: event.reason, endedAt: event.at };
+        if (event.error !== undefined) ended.error = event.error;
+        return ended;
+      });
+    default:
+      return data;
+  }
+}
+
+/** Drops every turn of one conversation (before its journal is folded again). */
+export function dropConversationTurns(data: TurnsData, conversationId: string): TurnsData {
+  const ids = data.turnOrder[conversationId];
+  if (!ids) return data;
+  const turns = { ...data.turns };
+  for (const id of ids) delete turns[id];
+  const turnOrder = { ...data.turnOrder };
+  delete turnOrder[conversationId];
+  return { turns, turnOrder };
+}
+
+function putTurn(data: TurnsData, turn: TurnView): TurnsData {
+  const order = data.turnOrder[turn.conversationId] ?? [];
+  const turnOrder = order.includes(turn.id) ? data.turnOrder : { ...data.turnOrder, [turn.conversationId]: [...order, turn.id] };
+  return { turns: { ...data.turns, [turn.id]: turn }, turnOrder };
+}
+
+/** Applies `change` to the event's turn; a turn first seen mid-way (no turn/start) is created empty. */
+function updateTurn(data: TurnsData, event: HostAgentEvent, change: (turn: TurnView) => TurnView): TurnsData {
+  const turn: TurnView = data.turns[event.turnId] ?? {
+    id: event.turnId,
+    conversationId: event.conversationId,
+    userText: '',
+    model: '',
+    status: 'running',
+    startedAt: event.at,
+    items: [],
+  };
+  return putTurn(data, change(turn));
+}
+
+function replaceAt<T>(items: T[], position: number, item: T): T[] {
+  const copy = items.slice();
+  copy[position] = item;
+  return copy;
+}

@@ -1,0 +1,76 @@
+import type { BatchView, ToolRowView } from '../state/batches-slice.ts';
+
+/** A stretch of a call's bar on the batch's shared axis, in percent of the axis. */
+export interface TimelineSegment {
+  startPercent: number;
+  widthPercent: number;
+}
+
+/** The bar of one call: how long it waited, how long it ran (so far, while live). */
+export interface TimelineBar {
+  callId: string;
+  queued: TimelineSegment | undefined;
+  run: TimelineSegment | undefined;
+  /** The run segment is still growing. */
+  live: boolean;
+}
+
+/** All bars of a batch on one time axis, in row (index) order, and the axis length in ms. */
+export interface BatchTimeline {
+  spanMs: number;
+  bars: TimelineBar[];
+}
+
+/**
+ * Pure: places every call of a batch on a shared axis that starts when the batch started.
+ * Finished calls use tool/end's exact times (queued = startedAt − queuedMs … startedAt, run =
+ * startedAt … endedAt); a call still running grows to `now`, a queued one waits until `now`.
+ */
+export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeline {
+  const live = batch.endedAt === undefined;
+  const until = live ? Math.max(now, latestKnownTime(batch)) : (batch.endedAt as number);
+  const spans = batch.rows.map((row) => rowSpans(row, { batchStartedAt: batch.startedAt, until }));
+  const origin = Math.min(batch.startedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
+  const end = Math.max(
+    origin + (batch.wallMs ?? 0),
+    ...spans.flatMap((span) => [span.queued?.[1], span.run?.[1]].filter(isNumber)),
+  );
+  const spanMs = Math.max(end - origin, 1);
+  const toSegment = (range: [number, number] | undefined): TimelineSegment | undefined =>
+    range && {
+      startPercent: ((range[0] - origin) / spanMs) * 100,
+      widthPercent: (Math.max(range[1] - range[0], 0) / spanMs) * 100,
+    };
+  return {
+    spanMs,
+    bars: batch.rows.map((row, position) => {
+      const span = spans[position] as RowSpans;
+      return { callId: row.callId, queued: toSegment(span.queued), run: toSegment(span.run), live: live && row.status === 'running' };
+    }),
+  };
+}
+
+interface RowSpans {
+  queued: [number, number] | undefined;
+  run: [number, number] | undefined;
+}
+
+function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: number }): RowSpans {
+  if (row.status === 'done' && row.startedAt !== undefined && row.endedAt !== undefined) {
+    return { queued: [row.startedAt - (row.queuedMs ?? 0), row.startedAt], run: [row.startedAt, row.endedAt] };
+  }
+  if (row.runningSince !== undefined) {
+    return { queued: [times.batchStartedAt, row.runningSince], run: [row.runningSince, times.until] };
+  }
+  // Never started: it waited for as long as the batch has been (or was) open.
+  return { queued: [times.batchStartedAt, times.until], run: undefined };
+}
+
+/** The host's latest time this batch mentions: a floor for a renderer clock that lags the host's. */
+function latestKnownTime(batch: BatchView): number {
+  return Math.max(batch.startedAt, ...batch.rows.map((row) => Math.max(row.endedAt ?? 0, row.runningSince ?? 0)));
+}
+
+function isNumber(value: number | undefined): value is number {
+  return value !== undefined;
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef } from 'react';
+import { Composer } from './composer.tsx';
+import { TurnView } from './turn-view.tsx';
+import { useAppStore } from './use-app-store.ts';
+
+const noTurns: string[] = [];
+
+/** The open conversation's turns, kept scrolled to the newest, with the composer below. */
+export function ChatView() {
+  const openId = useAppStore((state) => state.openConversationId);
+  const turnIds = useAppStore((state) => (state.openConversationId ? state.turnOrder[state.openConversationId] : undefined) ?? noTurns);
+  const journal = useAppStore((state) => (state.openConversationId ? state.journalStatus[state.openConversationId] : undefined));
+  // Any change to the open conversation's folded data moves the view to its end.
+  const turns = useAppStore((state) => state.turns);
+  const batches = useAppStore((state) => state.batches);
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [turns, batches, turnIds]);
+
+  return (
+    <main className="chat">
+      <div
+        className="chat-scroll"
+        ref={scroller}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          // Follow new output only while the person has not scrolled up to read.
+          pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+        }}
+      >
+        {turnIds.length === 0 ? (
+          <div className="chat-empty">
+            {journal === 'loading' ? 'Loading…' : openId ? 'No messages yet. Ask the agent to do something in your home.' : 'Ask the agent to do something in your home — a new conversation starts with your first message.'}
+          </div>
+        ) : (
+          turnIds.map((turnId) => <TurnView key={turnId} turnId={turnId} />)
+        )}
+      </div>
+      <Composer />
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useAppStore } from './use-app-store.ts';
+
+/** The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn. */
+export function Composer() {
+  const [text, setText] = useState('');
+  const sending = useAppStore((state) => state.sending);
+  const running = useAppStore((state) => {
+    const order = state.openConversationId ? state.turnOrder[state.openConversationId] : undefined;
+    const last = order?.[order.length - 1];
+    return last !== undefined && state.turns[last]?.status === 'running';
+  });
+  const sendMessage = useAppStore((state) => state.sendMessage);
+  const abortTurn = useAppStore((state) => state.abortTurn);
+  const canSend = text.trim().length > 0 && !sending && !running;
+
+  async function submit(event?: FormEvent): Promise<void> {
+    event?.preventDefault();
+    if (!canSend) return;
+    if (await sendMessage(text.trim())) setText('');
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <form className="composer" onSubmit={(event) => void submit(event)}>
+      <textarea
+        className="composer-input"
+        data-testid="composer-input"
+        aria-label="Message"
+        placeholder="Turn on the living-room lamps and tell me the temperature…"
+        rows={2}
+        maxLength={20_000}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {running ? (
+        <button type="button" className="button button-stop" data-testid="stop-button" onClick={() => void abortTurn()}>
+          Stop
+        </button>
+      ) : (
+        <button type="submit" className="button button-primary" data-testid="send-button" disabled={!canSend}>
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

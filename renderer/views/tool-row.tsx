@@ -1,0 +1,57 @@
+import type { ToolRowView } from '../state/batches-slice.ts';
+import type { TimelineBar } from './batch-timeline.ts';
+import { formatDuration, summarizeArgs } from './summarize-args.ts';
+
+/** One call of a batch: name, arguments, outcome, and its bar on the batch's time axis. */
+export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined }) {
+  const { row, bar } = props;
+  return (
+    <li
+      className={`tool-row tool-row-${row.status}${row.ok === false ? ' tool-row-failed' : ''}`}
+      data-testid="tool-row"
+      data-tool-name={row.name}
+      data-ok={row.ok === undefined ? undefined : String(row.ok)}
+      data-status={row.status}
+    >
+      <div className="tool-line">
+        <span className="tool-index">{row.index + 1}</span>
+        <span className="tool-name">{row.name}</span>
+        <span className="tool-args" title={summarizeArgs(row.args, 2000)}>{summarizeArgs(row.args)}</span>
+        <Outcome row={row} />
+      </div>
+      <div className="timing-bar" data-testid="timing-bar" data-live={bar?.live ? 'true' : undefined}>
+        {bar?.queued && bar.queued.widthPercent > 0 && (
+          <span className="timing-queued" style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }} />
+        )}
+        {bar?.run && (
+          <span
+            className={bar.live ? 'timing-run timing-run-live' : 'timing-run'}
+            style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
+          />
+        )}
+      </div>
+    </li>
+  );
+}
+
+function Outcome(props: { row: ToolRowView }) {
+  const { row } = props;
+  if (row.status === 'queued') return <span className="tool-outcome tool-outcome-waiting">queued</span>;
+  if (row.status === 'running') return <span className="tool-outcome tool-outcome-waiting">running…</span>;
+  if (row.status === 'interrupted') return <span className="tool-outcome tool-outcome-error">interrupted</span>;
+  const times = `queued ${formatDuration(row.queuedMs ?? 0)} · ran ${formatDuration(row.runMs ?? 0)}`;
+  if (row.ok) {
+    return (
+      <span className="tool-outcome tool-outcome-ok" title={times}>
+        ok · {formatDuration(row.runMs ?? 0)}
+      </span>
+    );
+  }
+  return (
+    <span className="tool-outcome tool-outcome-error" title={[times, row.error?.hint].filter(Boolean).join('\n')}>
+      <span className="tool-error-reason" data-testid="tool-error-reason">{row.error?.reason ?? 'failed'}</span>
+      {row.error?.field && <span className="tool-error-field"> ({row.error.field})</span>}
+      {row.error?.detail && <span className="tool-error-detail">: {row.error.detail}</span>}
+    </span>
+  );
+}

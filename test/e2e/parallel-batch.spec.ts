@@ -1,0 +1,90 @@
+import { expect, test, type Page } from '@playwright/test';
+import { makeHostFolder, walkingSkeletonReplies, type HostFolder } from './helpers/scripted-replies.ts';
+import { startHost, type RunningHost } from './helpers/start-host.ts';
+
+let folder: HostFolder | undefined;
+let host: RunningHost | undefined;
+
+test.afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+  await folder?.remove();
+  folder = undefined;
+});
+
+async function expectSkeletonConversation(page: Page): Promise<void> {
+  const panels = page.getByTestId('batch-panel');
+  await expect(panels).toHaveCount(1);
+  const panel = panels.first();
+  await expect(panel.getByTestId('batch-mode')).toHaveText('parallel');
+  await expect(panel.getByTestId('timing-bar')).toHaveCount(3);
+  const rows = panel.getByTestId('tool-row');
+  await expect(rows).toHaveCount(3);
+  // Rows in the model's declared (index) order, every call succeeded.
+  await expect(rows.nth(0)).toHaveAttribute('data-tool-name', 'lamp__set');
+  await expect(rows.nth(0)).toContainText('"lamp-1"');
+  await expect(rows.nth(1)).toHaveAttribute('data-tool-name', 'lamp__set');
+  await expect(rows.nth(1)).toContainText('"lamp-2"');
+  await expect(rows.nth(2)).toHaveAttribute('data-tool-name', 'thermometer__read');
+  for (const index of [0, 1, 2]) await expect(rows.nth(index)).toHaveAttribute('data-ok', 'true');
+  await expect(panel.getByTestId('batch-executed')).toHaveText('3');
+  await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText(['Turn on both lamps and read the temperature.']);
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toHaveText(['Done.']);
+}
+
+test('a parallel batch shows live and survives a host restart', async ({ page }) => {
+  folder = await makeHostFolder(walkingSkeletonReplies);
+  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile });
+
+  const problems = watchForPageProblems(page);
+  await page.goto(host.url);
+  // The token moves from the address bar into the tab's session storage.
+  await expect(page).toHaveURL(host.origin);
+  await expect(page.getByTestId('model-label')).toHaveText(/no AI/);
+  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
+
+  await page.getByTestId('composer-input').fill('Turn on both lamps and read the temperature.');
+  await page.getByTestId('send-button').click();
+  await expectSkeletonConversation(page);
+  await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
+
+  expect(problems).toEqual([]);
+
+  // Restart the host on the same data dir: the conversation comes back from the journal.
+  const firstOrigin = host.origin;
+  await host.stop();
+  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile });
+  // A new port is a new origin (no remembered conversation): open it from the list, as a person would.
+  await page.goto(host.url);
+  await expect(page.getByTestId('conversation-item')).toHaveCount(1);
+  await page.getByTestId('conversation-item').click();
+  await expectSkeletonConversation(page);
+  // The first page's socket failing to reconnect to the stopped host is expected; nothing else is.
+  expect(problems.filter((problem) => !problem.includes(firstOrigin.replace('http', 'ws')))).toEqual([]);
+});
+
+test('Stop aborts the running batch and the turn ends as stopped', async ({ page }) => {
+  folder = await makeHostFolder(walkingSkeletonReplies);
+  // Devices that take a minute to answer: the batch is surely still running when Stop is pressed.
+  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, extraArgs: ['--sim-latency-ms', '60000'] });
+  await page.goto(host.url);
+  await page.getByTestId('composer-input').fill('Turn on both lamps and read the temperature.');
+  await page.getByTestId('send-button').click();
+  await expect(page.locator('[data-testid="tool-row"][data-status="running"]')).toHaveCount(3);
+  await expect(page.locator('[data-testid="timing-bar"][data-live="true"]')).toHaveCount(3);
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'aborted');
+  await expect(page.getByTestId('turn-ending')).toContainText('Stopped.');
+  await expect(page.locator('[data-testid="timing-bar"][data-live="true"]')).toHaveCount(0);
+  await expect(page.getByTestId('send-button')).toBeVisible();
+});
+
+/** Collects what must never happen on the page: uncaught errors, console errors (CSP violations among them). */
+function watchForPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()} @ ${JSON.stringify(message.location())}`);
+  });
+  return problems;
+}

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
+import type { HostAgentEvent } from '../../../host/contract/api-contract.ts';
+import { ApiCallError, type ApiClient, type ConnectionState } from '../../../renderer/api/api-client.ts';
+import { createWebApiClient } from '../../../renderer/api/web-api-client.ts';
+import { event } from '../helpers/agent-events.ts';
+import { startLoopbackHost, type LoopbackHost } from '../helpers/loopback-host.ts';
+
+const WebSocketImpl = NodeWebSocket as unknown as new (url: string) => WebSocket;
+let host: LoopbackHost | undefined;
+let client: ApiClient | undefined;
+
+afterEach(async () => {
+  client?.dispose();
+  client = undefined;
+  await host?.close();
+  host = undefined;
+});
+
+function connect(options: { token?: string; reconnectDelayMs?: number } = {}): ApiClient {
+  client = createWebApiClient({ baseUrl: host!.baseUrl, token: options.token ?? host!.token, WebSocketImpl, reconnectDelayMs: options.reconnectDelayMs ?? 10 });
+  return client;
+}
+
+/** Resolves with the next `count` events the client delivers. */
+function nextEvents(api: ApiClient, count: number): Promise<HostAgentEvent[]> {
+  return new Promise((resolve) => {
+    const seen: HostAgentEvent[] = [];
+    const stop = api.onEvent((received) => {
+      seen.push(received);
+      if (seen.length === count) {
+        stop();
+        resolve(seen);
+      }
+    });
+  });
+}
+
+function until(api: ApiClient, status: ConnectionState['status']): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = api.onConnection((state) => {
+      if (state.status === status) {
+        queueMicrotask(() => stop());
+        resolve();
+      }
+    });
+  });
+}
+
+describe('createWebApiClient', () => {
+  it('posts the input with the bearer token and returns the contract-checked result', async () => {
+    host = await startLoopbackHost();
+    host.routes['chat/send'] = () => ({ result: { conversationId: 'c1', turnId: 't1' } });
+    const result = await connect().call('chat/send', { conversationId: 'c1', text: 'Lamps on' });
+    expect(result).toEqual({ conversationId: 'c1', turnId: 't1' });
+    expect(host.requests.get('chat/send')).toEqual([{ conversationId: 'c1', text: 'Lamps on' }]);
+  });
+
+  it('turns the host’s error envelope into an ApiCallError with its message and status', async () => {
+    host = await startLoopbackHost();
+    host.routes['chat/abort'] = () => ({ status: 409, message: 'Nothing is running.' });
+    const failure = await connect().call('chat/abort', { conversationId: 'c1' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiCallError);
+    expect([(failure as ApiCallError).message, (failure as ApiCallError).status]).toEqual(['Nothing is running.', 409]);
+  });
+
+  it('reports a refused token as unauthorized', async () => {
+    host = await startLoopbackHost();
+    const api = connect({ token: 'wrong' });
+    const refused = until(api, 'unauthorized');
+    await expect(api.call('app/info', {})).rejects.toThrow('Missing or wrong token.');
+    await refused;
+  });
+
+  it('rejects an answer that does not match the contract instead of passing it on', async () => {
+    host = await startLoopbackHost();
+    host.routes['app/info'] = () => ({ result: { version: '1', transport: 'web', model: { label: 'x' }, dataDir: '/d' } });
+    await expect(connect().call('app/info', {})).rejects.toThrow(/does not match the contract/);
+  });
+
+  it('rejects invalid input before sending it', async () => {
+    host = await startLoopbackHost();
+    await expect(connect().call('chat/send', { text: '' })).rejects.toThrow(/Invalid input for chat\/send/);
+    expect(host.requests.get('chat/send')).toBeUndefined();
+  });
+
+  it('delivers valid events from the socket and drops malformed ones', async () => {
+    host = await startLoopbackHost();
+    const api = connect();
+    const received = nextEvents(api, 2);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await host.connections(1);
+    host.broadcast('{not json');
+    host.broadcast(JSON.stringify({ type: 'turn/start', at: 'yesterday' }));
+    host.broadcast(event({ type: 'turn/start', at: 1, text: 'hi', model: 'm' }));
+    host.broadcast(event({ type: 'turn/end', at: 2, reason: 'done' }));
+    expect((await received).map((entry) => entry.type)).toEqual(['turn/start', 'turn/end']);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('reconnects after the socket drops and keeps delivering events', async () => {
+    host = await startLoopbackHost();
+    const api = connect();
+    const states: string[] = [];
+    api.onConnection((state) => states.push(state.status));
+    // A standing subscriber: the client keeps (and restores) its socket while anyone listens.
+    api.onEvent(() => undefined);
+    const first = nextEvents(api, 1);
+    await host.connections(1);
+    host.broadcast(event({ type: 'step/start', at: 1, step: 0 }));
+    await first;
+    const reopened = host.connections(2);
+    host.dropSockets();
+    await reopened;
+    await until(api, 'open');
+    const second = nextEvents(api, 1);
+    host.broadcast(event({ type: 'step/end', at: 2, step: 0 }));
+    expect((await second)[0]?.type).toBe('step/end');
+    expect(states).toEqual(['closed', 'connecting', 'open', 'closed', 'connecting', 'open']);
+  });
+});
