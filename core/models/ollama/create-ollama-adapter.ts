@@ -1,0 +1,83 @@
+import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { fetchModelStream } from '../http/fetch-model-stream.ts';
+import { modelStreamRequest } from '../http/model-stream-request.ts';
+import { ndjsonLines } from '../http/ndjson-lines.ts';
+import { isWholeJson, parseModelChunk } from '../http/parse-model-chunk.ts';
+import { streamCutError } from '../http/stream-cut-error.ts';
+import type { FinishReason, ModelAdapter, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-adapter.ts';
+import { ModelError } from '../model-error.ts';
+import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
+import { providerHeaders } from '../provider-headers.ts';
+import { ollamaChunkSchema } from './ollama-chunk-schema.ts';
+import { ollamaRequestBody } from './ollama-request-body.ts';
+import { ollamaRootUrl } from './ollama-root-url.ts';
+
+const PROVIDER = 'ollama' as const;
+
+/** The id made up for call `index` of the reply in step `step`, when Ollama sends none. */
+export function syntheticOllamaCallId(step: number, index: number): string {
+  return `ollama-${step}-${index}`;
+}
+
+/**
+ * Ollama's native `/api/chat` (NDJSON). Each `tool_calls` entry is a whole call: it gets a fresh
+ * index in arrival order (Ollama may send index 0 for every call, so its index is never used)
+ * and a made-up id when it has none. A reply is whole at `done: true`.
+ */
+export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter {
+  const baseUrl = ollamaRootUrl(options.baseUrl ?? DEFAULT_BASE_URLS.ollama);
+  return {
+    label: `${PROVIDER}:${options.model}`,
+    stream: (request, streamOptions) => streamOllama({ options, baseUrl, request, streamOptions }),
+  };
+}
+
+async function* streamOllama(input: { options: ModelAdapterOptions; baseUrl: string; request: ModelRequest; streamOptions: ModelStreamOptions }): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const { options, request } = input;
+  const httpRequest = modelStreamRequest({
+    adapter: options,
+    provider: PROVIDER,
+    baseUrl: input.baseUrl,
+    url: `${input.baseUrl}/api/chat`,
+    serverHint: SERVER_HINTS.ollama,
+    headers: { accept: 'application/x-ndjson', ...providerHeaders(PROVIDER, options.apiKey) },
+    body: ollamaRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
+    signal: input.streamOptions.signal,
+  });
+  const step = request.messages.filter((message) => message.role === 'assistant').length;
+  let nextIndex = 0;
+  for await (const { line, atEnd } of ndjsonLines(fetchModelStream(httpRequest))) {
+    if (atEnd && !isWholeJson(line)) break;
+    const chunk = parseModelChunk({ provider: PROVIDER, text: line, schema: ollamaChunkSchema });
+    if (chunk.error) throw new ModelError({ kind: 'server', provider: PROVIDER, message: `${PROVIDER}: the server reported an error in the middle of the reply: ${chunk.error}` });
+    if (chunk.message?.content) yield { type: 'text-delta', text: chunk.message.content };
+    for (const call of chunk.message?.tool_calls ?? []) {
+      const index = nextIndex++;
+      const args = call.function.arguments;
+      yield {
+        type: 'tool-call-delta',
+        index,
+        id: call.id || syntheticOllamaCallId(step, index),
+        name: call.function.name,
+        argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      };
+    }
+    if (chunk.done) {
+      const finish: ModelStreamPart = { type: 'finish', reason: mapDoneReason(chunk.done_reason, nextIndex > 0) };
+      if (typeof chunk.prompt_eval_count === 'number' || typeof chunk.eval_count === 'number') {
+        finish.usage = {};
+        if (typeof chunk.prompt_eval_count === 'number') finish.usage.inputTokens = chunk.prompt_eval_count;
+        if (typeof chunk.eval_count === 'number') finish.usage.outputTokens = chunk.eval_count;
+      }
+      yield finish;
+      return;
+    }
+  }
+  throw streamCutError(httpRequest.context, '"done": true');
+}
+
+function mapDoneReason(reason: string | null | undefined, sawTools: boolean): FinishReason {
+  if (reason === 'length') return 'length';
+  if (reason === 'stop' || reason === undefined || reason === null) return sawTools ? 'tool_calls' : 'stop';
+  return 'other';
+}

@@ -1,0 +1,115 @@
+import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { endpointUrl } from '../http/endpoint-url.ts';
+import { fetchModelStream } from '../http/fetch-model-stream.ts';
+import { modelStreamRequest } from '../http/model-stream-request.ts';
+import { isWholeJson, parseModelChunk, throwBadChunk } from '../http/parse-model-chunk.ts';
+import { sseEvents } from '../http/sse-events.ts';
+import { streamCutError } from '../http/stream-cut-error.ts';
+import type { FinishReason, ModelAdapter, ModelRequest, ModelStreamOptions, ModelStreamPart, TokenUsage } from '../model-adapter.ts';
+import { ModelError } from '../model-error.ts';
+import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
+import { providerHeaders } from '../provider-headers.ts';
+import { openAiChunkSchema, type OpenAiChunk } from './openai-chunk-schema.ts';
+import { openAiRequestBody } from './openai-request-body.ts';
+
+const PROVIDER = 'openai' as const;
+
+/**
+ * OpenAI Chat Completions streaming (`/chat/completions`): OpenAI itself and the compatible family
+ * (Ollama `/v1`, LM Studio, llama.cpp server, vLLM, OpenRouter). `baseUrl` carries the version
+ * (`http://127.0.0.1:11434/v1`); a bare host gets `/v1`. Tool-call fragments are passed on as
+ * sent (index, id, name, argument text); the kernel's accumulator assembles them.
+ */
+export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter {
+  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.openai;
+  const url = endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true });
+  return {
+    label: `${PROVIDER}:${options.model}`,
+    stream: (request, streamOptions) => streamOpenAi({ options, baseUrl, url, request, streamOptions }),
+  };
+}
+
+async function* streamOpenAi(input: {
+  options: ModelAdapterOptions;
+  baseUrl: string;
+  url: string;
+  request: ModelRequest;
+  streamOptions: ModelStreamOptions;
+}): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const { options } = input;
+  const httpRequest = modelStreamRequest({
+    adapter: options,
+    provider: PROVIDER,
+    baseUrl: input.baseUrl,
+    url: input.url,
+    serverHint: SERVER_HINTS.openai,
+    headers: { accept: 'text/event-stream', ...providerHeaders(PROVIDER, options.apiKey) },
+    body: openAiRequestBody({ request: input.request, model: options.model, maxTokens: options.maxTokens }),
+    signal: input.streamOptions.signal,
+  });
+
+  let finishReason: FinishReason | undefined;
+  let usage: TokenUsage | undefined;
+  let sawToolCall = false;
+  let done = false;
+  for await (const event of sseEvents(fetchModelStream(httpRequest))) {
+    const data = event.data.trim();
+    if (data === '[DONE]') {
+      done = true;
+      break;
+    }
+    if (data === '') continue;
+    if (event.atEnd && !isWholeJson(data)) break;
+    const chunk = parseModelChunk({ provider: PROVIDER, text: data, schema: openAiChunkSchema });
+    for (const part of chunkParts(chunk, data)) {
+      if (part.type === 'tool-call-delta') sawToolCall = true;
+      yield part;
+    }
+    const reason = chunk.choices?.find((choice) => (choice.index ?? 0) === 0)?.finish_reason;
+    if (reason) finishReason = mapFinishReason(reason);
+    if (chunk.usage) usage = toUsage(chunk.usage);
+  }
+  // Some compatible servers end the body after finish_reason without `[DONE]`; a body that ends
+  // before either was cut.
+  if (!done && finishReason === undefined) throw streamCutError(httpRequest.context, 'data: [DONE]');
+  const finish: ModelStreamPart = { type: 'finish', reason: finishReason ?? (sawToolCall ? 'tool_calls' : 'stop') };
+  if (usage) finish.usage = usage;
+  yield finish;
+}
+
+function chunkParts(chunk: OpenAiChunk, text: string): ModelStreamPart[] {
+  if (chunk.error) {
+    const message = typeof chunk.error === 'string' ? chunk.error : chunk.error.message;
+    throw new ModelError({ kind: 'server', provider: PROVIDER, message: `${PROVIDER}: the server reported an error in the middle of the reply: ${message}` });
+  }
+  if (!chunk.choices) return throwBadChunk({ provider: PROVIDER, field: 'choices', problem: 'missing', text });
+  const parts: ModelStreamPart[] = [];
+  // Only the first choice is read: the request never asks for n > 1.
+  const delta = chunk.choices.find((choice) => (choice.index ?? 0) === 0)?.delta;
+  if (!delta) return parts;
+  if (delta.content) parts.push({ type: 'text-delta', text: delta.content });
+  if (delta.refusal) parts.push({ type: 'text-delta', text: delta.refusal });
+  for (const fragment of delta.tool_calls ?? []) {
+    const part: ModelStreamPart = { type: 'tool-call-delta' };
+    if (typeof fragment.index === 'number') part.index = fragment.index;
+    if (fragment.id !== undefined) part.id = fragment.id;
+    if (fragment.function?.name !== undefined) part.name = fragment.function.name;
+    if (fragment.function?.arguments) part.argumentsDelta = fragment.function.arguments;
+    parts.push(part);
+  }
+  return parts;
+}
+
+function mapFinishReason(reason: string): FinishReason {
+  if (reason === 'stop') return 'stop';
+  if (reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
+  if (reason === 'length') return 'length';
+  return 'other';
+}
+
+function toUsage(usage: { prompt_tokens?: number | null; completion_tokens?: number | null }): TokenUsage {
+  const result: TokenUsage = {};
+  if (typeof usage.prompt_tokens === 'number') result.inputTokens = usage.prompt_tokens;
+  if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
+  return result;
+}

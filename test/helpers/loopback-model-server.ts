@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the server answers one request. */
+export interface LoopbackReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** The body, sent byte for byte. */
+  body?: string | Uint8Array;
+  /** Bytes per write (each write flushed separately); the whole body at once when absent. */
+  chunkSize?: number;
+  /** Destroy the connection after this many body bytes (a stream cut in the middle). */
+  cutAfterBytes?: number;
+  /** `'before-headers'`: never answer. `'after-body'`: send the body, then keep the response open. */
+  silent?: 'before-headers' | 'after-body';
+}
+
+/** One request as the server received it. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A real HTTP server on 127.0.0.1 (port 0) that replays scripted replies; `close` frees everything. */
+export interface LoopbackModelServer {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Scripts the replies to come (replacing any left): used in order, the last one repeats. */
+  reply(...replies: LoopbackReply[]): void;
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a loopback model server. */
+export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
+  const replies: LoopbackReply[] = [];
+  const requests: RecordedRequest[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server: Server = createServer((incoming, response) => {
+    void handle(incoming, response);
+  });
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    requests.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') });
+    for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    const reply = (replies.length > 1 ? replies.shift() : replies[0]) ?? { status: 500, body: 'no reply scripted' };
+    await send(reply, response);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    reply: (...next) => {
+      replies.splice(0, replies.length, ...next);
+    },
+    waitForRequests: (count) =>
+      requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+async function send(reply: LoopbackReply, response: ServerResponse): Promise<void> {
+  if (reply.silent === 'before-headers') return;
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : Buffer.from(reply.body ?? new Uint8Array());
+  response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
+  response.flushHeaders();
+  const limit = reply.cutAfterBytes ?? body.length;
+  const size = reply.chunkSize ?? Math.max(1, body.length);
+  for (let offset = 0; offset < Math.min(limit, body.length); offset += size) {
+    const end = Math.min(offset + size, limit, body.length);
+    await new Promise<void>((resolve) => response.write(body.subarray(offset, end), () => resolve()));
+    // Give each write its own turn of the event loop so it leaves as its own TCP segment.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (reply.cutAfterBytes !== undefined) {
+    response.socket?.destroy();
+    return;
+  }
+  if (reply.silent === 'after-body') return;
+  response.end();
+}
