@@ -47,7 +47,7 @@ export class ToolCallAccumulator {
 
   push(fragment: ToolCallDeltaPart): void {
     const id = present(fragment.id);
-    const bucket = this.bucketFor(fragment.index, id);
+    const bucket = this.bucketFor(fragment.index, id, present(fragment.name));
     if (id !== undefined && bucket.id === undefined) bucket.id = id;
     const name = present(fragment.name);
     if (name !== undefined && bucket.name === undefined) bucket.name = name;
@@ -79,10 +79,12 @@ export class ToolCallAccumulator {
     }));
   }
 
-  private bucketFor(streamIndex: number | undefined, id: string | undefined): Bucket {
+  private bucketFor(streamIndex: number | undefined, id: string | undefined, name: string | undefined): Bucket {
     if (streamIndex === undefined) {
       const latest = this.latest;
-      if (latest && (id === undefined || id === latest.id || latest.id === undefined)) return latest;
+      // Without an index, only an id or a second, different name can say a new call began.
+      const newName = name !== undefined && latest?.name !== undefined && name !== latest.name && id === undefined;
+      if (latest && !newName && (id === undefined || id === latest.id || latest.id === undefined)) return latest;
       return this.open(this.nextSyntheticIndex());
     }
     const current = this.latestAt(streamIndex);
