@@ -1,0 +1,52 @@
+import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
+
+/** A device the user paired: where it is, what it said it is, what it offers and what the agent may use. */
+export interface PairedDevice {
+  path: string;
+  alias: string;
+  /** The identity the user confirmed; a later hello that differs makes the device untrusted. */
+  identity: DeviceIdentity;
+  /** The tools it declared when paired (listed while it is offline). */
+  tools: DeviceTool[];
+  /** Action names the agent may use; empty right after pairing. */
+  grants: string[];
+  pairedAt: number;
+  /** The person confirmed the identity shown at pairing (always true for records pairing writes). */
+  confirmedIdentity: boolean;
+}
+
+/** Where paired devices persist (SQLite in host/, memory in tests). Keyed by identity.id. */
+export interface PairingStore {
+  list(): PairedDevice[];
+  get(deviceId: string): PairedDevice | undefined;
+  /** Inserts or replaces the device with the same identity.id. */
+  save(device: PairedDevice): void;
+  /** Removes the device and everything about it; false if it was not paired. */
+  forget(deviceId: string): boolean;
+}
+
+/** A PairingStore in memory; returns copies so callers cannot change stored records by accident. */
+export class InMemoryPairingStore implements PairingStore {
+  private readonly devices = new Map<string, PairedDevice>();
+
+  list(): PairedDevice[] {
+    return [...this.devices.values()].map(copy).sort((a, b) => (a.identity.id < b.identity.id ? -1 : a.identity.id > b.identity.id ? 1 : 0));
+  }
+
+  get(deviceId: string): PairedDevice | undefined {
+    const device = this.devices.get(deviceId);
+    return device && copy(device);
+  }
+
+  save(device: PairedDevice): void {
+    this.devices.set(device.identity.id, copy(device));
+  }
+
+  forget(deviceId: string): boolean {
+    return this.devices.delete(deviceId);
+  }
+}
+
+function copy(device: PairedDevice): PairedDevice {
+  return structuredClone(device);
+}

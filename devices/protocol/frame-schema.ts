@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { JsonSchema } from '../../core/tools/json-schema.ts';
+
+/** The largest frame (one line, newline excluded) either side may send; longer lines are dropped and counted. */
+export const MAX_FRAME_BYTES = 16 * 1024;
+
+const jsonSchemaType = z.enum(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
+
+/** The subset of JSON Schema that core understands, as a device may declare it (unknown keys are dropped). */
+export const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() =>
+  z.object({
+    type: jsonSchemaType.optional(),
+    description: z.string().max(1000).optional(),
+    properties: z.record(z.string().max(64), jsonSchemaSchema).optional(),
+    required: z.array(z.string().max(64)).optional(),
+    items: jsonSchemaSchema.optional(),
+    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    additionalProperties: z.boolean().optional(),
+    default: z.unknown().optional(),
+  }),
+);
+
+/** Lower-case words joined by single `-` or `_`; safe inside tool names (`lamp__set`, `door_sensor__read`). */
+export const nameSchema = z.string().max(40).regex(/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/, 'lower-case word(s) joined by single - or _');
+
+export const deviceIdentitySchema = z.object({
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ -'),
+  kind: nameSchema,
+  model: z.string().max(100),
+  firmware: z.string().max(100),
+});
+/** Who a device says it is; compared at every reconnect with what was paired. */
+export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
+
+export const deviceToolSchema = z.object({
+  name: nameSchema,
+  description: z.string().max(2000),
+  parameters: jsonSchemaSchema,
+  parallelSafe: z.boolean().default(false),
+  serial: z.boolean().default(false),
+});
+/** One action a device offers, as declared in its hello. */
+export type DeviceTool = z.infer<typeof deviceToolSchema>;
+
+export const helloResultSchema = z.object({
+  device: deviceIdentitySchema,
+  tools: z.array(deviceToolSchema).max(64),
+  /** The device answers tagged requests out of order, so the host may keep several in flight. */
+  concurrent: z.boolean().default(false),
+});
+/** The answer to `hello`: identity, tools, and whether the device takes concurrent requests. */
+export type HelloResult = z.infer<typeof helloResultSchema>;
+
+const requestId = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+export const requestFrameSchema = z.discriminatedUnion('op', [
+  z.object({ id: requestId, op: z.literal('hello') }),
+  z.object({ id: requestId, op: z.literal('call'), tool: nameSchema, args: z.record(z.string(), z.unknown()).default({}) }),
+]);
+/** Host → device. */
+export type RequestFrame = z.infer<typeof requestFrameSchema>;
+
+export const deviceErrorSchema = z.object({
+  reason: z.string().max(40),
+  detail: z.string().max(2000).optional(),
+  field: z.string().max(64).optional(),
+});
+/** A failure reported by the device itself (its reason is mapped onto ToolError reasons by the session). */
+export type DeviceError = z.infer<typeof deviceErrorSchema>;
+
+export const responseFrameSchema = z.union([
+  z.object({ id: requestId, ok: z.literal(true), result: z.unknown() }),
+  z.object({ id: requestId, ok: z.literal(false), error: deviceErrorSchema }),
+]);
+/** Device → host, answering the request with the same id. */
+export type ResponseFrame = z.infer<typeof responseFrameSchema>;
+
+export const eventFrameSchema = z.object({
+  event: nameSchema,
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+/** Device → host, unsolicited (a button press, a door opening). */
+export type EventFrame = z.infer<typeof eventFrameSchema>;

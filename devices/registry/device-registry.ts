@@ -1,0 +1,230 @@
+import { ToolError } from '../../core/tools/tool-error.ts';
+import type { DeviceIdentity, DeviceTool, EventFrame } from '../protocol/frame-schema.ts';
+import type { LineProfile } from '../profiles/line-profile-schema.ts';
+import { profileConnector } from '../profiles/profile-connector.ts';
+import { sameIdentity } from '../protocol/same-identity.ts';
+import { DeviceSession } from '../session/device-session.ts';
+import type { CallOptions, DeviceSessionOptions, SessionStatus } from '../session/device-session.ts';
+import { Listeners } from '../session/listeners.ts';
+import type { TransportConnector } from '../transport/line-transport.ts';
+import { serialConnector } from '../transport/serial-line-transport.ts';
+import type { DeviceGrant } from './device-grant.ts';
+
+/** How a device is attached. */
+export interface AttachOptions {
+  /** Actions the agent may use (default none). A device given with --sim/--device gets 'all'. */
+  grant?: DeviceGrant;
+  alias?: string;
+  /** The identity the user confirmed at pairing; default: whatever the first hello says. */
+  trustedIdentity?: DeviceIdentity;
+  /** Tools remembered from pairing, listed while the device has not said hello yet. */
+  knownTools?: DeviceTool[];
+  /** How long to wait for the first hello (default 5000 ms); 0 returns at once (needs trustedIdentity). */
+  waitOnlineMs?: number;
+  signal?: AbortSignal;
+  /** For devices that speak text lines (AT-style) instead of the JSON protocol. */
+  profile?: LineProfile;
+}
+
+/** A device as the registry lists it. `trusted` is false when its hello no longer matches the confirmed identity. */
+export interface DeviceInfo {
+  id: string;
+  alias: string;
+  kind: string;
+  model: string;
+  firmware: string;
+  path: string;
+  status: SessionStatus;
+  online: boolean;
+  trusted: boolean;
+  /** Action names the device declares. */
+  tools: string[];
+  grant: DeviceGrant;
+}
+
+/** One attached device: its session and what the user allowed. Read-only outside the registry. */
+export interface DeviceEntry {
+  readonly path: string;
+  readonly session: DeviceSession;
+  readonly alias: string;
+  readonly grant: DeviceGrant;
+  readonly trustedIdentity: DeviceIdentity;
+  readonly tools: DeviceTool[];
+  readonly trusted: boolean;
+}
+
+interface MutableEntry {
+  path: string;
+  session: DeviceSession;
+  alias: string;
+  grant: DeviceGrant;
+  trustedIdentity: DeviceIdentity | undefined;
+  knownTools: DeviceTool[];
+  unsubscribe: (() => void)[];
+}
+
+/** A device event with the id of the device that sent it. */
+export interface DeviceEvent extends EventFrame {
+  deviceId: string;
+}
+
+/**
+ * The owner of device sessions: attaches ports, keeps grants and the trusted identity of each
+ * device, and disposes every session. The devices plugin and display channels read from it.
+ */
+export class DeviceRegistry {
+  private readonly entries: MutableEntry[] = [];
+  private readonly changeListeners = new Listeners<void>();
+  private readonly eventListeners = new Listeners<DeviceEvent>();
+
+  constructor(private readonly sessionDefaults: Partial<Omit<DeviceSessionOptions, 'connector'>> = {}) {}
+
+  /** Attaches a serial port (or pseudo-terminal) path. Resolves once its hello arrived (see waitOnlineMs). */
+  attach(path: string, options: AttachOptions = {}): Promise<DeviceInfo> {
+    const serial = serialConnector({ path, pollIntervalMs: this.sessionDefaults.reconnectIntervalMs });
+    return this.attachConnector(options.profile ? profileConnector(serial, options.profile) : serial, options);
+  }
+
+  /** Attaches any transport connector (e.g. an in-process simulated device). */
+  async attachConnector(connector: TransportConnector, options: AttachOptions = {}): Promise<DeviceInfo> {
+    if (this.entries.some((entry) => entry.path === connector.label)) throw new Error(`${connector.label} is already attached`);
+    const waitMs = options.waitOnlineMs ?? 5000;
+    if (waitMs === 0 && options.trustedIdentity === undefined) throw new Error('attaching without waiting needs a trusted identity');
+    const session = new DeviceSession({ ...this.sessionDefaults, connector });
+    const entry: MutableEntry = {
+      path: connector.label,
+      session,
+      alias: options.alias ?? '',
+      grant: options.grant ?? [],
+      trustedIdentity: options.trustedIdentity,
+      knownTools: options.knownTools ?? [],
+      unsubscribe: [],
+    };
+    session.start();
+    if (waitMs > 0) {
+      try {
+        const hello = await session.whenOnline({ timeoutMs: waitMs, signal: options.signal });
+        entry.trustedIdentity ??= hello.device;
+        const clash = this.entries.find((other) => other.trustedIdentity?.id === entry.trustedIdentity?.id);
+        if (clash) throw new Error(`device id ${hello.device.id} is already attached at ${clash.path}`);
+      } catch (error) {
+        await session.dispose();
+        throw error;
+      }
+    }
+    entry.unsubscribe.push(
+      session.onStatus(() => this.changeListeners.emit()),
+      session.onEvent((event) => this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.path })),
+    );
+    this.entries.push(entry);
+    this.changeListeners.emit();
+    return this.info(entry);
+  }
+
+  /** Detaches a device by id or path and closes its session. */
+  async detach(idOrPath: string): Promise<void> {
+    const index = this.entries.findIndex((entry) => entry.path === idOrPath || entry.trustedIdentity?.id === idOrPath);
+    if (index === -1) return;
+    const [entry] = this.entries.splice(index, 1);
+    for (const unsubscribe of entry!.unsubscribe) unsubscribe();
+    await entry!.session.dispose();
+    this.changeListeners.emit();
+  }
+
+  /** Every attached device, sorted by id. */
+  list(): DeviceInfo[] {
+    return this.entries.map((entry) => this.info(entry)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The entry of a device by its trusted id. */
+  get(id: string): DeviceEntry | undefined {
+    const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
+    return entry && this.view(entry);
+  }
+
+  /** Every entry with a trusted identity, sorted by id. */
+  entriesView(): DeviceEntry[] {
+    return this.entries
+      .filter((entry) => entry.trustedIdentity !== undefined)
+      .map((entry) => this.view(entry))
+      .sort((a, b) => (a.trustedIdentity.id < b.trustedIdentity.id ? -1 : a.trustedIdentity.id > b.trustedIdentity.id ? 1 : 0));
+  }
+
+  /** Replaces what the agent may use on a device. */
+  setGrant(id: string, grant: DeviceGrant): void {
+    this.mutable(id).grant = grant;
+    this.changeListeners.emit();
+  }
+
+  /** The user re-confirmed a device whose identity changed: trust what it says now. */
+  trustCurrentIdentity(id: string): void {
+    const entry = this.mutable(id);
+    const current = entry.session.hello?.device;
+    if (current === undefined) throw new Error(`${id} has not said hello`);
+    entry.trustedIdentity = current;
+    this.changeListeners.emit();
+  }
+
+  /** Runs one action on a device (no grant check: callers authorise first). */
+  call(id: string, action: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
+    if (entry === undefined) return Promise.reject(new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` }));
+    return entry.session.call(action, args, options);
+  }
+
+  /** Called on any change: attach, detach, status, grant, trust. */
+  onChange(listener: () => void): () => void {
+    return this.changeListeners.add(listener);
+  }
+
+  onEvent(listener: (event: DeviceEvent) => void): () => void {
+    return this.eventListeners.add(listener);
+  }
+
+  /** Closes every session. */
+  async dispose(): Promise<void> {
+    const entries = this.entries.splice(0);
+    for (const entry of entries) for (const unsubscribe of entry.unsubscribe) unsubscribe();
+    await Promise.all(entries.map((entry) => entry.session.dispose()));
+    this.changeListeners.clear();
+    this.eventListeners.clear();
+  }
+
+  private mutable(id: string): MutableEntry {
+    const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
+    if (entry === undefined) throw new Error(`no device ${id}`);
+    return entry;
+  }
+
+  private view(entry: MutableEntry): DeviceEntry {
+    const trustedIdentity = entry.trustedIdentity!;
+    const current = entry.session.hello?.device;
+    return {
+      path: entry.path,
+      session: entry.session,
+      alias: entry.alias,
+      grant: entry.grant,
+      trustedIdentity,
+      tools: entry.session.hello?.tools ?? entry.knownTools,
+      trusted: current === undefined || sameIdentity(current, trustedIdentity),
+    };
+  }
+
+  private info(entry: MutableEntry): DeviceInfo {
+    const identity = entry.trustedIdentity ?? entry.session.hello?.device;
+    const view = entry.trustedIdentity ? this.view(entry) : undefined;
+    return {
+      id: identity?.id ?? entry.path,
+      alias: entry.alias || identity?.id || entry.path,
+      kind: identity?.kind ?? 'unknown',
+      model: identity?.model ?? '',
+      firmware: identity?.firmware ?? '',
+      path: entry.path,
+      status: entry.session.status,
+      online: entry.session.status === 'online',
+      trusted: view?.trusted ?? false,
+      tools: (view?.tools ?? entry.knownTools).map((tool) => tool.name),
+      grant: entry.grant,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import { encodeFrame } from '../protocol/encode-frame.ts';
+import type { HelloResult } from '../protocol/frame-schema.ts';
+import { parseRequestFrame } from '../protocol/parse-request-frame.ts';
+import type { DeviceFailure } from './simulated-device-model.ts';
+
+/** A request line as the firmware understood it. */
+export type DecodedRequest =
+  | { type: 'hello'; id: number }
+  | { type: 'call'; id: number; tool: string; args: Record<string, unknown> }
+  | { type: 'invalid'; reply?: string };
+
+/** How a simulated device reads requests and writes answers (JSON frames, or AT-style lines). */
+export interface FirmwareDialect {
+  decode(line: string): DecodedRequest;
+  hello(id: number, hello: HelloResult): string;
+  result(request: { id: number; tool: string; args: Record<string, unknown> }, result: unknown): string;
+  failure(request: { id: number; tool: string }, failure: DeviceFailure): string;
+}
+
+/** The Home Agent serial protocol (newline-delimited JSON frames). */
+export const jsonDialect: FirmwareDialect = {
+  decode(line) {
+    const parsed = parseRequestFrame(line);
+    if (!parsed.ok) {
+      return parsed.id === null ? { type: 'invalid' } : { type: 'invalid', reply: encodeFrame({ id: parsed.id, ok: false, error: { reason: parsed.problem, detail: parsed.detail } }) };
+    }
+    const request = parsed.frame;
+    return request.op === 'hello' ? { type: 'hello', id: request.id } : { type: 'call', id: request.id, tool: request.tool, args: request.args };
+  },
+  hello: (id, hello) => encodeFrame({ id, ok: true, result: hello }),
+  result: (request, result) => encodeFrame({ id: request.id, ok: true, result: result ?? null }),
+  failure: (request, failure) => encodeFrame({ id: request.id, ok: false, error: { reason: failure.reason, detail: failure.message, ...(failure.field ? { field: failure.field } : {}) } }),
+};

@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSerialLineTransport } from '../transport/serial-line-transport.ts';
+import { createFirmwares, profileForKind } from './device-catalog.ts';
+import type { LineProfile } from '../profiles/line-profile-schema.ts';
+import type { SimulatedKind } from './device-catalog.ts';
+import { startPseudoTerminalPair } from './pseudo-terminal-pair.ts';
+import type { PseudoTerminalPair } from './pseudo-terminal-pair.ts';
+import type { SimulatedFirmware } from './simulated-firmware.ts';
+
+/** One simulated device behind its own pseudo-terminal: the app opens `path`. */
+export interface SimulatedDevice {
+  id: string;
+  kind: SimulatedKind;
+  path: string;
+  firmware: SimulatedFirmware;
+  /** Set for devices that speak text lines: attach with `{ profile }` so the host can talk to them. */
+  profile?: LineProfile;
+}
+
+/** The owner of the simulated devices: their socat processes, ports and temp folder. */
+export interface SimulatedDevices {
+  devices: SimulatedDevice[];
+  device(id: string): SimulatedDevice;
+  /** Kills the device's socat: both ends see the port vanish, as when a USB cable is pulled. */
+  unplug(id: string): Promise<void>;
+  /** Starts a new socat on the same link paths and reconnects the firmware. */
+  replug(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options of `startSimulatedDevices`. */
+export interface StartSimulatedDevicesOptions {
+  kinds: readonly SimulatedKind[];
+  /** Per-call latency of every device (default 250 ms). */
+  latencyMs?: number;
+  /** Aborting closes everything. */
+  signal?: AbortSignal;
+  socatPath?: string;
+}
+
+/**
+ * Starts one simulated device per pseudo-terminal pair (socat); the firmware holds one end with
+ * the real serialport binding, `path` is the other. Device ids are `<kind>-<n>` in order.
+ */
+export async function startSimulatedDevices(options: StartSimulatedDevicesOptions): Promise<SimulatedDevices> {
+  const directory = await mkdtemp(join(tmpdir(), 'home-agent-sim-'));
+  const firmwares = createFirmwares({ kinds: options.kinds, latencyMs: options.latencyMs ?? 250 });
+  const pairs = new Map<string, PseudoTerminalPair>();
+  const owner = new AbortController();
+  const devices: SimulatedDevice[] = firmwares.map((firmware) => {
+    const kind = firmware.identity.kind as SimulatedKind;
+    const profile = profileForKind(kind);
+    return { id: firmware.identity.id, kind, path: join(directory, firmware.identity.id), firmware, ...(profile ? { profile } : {}) };
+  });
+  const find = (id: string): SimulatedDevice => {
+    const device = devices.find((candidate) => candidate.id === id);
+    if (device === undefined) throw new Error(`no simulated device ${id}`);
+    return device;
+  };
+  const plug = async (device: SimulatedDevice): Promise<void> => {
+    const pair = await startPseudoTerminalPair({ hostPath: device.path, devicePath: `${device.path}.device`, socatPath: options.socatPath, signal: owner.signal });
+    pairs.set(device.id, pair);
+    await device.firmware.connect((handlers) => openSerialLineTransport({ path: pair.devicePath, handlers, signal: owner.signal }));
+  };
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      owner.abort();
+      options.signal?.removeEventListener('abort', onAbort);
+      await Promise.all(devices.map((device) => device.firmware.disconnect()));
+      await Promise.all([...pairs.values()].map((pair) => pair.close()));
+      pairs.clear();
+      await rm(directory, { recursive: true, force: true });
+    })();
+    return closing;
+  };
+  const onAbort = (): void => void close();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    options.signal?.throwIfAborted();
+    await Promise.all(devices.map(plug));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    devices,
+    device: find,
+    async unplug(id) {
+      const pair = pairs.get(id);
+      pairs.delete(id);
+      await pair?.close();
+    },
+    async replug(id) {
+      const device = find(id);
+      await pairs.get(id)?.close();
+      await plug(device);
+    },
+    close,
+  };
+}
