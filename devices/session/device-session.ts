@@ -127,6 +127,11 @@ export class DeviceSession {
 
   /** Runs one device tool; rejects with a ToolError (`device_offline`, `timeout`, `aborted`, or the device's own). */
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    // A session still making its first connection (the app just started) gets the hello's time to
+    // come up; a device that was online and dropped ('offline') fails fast, as DESIGN.md asks.
+    if (this.statusValue === 'connecting') {
+      await this.whenOnline({ timeoutMs: this.options.helloTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+    }
     const hello = this.requireOnline();
     if (!hello.tools.some((declared) => declared.name === tool)) {
       throw new ToolError({ reason: 'failed', detail: `${hello.device.id} has no action "${tool}"` });

@@ -6,6 +6,8 @@ import { startInProcessDevices } from '../../devices/simulator/start-in-process-
 import type { SimulatedKind } from '../../devices/simulator/device-catalog.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
+import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
+import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 
 /** The simulated home of the demo: two lamps, a thermometer and a text display. */
 export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'thermometer', 'display'];
@@ -19,6 +21,8 @@ export async function attachDevices(options: {
   sim: boolean;
   simLatencyMs?: number;
   devicePaths: readonly string[];
+  /** Paired devices are attached with their stored grants (offline ones too, until they appear). */
+  pairingStore?: PairingStore;
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<DeviceLayer> {
@@ -39,6 +43,7 @@ export async function attachDevices(options: {
       }
     }
     for (const devicePath of options.devicePaths) await registry.attach(devicePath, { grant: 'all', signal: options.signal });
+    if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();
   } catch (error) {
     await registry.dispose();
     for (const close of owners) await close();

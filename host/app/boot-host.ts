@@ -10,28 +10,24 @@ import type { CommonFlags } from '../cli/common-flags.ts';
  */
 export async function bootHost(options: { flags: CommonFlags; transport: 'electron' | 'web' | 'cli'; log: (line: string) => void; signal: AbortSignal }): Promise<Host> {
   const { flags } = options;
-  const devices = await attachDevices({
-    sim: flags.sim,
-    devicePaths: flags.devicePaths,
+  return createHost({
+    dataDir: resolveDataDir(flags.dataDir),
+    transport: options.transport,
+    modelChoice: flags.modelChoice,
+    settings: {
+      ...(flags.toolOrder !== undefined ? { toolOrder: flags.toolOrder } : {}),
+      ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    },
+    attachDevices: ({ pairingStore }) =>
+      attachDevices({
+        sim: flags.sim,
+        devicePaths: flags.devicePaths,
+        pairingStore,
+        log: options.log,
+        signal: options.signal,
+        ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
+      }),
     log: options.log,
-    signal: options.signal,
-    ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
+    version: HOME_AGENT_VERSION,
   });
-  try {
-    return await createHost({
-      dataDir: resolveDataDir(flags.dataDir),
-      transport: options.transport,
-      modelChoice: flags.modelChoice,
-      settings: {
-        ...(flags.toolOrder !== undefined ? { toolOrder: flags.toolOrder } : {}),
-        ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
-      },
-      devices,
-      log: options.log,
-      version: HOME_AGENT_VERSION,
-    });
-  } catch (error) {
-    await devices.dispose();
-    throw error;
-  }
 }

@@ -10,6 +10,7 @@ import { isSettingKey } from '../store/settings-keys.ts';
 import { StoreError } from '../store/store-error.ts';
 import { ApiError, type ApiHandlers } from './api-handlers.ts';
 import type { HostOptions } from './create-host.ts';
+import type { DeviceLayer } from './device-layer.ts';
 import { toolOrderBreakage } from './tool-order-breakage.ts';
 
 /** Binds each API method of the contract to the host's parts. */
@@ -22,6 +23,7 @@ export function createApiHandlers(parts: {
   settings: () => AgentSettings;
   model: ModelAdapter;
   modelNotice?: string;
+  devices: DeviceLayer | undefined;
   options: HostOptions;
 }): ApiHandlers {
   const { agent, store, options, plugins } = parts;
@@ -47,7 +49,7 @@ export function createApiHandlers(parts: {
       }
     },
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
-    'devices/list': () => ({ devices: options.devices?.list() ?? [] }),
+    'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
     'plugins/list': () => ({
       plugins: plugins.all().map(({ plugin, enabled }) => ({ name: plugin.name, description: plugin.description, enabled, tools: plugin.tools().map((tool) => tool.name).sort() })),
     }),

@@ -11,6 +11,8 @@ import { openDatabase } from '../store/open-database.ts';
 import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../store/settings-store.ts';
 import { PluginStateStore } from '../store/plugin-state-store.ts';
+import { PairedDeviceStore } from '../store/paired-device-store.ts';
+import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
 import type { ModelChoice } from '../models/model-choice.ts';
 import { selectModel } from '../models/select-model.ts';
@@ -29,6 +31,8 @@ export interface HostOptions {
   /** Settings for this run only, over the stored ones; `toolOrder` absent stays absent. */
   settings?: AgentSettings;
   devices?: DeviceLayer;
+  /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
+  attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
   version: string;
@@ -56,11 +60,13 @@ export interface Host {
 export async function createHost(options: HostOptions): Promise<Host> {
   if (options.settings?.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
+  let devices: DeviceLayer | undefined;
   try {
     const onInvalidRow = (report: unknown): void => options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
     const store = new SqliteConversationStore({ db, onInvalidRow });
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
+    devices = options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
     const stored = settingsStore.getAll();
     const selected = options.model
       ? { adapter: options.model }
@@ -75,8 +81,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
     const toolApi = createToolApi({ tools: () => plugins.enabledTools() });
     plugins.register(createSystemPlugin(() => toolApi));
-    plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(options.devices?.displayChannels() ?? [])]));
-    if (options.devices) plugins.register(options.devices.plugin);
+    plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
+    if (devices) plugins.register(devices.plugin);
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const agent = new Agent({
@@ -88,7 +94,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     });
     const modelNotice = 'notice' in selected ? selected.notice : undefined;
-    const handlers = createApiHandlers({ agent, store, settingsStore, pluginState, plugins, settings, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
+    const handlers = createApiHandlers({ agent, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
     let disposed: Promise<void> | undefined;
     return {
       agent,
@@ -105,13 +111,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
           for (const conversation of store.listConversations()) agent.abort(conversation.id);
           await agent.whenIdle();
           await plugins.dispose();
-          await options.devices?.dispose();
+          await devices?.dispose();
           db.close();
         })();
         return disposed;
       },
     };
   } catch (error) {
+    await devices?.dispose();
     db.close();
     throw error;
   }

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const { runModelsCommand } = await import('./commands/models-command.ts');
     return (argv, io) => runModelsCommand(argv, io);
   },
+  devices: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
 };
 
 const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.

@@ -7,7 +7,7 @@ export const SIM_USAGE = `home-agent sim [--latency-ms N] [--devices ${SIMULATED
 
 /**
  * `home-agent sim`: runs simulated devices behind socat pseudo-terminals, prints one line per
- * device `<id> <kind> <path>` and runs until the signal aborts. Exit 0 after a clean stop,
+ * device `<id> <kind> <path>`, then `<id> state <json>` after each call, and runs until the signal aborts. Exit 0 after a clean stop,
  * 1 when the devices cannot start (socat missing), 2 for a wrong command line.
  */
 export async function runSimCommand(
@@ -46,10 +46,19 @@ export async function runSimCommand(
     return 1;
   }
   for (const device of simulated.devices) io.stdout.write(`${device.id} ${device.kind} ${device.path}\n`);
+  // After every call, the device's state: so a person (or a test) sees what the host really did.
+  const unsubscribe = simulated.devices.map((device) =>
+    device.firmware.onLog((entry) => {
+      if (entry.type !== 'end') return;
+      const state = (device.firmware.model as { state?: unknown }).state;
+      io.stdout.write(`${device.id} state ${JSON.stringify(state ?? null)}\n`);
+    }),
+  );
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) return resolve();
     io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  for (const stop of unsubscribe) stop();
   await simulated.close();
   return 0;
 }

@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
+import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
+import { scanPorts } from '../../../devices/pairing/scan-ports.ts';
+import { openDatabase } from '../../store/open-database.ts';
+import { PairedDeviceStore } from '../../store/paired-device-store.ts';
+import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
+import { UsageError, type CliIo } from '../cli-io.ts';
+
+export const DEVICES_USAGE = `home-agent devices scan [--path P]...
+  home-agent devices pair PATH [--alias A] [--yes]
+  home-agent devices list [--json]
+  home-agent devices grant ID (ACTION... | --all)
+  home-agent devices revoke ID (ACTION... | --all)
+  home-agent devices forget ID
+  (each takes --data-dir DIR)`;
+
+function describeCandidate(candidate: PairingCandidate): string {
+  const { identity, tools } = candidate;
+  const lines = [
+    `${candidate.previousIdentity ? 'Changed device' : 'Found'} at ${candidate.path}:`,
+    `  id ${identity.id}, kind ${identity.kind}, model ${identity.model}, firmware ${identity.firmware}`,
+    ...(candidate.previousIdentity ? [`  was: id ${candidate.previousIdentity.id}, model ${candidate.previousIdentity.model}, firmware ${candidate.previousIdentity.firmware}`] : []),
+    `  tools: ${tools.map((tool) => `${tool.name}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function askYesNo(question: string, io: CliIo): Promise<boolean> {
+  if (!process.stdin.isTTY) throw new UsageError('pairing needs a confirmation: run it in a terminal, or pass --yes after checking the identity it prints');
+  const prompt = createInterface({ input: process.stdin, output: io.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+/**
+ * `home-agent devices`: discover, pair, list, grant, revoke and forget serial devices. Pairing shows
+ * the device's identity and stores it with no grants; the agent can use a device's tools only
+ * after `grant`.
+ */
+export async function runDevicesCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string' },
+      alias: { type: 'string' },
+      yes: { type: 'boolean' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
+      path: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [action, ...rest] = positionals;
+  if (values.help || !action) {
+    io.stdout.write(`${DEVICES_USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  if (action === 'scan') {
+    const { candidates, warnings } = await scanPorts({ manualPaths: values.path ?? [], signal: io.signal });
+    for (const warning of warnings) io.stderr.write(`home-agent: ${warning}\n`);
+    for (const candidate of candidates) io.stdout.write(`${candidate.path}\t${candidate.source}${candidate.manufacturer ? `\t${candidate.manufacturer}` : ''}\n`);
+    if (candidates.length === 0) io.stderr.write('home-agent: no serial ports found. Pair a pseudo-terminal or another path with: home-agent devices pair PATH\n');
+    return 0;
+  }
+  const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])) });
+  const registry = new DeviceRegistry();
+  try {
+    const store = new PairedDeviceStore({ db });
+    const pairing = new DevicePairing({ store, registry });
+    const id = rest[0];
+    const needId = (): string => {
+      if (!id) throw new UsageError(`devices ${action} needs a device id (see: home-agent devices list)`);
+      return id;
+    };
+    switch (action) {
+      case 'pair': {
+        const path = needId();
+        const paired = await pairing.pair({
+          path,
+          ...(values.alias ? { alias: values.alias } : {}),
+          signal: io.signal,
+          confirm: async (candidate) => {
+            io.stdout.write(describeCandidate(candidate));
+            return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
+          },
+        });
+        if (!paired) {
+          io.stdout.write('Not paired.\n');
+          return 1;
+        }
+        io.stdout.write(`Paired ${paired.identity.id} as "${paired.alias}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`);
+        return 0;
+      }
+      case 'list': {
+        const devices = store.list();
+        if (values.json) io.stdout.write(`${JSON.stringify(devices)}\n`);
+        else if (devices.length === 0) io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
+        else for (const device of devices) io.stdout.write(`${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}\tgranted: ${device.grants.join(', ') || '(none)'}\n`);
+        return 0;
+      }
+      case 'grant':
+      case 'revoke': {
+        const deviceId = needId();
+        const known = store.get(deviceId);
+        if (!known) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        const actions = values.all ? known.tools.map((tool) => tool.name) : rest.slice(1);
+        if (actions.length === 0) throw new UsageError(`devices ${action} needs the actions to ${action} (${known.tools.map((tool) => tool.name).join(', ')}) or --all`);
+        const updated = action === 'grant' ? pairing.grant(deviceId, actions) : pairing.revoke(deviceId, actions);
+        io.stdout.write(`${deviceId} granted: ${updated.grants.join(', ') || '(none)'}\n`);
+        return 0;
+      }
+      case 'forget': {
+        const deviceId = needId();
+        const forgotten = await pairing.forget(deviceId);
+        io.stdout.write(forgotten ? `Forgot ${deviceId}: its record and grants are gone.\n` : `${deviceId} was not paired.\n`);
+        return forgotten ? 0 : 1;
+      }
+      default:
+        throw new UsageError(`unknown devices action '${action}'`);
+    }
+  } finally {
+    await registry.dispose();
+    db.close();
+  }
+}

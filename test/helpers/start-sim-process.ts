@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './run-cli.ts';
+
+export interface SimProcess {
+  devices: { id: string; kind: string; path: string }[];
+  /** Resolves with the first state line of `id` that satisfies `test` (already printed or later). */
+  waitForState(id: string, test: (state: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+/** Runs `home-agent sim` as its own process (devices behind socat pseudo-terminals) and reads what it prints. */
+export function startSimProcess(options: { kinds: string[]; latencyMs?: number }): Promise<SimProcess> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'sim', '--latency-ms', String(options.latencyMs ?? 0), '--devices', options.kinds.join(',')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const devices: SimProcess['devices'] = [];
+  const states: { id: string; state: Record<string, unknown> }[] = [];
+  const waiters = new Set<() => void>();
+  let buffer = '';
+  let stderr = '';
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => reject(new Error(`home-agent sim exited (${code}) before it was ready: ${stderr}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        const [id, second, ...rest] = line.split(' ');
+        if (!id || !second) continue;
+        if (second === 'state') states.push({ id, state: JSON.parse(rest.join(' ')) as Record<string, unknown> });
+        else devices.push({ id, kind: second, path: rest.join(' ') });
+        for (const wake of waiters) wake();
+        if (devices.length === options.kinds.length && second !== 'state') {
+          resolve({
+            devices,
+            waitForState: (deviceId, test) =>
+              new Promise((resolveState) => {
+                const check = (): boolean => {
+                  const found = states.find((entry) => entry.id === deviceId && test(entry.state));
+                  if (found) {
+                    waiters.delete(check as () => void);
+                    resolveState(found.state);
+                  }
+                  return found !== undefined;
+                };
+                if (!check()) waiters.add(check as () => void);
+              }),
+            stop: async () => {
+              child.kill('SIGTERM');
+              await exited;
+            },
+          });
+        }
+      }
+    });
+  });
+}

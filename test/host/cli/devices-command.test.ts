@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(): Promise<{ dir: string; sim: SimProcess }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'home-agent-devices-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const sim = await startSimProcess({ kinds: ['lamp', 'lamp'] });
+  cleanups.push(() => sim.stop());
+  return { dir, sim };
+}
+
+describe('home-agent devices', () => {
+  it('pairs devices with no grants, and the agent may use exactly what was granted afterwards', async () => {
+    const { dir, sim } = await setup();
+    const [lamp1, lamp2] = sim.devices;
+    for (const device of [lamp1!, lamp2!]) {
+      const paired = await runCli(['devices', 'pair', device.path, '--yes', '--data-dir', dir]);
+      expect(paired.stdout).toContain(`id ${device.id}, kind lamp`);
+      expect(paired.code).toBe(0);
+    }
+    const listed = await runCli(['devices', 'list', '--json', '--data-dir', dir]);
+    expect(JSON.parse(listed.stdout).map((device: { identity: { id: string }; grants: string[] }) => [device.identity.id, device.grants])).toEqual([
+      ['lamp-1', []],
+      ['lamp-2', []],
+    ]);
+    expect((await runCli(['devices', 'grant', 'lamp-1', 'set', '--data-dir', dir])).code).toBe(0);
+
+    const script = path.join(dir, 'script.json');
+    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: true } }, { name: 'lamp__set', args: { device_id: 'lamp-2', on: true } }] }, { text: 'ok' }] }));
+    const asked = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'lamps on']);
+    const ends = jsonLines(asked.stdout)
+      .filter((event) => event.type === 'tool/end')
+      .sort((a, b) => Number(a.index) - Number(b.index));
+    expect(ends.map((end) => [end.index, end.ok, (end.error as { reason?: string } | undefined)?.reason]), JSON.stringify(ends)).toEqual([
+      [0, true, undefined],
+      [1, false, 'unauthorized'],
+    ]);
+    expect(await sim.waitForState('lamp-1', (state) => state.on === true)).toMatchObject({ on: true });
+  });
+
+  it('forgets a device: its record and grants are gone', async () => {
+    const { dir, sim } = await setup();
+    await runCli(['devices', 'pair', sim.devices[0]!.path, '--yes', '--alias', 'Desk lamp', '--data-dir', dir]);
+    await runCli(['devices', 'grant', 'lamp-1', '--all', '--data-dir', dir]);
+    const forgotten = await runCli(['devices', 'forget', 'lamp-1', '--data-dir', dir]);
+    expect(forgotten.code).toBe(0);
+    const listed = await runCli(['devices', 'list', '--json', '--data-dir', dir]);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it('finds ports without udevadm and never crashes, naming manual paths it was given', async () => {
+    const { sim } = await setup();
+    const scanned = await runCli(['devices', 'scan', '--path', sim.devices[0]!.path]);
+    expect(scanned.code).toBe(0);
+    expect(scanned.stdout).toContain(`${sim.devices[0]!.path}\tmanual`);
+  });
+});
