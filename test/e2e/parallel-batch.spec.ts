@@ -1,13 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { makeHostFolder, walkingSkeletonReplies, type HostFolder } from './helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from './helpers/start-host.ts';
+import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
 
 let folder: HostFolder | undefined;
 let host: RunningHost | undefined;
+let sim: SimProcess | undefined;
 
 test.afterEach(async () => {
   await host?.stop();
   host = undefined;
+  await sim?.stop();
+  sim = undefined;
   await folder?.remove();
   folder = undefined;
 });
@@ -88,3 +92,17 @@ function watchForPageProblems(page: Page): string[] {
   });
   return problems;
 }
+
+test('the lamps of a separate simulator process are really on after the batch', async ({ page }) => {
+  // The devices live in their own process behind socat pseudo-terminals, as real boards would:
+  // what they print is the independent witness of what the host did over the serial line.
+  sim = await startSimProcess({ kinds: ['lamp', 'lamp', 'thermometer', 'display'], latencyMs: 100 });
+  folder = await makeHostFolder(walkingSkeletonReplies);
+  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, sim: false, extraArgs: sim.devices.flatMap((device) => ['--device', device.path]) });
+  await page.goto(host.url);
+  await page.getByTestId('composer-input').fill('Turn on both lamps and read the temperature.');
+  await page.getByTestId('send-button').click();
+  await expectSkeletonConversation(page);
+  expect(await sim.waitForState('lamp-1', (state) => state.on === true)).toMatchObject({ on: true });
+  expect(await sim.waitForState('lamp-2', (state) => state.on === true)).toMatchObject({ on: true });
+});

@@ -21,6 +21,8 @@ export interface StartHostOptions {
   scriptFile: string;
   /** More flags for `serve` (e.g. `['--sim-latency-ms', '150']`). */
   extraArgs?: string[];
+  /** Attach the built-in simulated devices (`--sim`); default true. Pass false with `--device` flags in extraArgs. */
+  sim?: boolean;
   /** How long to wait for the serving line. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -33,7 +35,7 @@ export interface StartHostOptions {
 export async function startHost(options: StartHostOptions): Promise<RunningHost> {
   const child = spawn(
     process.execPath,
-    ['bin/home-agent.mjs', 'serve', '--port', '0', '--data-dir', options.dataDir, '--sim', '--provider', 'scripted', '--script', options.scriptFile, ...(options.extraArgs ?? [])],
+    ['bin/home-agent.mjs', 'serve', '--port', '0', '--data-dir', options.dataDir, ...(options.sim === false ? [] : ['--sim']), '--provider', 'scripted', '--script', options.scriptFile, ...(options.extraArgs ?? [])],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hostEnvironment() },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
