@@ -52,19 +52,34 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
   const wallStart = Date.now();
   const results: (BatchCallResult | undefined)[] = new Array(calls.length);
   let executed = 0;
+  // One listener on the caller's signal fans the abort out to the running calls; a listener per
+  // call would grow with the batch (Node warns past 10 listeners on one signal).
+  const running = new Set<AbortController>();
+  const abortRunning = (): void => {
+    for (const controller of running) controller.abort(options.signal.reason);
+  };
+  options.signal.addEventListener('abort', abortRunning, { once: true });
 
   const runOne = async (position: number): Promise<void> => {
     const call = calls[position] as PreparedCall;
     const startedAt = now();
     const queuedMs = startedAt - batchStart;
     options.emit({ type: 'tool/start', batchId: options.batchId, callId: call.callId, name: call.name, index: call.index });
-    const run = await runToolCall({
-      pipeline,
-      call,
-      context: { conversationId: options.conversationId, turnId: options.turnId, batchId: options.batchId, callId: call.callId, index: call.index },
-      authorization: { conversationId: options.conversationId, caller: 'agent' },
-      signal: options.signal,
-    });
+    const controller = new AbortController();
+    if (options.signal.aborted) controller.abort(options.signal.reason);
+    else running.add(controller);
+    let run: Awaited<ReturnType<typeof runToolCall>>;
+    try {
+      run = await runToolCall({
+        pipeline,
+        call,
+        context: { conversationId: options.conversationId, turnId: options.turnId, batchId: options.batchId, callId: call.callId, index: call.index },
+        authorization: { conversationId: options.conversationId, caller: 'agent' },
+        signal: controller.signal,
+      });
+    } finally {
+      running.delete(controller);
+    }
     const endedAt = now();
     const runMs = endedAt - startedAt;
     if (run.outcome.ok) executed++;
@@ -93,6 +108,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
     if (plan.mode === 'parallel') await runConcurrently(calls.length, options.concurrencyCap, runOne);
     else for (let position = 0; position < calls.length; position++) await runOne(position);
   } finally {
+    options.signal.removeEventListener('abort', abortRunning);
     options.emit({ type: 'batch/end', batchId: options.batchId, wallMs: round(now() - batchStart), executed });
   }
   return results as BatchCallResult[];

@@ -38,9 +38,10 @@ export function compactJson(value: unknown): string {
   if (value === undefined) return 'null';
   try {
     return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null';
-  } catch {
-    // A cyclic value cannot be JSON; say so rather than send "[object Object]".
-    return JSON.stringify({ unserialisable: Object.prototype.toString.call(value) });
+  } catch (error) {
+    // A cyclic value cannot be JSON; say why in words rather than send "[object Object]".
+    const why = ((error as Error)?.message ?? String(error)).split('\n')[0];
+    return JSON.stringify({ unserialisable: `the value could not be turned into JSON (${why})` });
   }
 }
 
