@@ -1,11 +1,13 @@
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import path from 'node:path';
 import { bootHost } from '../host/app/boot-host.ts';
-import { dispatchApiCall } from '../host/app/api-handlers.ts';
 import type { Host } from '../host/app/create-host.ts';
 import { readCommonFlags } from '../host/cli/common-flags.ts';
 import { ELECTRON_CSP } from './content-security-policy.ts';
 import { IPC_CALL, IPC_EVENT } from './ipc-channels.ts';
+import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
+import { guardNavigation } from './navigation-guard.ts';
+import { secureWebPreferences } from './secure-web-preferences.ts';
 
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
 declare const MAIN_WINDOW_VITE_NAME: string;
@@ -14,11 +16,7 @@ let host: Host | undefined;
 let window: BrowserWindow | undefined;
 const lifetime = new AbortController();
 
-function isOurFrame(event: IpcMainInvokeEvent): boolean {
-  const url = event.senderFrame?.url ?? '';
-  if (typeof MAIN_WINDOW_VITE_DEV_SERVER_URL === 'string' && MAIN_WINDOW_VITE_DEV_SERVER_URL) return url.startsWith(MAIN_WINDOW_VITE_DEV_SERVER_URL);
-  return url.startsWith('file://');
-}
+const devServerUrl = typeof MAIN_WINDOW_VITE_DEV_SERVER_URL === 'string' && MAIN_WINDOW_VITE_DEV_SERVER_URL ? MAIN_WINDOW_VITE_DEV_SERVER_URL : undefined;
 
 async function start(): Promise<void> {
   // The desktop app runs on the embedded defaults: the simulated devices and the demo model,
@@ -36,40 +34,21 @@ async function start(): Promise<void> {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [ELECTRON_CSP] } });
   });
-  ipcMain.handle(IPC_CALL, async (event, request: unknown) => {
-    // The renderer is untrusted: drop calls from unknown frames, validate every payload in main.
-    if (!isOurFrame(event)) throw new Error('IPC from an unknown frame was refused');
-    const { method, input } = (request ?? {}) as { method?: unknown; input?: unknown };
-    if (typeof method !== 'string') throw new Error('IPC call without a method name');
-    return dispatchApiCall(host!.handlers, method, input);
-  });
+  ipcMain.handle(IPC_CALL, createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }));
   host.bus.subscribe((event) => window?.webContents.send(IPC_EVENT, event));
 
   window = new BrowserWindow({
     width: 1280,
     height: 860,
     title: 'Home Agent',
-    webPreferences: {
-      preload: path.join(import.meta.dirname, 'preload.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+    webPreferences: secureWebPreferences(path.join(import.meta.dirname, 'preload.js')),
   });
   window.on('closed', () => (window = undefined));
-  if (typeof MAIN_WINDOW_VITE_DEV_SERVER_URL === 'string' && MAIN_WINDOW_VITE_DEV_SERVER_URL) await window.loadURL(MAIN_WINDOW_VITE_DEV_SERVER_URL);
+  if (devServerUrl) await window.loadURL(devServerUrl);
   else await window.loadFile(path.join(import.meta.dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}/index.html`));
 }
 
-app.on('web-contents-created', (_event, contents) => {
-  // No navigation away from the app and no new windows; links open in the system browser.
-  contents.on('will-navigate', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-});
+app.on('web-contents-created', (_event, contents) => guardNavigation(contents, (url) => void shell.openExternal(url)));
 
 app.whenReady().then(start, (error: unknown) => {
   console.error(`home-agent: ${(error as Error).message}`);

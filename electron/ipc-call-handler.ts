@@ -1,0 +1,37 @@
+import { dispatchApiCall, type ApiHandlers } from '../host/app/api-handlers.ts';
+
+/** What the handler needs of an `ipcMain.handle` event: the frame that sent it. */
+export interface IpcCallEvent {
+  senderFrame: { url: string } | null;
+}
+
+/**
+ * The main-process side of `home-agent:call`. The renderer is untrusted: a call from a frame whose
+ * URL is not ours is refused, and every payload goes through the contract's zod schemas.
+ */
+export function createIpcCallHandler(options: { handlers: () => ApiHandlers | undefined; isTrustedUrl: (url: string) => boolean }) {
+  return async (event: IpcCallEvent, request: unknown): Promise<unknown> => {
+    const url = event.senderFrame?.url ?? '';
+    if (!options.isTrustedUrl(url)) throw new Error(`IPC from an unknown frame (${url || 'no frame'}) was refused`);
+    const handlers = options.handlers();
+    if (!handlers) throw new Error('Home Agent is still starting or already stopping');
+    const { method, input } = (typeof request === 'object' && request !== null ? request : {}) as { method?: unknown; input?: unknown };
+    if (typeof method !== 'string') throw new Error('IPC call without a method name');
+    return dispatchApiCall(handlers, method, input);
+  };
+}
+
+/** Our frames: the dev server while developing, else the packaged files. */
+export function trustedUrlCheck(devServerUrl: string | undefined): (url: string) => boolean {
+  if (devServerUrl) {
+    const origin = new URL(devServerUrl).origin;
+    return (url) => {
+      try {
+        return new URL(url).origin === origin;
+      } catch {
+        return false;
+      }
+    };
+  }
+  return (url) => url.startsWith('file://');
+}
