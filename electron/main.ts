@@ -8,6 +8,8 @@ import { IPC_CALL, IPC_EVENT } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
 import { guardNavigation } from './navigation-guard.ts';
 import { secureWebPreferences } from './secure-web-preferences.ts';
+import { safeStorageCipher } from './safe-storage-cipher.ts';
+import { EncryptedFileSecretStore } from '../host/secrets/encrypted-file-secret-store.ts';
 
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
 declare const MAIN_WINDOW_VITE_NAME: string;
@@ -29,7 +31,8 @@ async function start(): Promise<void> {
     'api-key-env': process.env.HOME_AGENT_API_KEY_ENV,
     'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
   });
-  host = await bootHost({ flags, transport: 'electron', log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
+  const secrets = new EncryptedFileSecretStore({ file: path.join(app.getPath('userData'), 'secrets.json'), cipher: safeStorageCipher });
+  host = await bootHost({ flags, transport: 'electron', secrets, log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [ELECTRON_CSP] } });

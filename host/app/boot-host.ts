@@ -3,12 +3,19 @@ import { resolveDataDir } from '../config/data-dir.ts';
 import { attachDevices } from './attach-devices.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
 
 /**
  * Builds a host from the shared command-line flags: the model, the devices (`--sim`, `--device`),
  * the data folder. The caller owns the host and disposes it.
  */
-export async function bootHost(options: { flags: CommonFlags; transport: 'electron' | 'web' | 'cli'; log: (line: string) => void; signal: AbortSignal }): Promise<Host> {
+export async function bootHost(options: {
+  flags: CommonFlags;
+  transport: 'electron' | 'web' | 'cli';
+  log: (line: string) => void;
+  signal: AbortSignal;
+  secrets?: SecretStore;
+}): Promise<Host> {
   const { flags } = options;
   return createHost({
     dataDir: resolveDataDir(flags.dataDir),
@@ -27,6 +34,7 @@ export async function bootHost(options: { flags: CommonFlags; transport: 'electr
         signal: options.signal,
         ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
       }),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     log: options.log,
     version: HOME_AGENT_VERSION,
   });

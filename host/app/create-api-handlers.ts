@@ -12,6 +12,9 @@ import { ApiError, type ApiHandlers } from './api-handlers.ts';
 import type { HostOptions } from './create-host.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import { toolOrderBreakage } from './tool-order-breakage.ts';
+import { apiKeySecretName } from '../secrets/secret-store.ts';
+import { SecretStoreError } from '../secrets/encrypted-file-secret-store.ts';
+import { MODEL_PROVIDERS } from '../../core/models/provider-defaults.ts';
 
 /** Binds each API method of the contract to the host's parts. */
 export function createApiHandlers(parts: {
@@ -63,6 +66,24 @@ export function createApiHandlers(parts: {
       parts.pluginState.setEnabled(input.name, input.enabled);
       return { applied: true };
     },
+    'secrets/status': () => {
+      const secrets = options.secrets;
+      return {
+        available: secrets !== undefined,
+        apiKeys: Object.fromEntries(MODEL_PROVIDERS.map((provider) => [provider, secrets?.has(apiKeySecretName(provider)) ?? false])),
+      };
+    },
+    'secrets/set-api-key': (input) => {
+      if (!options.secrets) throw new ApiError(400, 'this front end keeps no keys: put the key in an environment variable on this machine and pass --api-key-env');
+      try {
+        options.secrets.set(apiKeySecretName(input.provider), input.apiKey);
+      } catch (error) {
+        if (error instanceof SecretStoreError) throw new ApiError(400, error.message);
+        throw error;
+      }
+      return { stored: true, appliesAt: 'next start' as const };
+    },
+    'secrets/delete-api-key': (input) => ({ deleted: options.secrets?.delete(apiKeySecretName(input.provider)) ?? false }),
     'settings/get': () => ({ settings: parts.settingsStore.getAll() }),
     'settings/set': (input) => {
       if (!isSettingKey(input.key)) throw new ApiError(400, `there is no setting named '${input.key}'`);

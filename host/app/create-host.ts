@@ -17,6 +17,7 @@ import { databaseFileOf } from '../config/data-dir.ts';
 import type { ModelChoice } from '../models/model-choice.ts';
 import { selectModel } from '../models/select-model.ts';
 import type { DeviceLayer } from './device-layer.ts';
+import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from './create-api-handlers.ts';
 import type { ApiHandlers } from './api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
@@ -33,6 +34,8 @@ export interface HostOptions {
   devices?: DeviceLayer;
   /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
   attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
+  /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
+  secrets?: SecretStore;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
   version: string;
@@ -76,7 +79,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           baseUrl: options.modelChoice?.baseUrl ?? stored.baseUrl,
           apiKeyEnv: options.modelChoice?.apiKeyEnv ?? stored.apiKeyEnv,
           scriptFile: options.modelChoice?.scriptFile,
-        });
+        }, { storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)) });
     const bus = new EventBus((error, event) => options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`));
     const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
     const toolApi = createToolApi({ tools: () => plugins.enabledTools() });

@@ -91,6 +91,14 @@ export const apiContract = {
     input: z.object({ name: z.string().min(1), enabled: z.boolean(), confirm: z.boolean().optional() }),
     output: z.object({ applied: z.boolean(), warning: z.string().optional() }),
   },
+  /** Which providers have a key in the OS keychain (never the keys themselves: they never reach a front end). */
+  'secrets/status': { input: z.object({}), output: z.object({ available: z.boolean(), apiKeys: z.record(z.string(), z.boolean()) }) },
+  /** Stores a provider's key in the OS keychain (desktop app only); used from the next start. */
+  'secrets/set-api-key': {
+    input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']), apiKey: z.string().min(1).max(1000) }),
+    output: z.object({ stored: z.boolean(), appliesAt: z.literal('next start') }),
+  },
+  'secrets/delete-api-key': { input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']) }), output: z.object({ deleted: z.boolean() }) },
   /** The stored settings (never an API key: only the name of the variable that holds it). */
   'settings/get': { input: z.object({}), output: z.object({ settings: z.record(z.string(), z.unknown()) }) },
   'settings/set': {

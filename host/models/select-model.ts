@@ -23,7 +23,7 @@ export class ModelConfigError extends Error {
  * Builds the model adapter for a choice. With no provider configured, the demo model is used and
  * the notice says so.
  */
-export async function selectModel(choice: ModelChoice): Promise<SelectedModel> {
+export async function selectModel(choice: ModelChoice, options: { storedApiKey?: (provider: string) => string | undefined } = {}): Promise<SelectedModel> {
   const provider = choice.provider;
   if (provider === 'demo') return { adapter: new DemoModel() };
   if (provider === undefined) return defaultModel(choice);
@@ -31,7 +31,7 @@ export async function selectModel(choice: ModelChoice): Promise<SelectedModel> {
     if (!choice.scriptFile) throw new ModelConfigError('--provider scripted needs --script FILE (a JSON file {"replies":[…]})');
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
   }
-  return { adapter: await selectRemoteModel({ ...choice, provider }) };
+  return { adapter: await selectRemoteModel({ ...choice, provider }, options.storedApiKey) };
 }
 
 async function readScript(file: string) {
@@ -74,13 +74,18 @@ async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
   return { adapter: new DemoModel(), notice: `No model is configured and no Ollama answers at ${baseUrl}: using the demo model (no AI). See README "Models" to connect one.` };
 }
 
-async function selectRemoteModel(choice: ModelChoice & { provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' }): Promise<ModelAdapter> {
+async function selectRemoteModel(
+  choice: ModelChoice & { provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' },
+  storedApiKey?: (provider: string) => string | undefined,
+): Promise<ModelAdapter> {
   if (!choice.model) {
     throw new ModelConfigError(`--provider ${choice.provider} needs --model M (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`);
   }
-  const keyVariable = choice.apiKeyEnv ?? DEFAULT_API_KEY_ENV[choice.provider];
-  const apiKey = keyVariable ? process.env[keyVariable] : undefined;
-  if (choice.apiKeyEnv && !apiKey) throw new ModelConfigError(`--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`);
+  // The key: the variable named explicitly, else the OS keychain (desktop app), else the provider's usual variable.
+  const explicit = choice.apiKeyEnv ? process.env[choice.apiKeyEnv] : undefined;
+  if (choice.apiKeyEnv && !explicit) throw new ModelConfigError(`--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`);
+  const defaultVariable = DEFAULT_API_KEY_ENV[choice.provider];
+  const apiKey = explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
   return createModelAdapter({
     provider: choice.provider,
     model: choice.model,

@@ -56,3 +56,22 @@ describe('selectModel', () => {
     await expect(selectModel({ provider: 'anthropic', model: 'm', apiKeyEnv: 'HOME_AGENT_TEST_UNSET_KEY' })).rejects.toThrow(/HOME_AGENT_TEST_UNSET_KEY.*not set/);
   });
 });
+
+describe('selectModel API keys', () => {
+  it('sends the key from the OS keychain when no variable is named, and never prints it', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((request, response) => {
+      seen.push(String(request.headers['x-api-key'] ?? ''));
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const selected = await selectModel({ provider: 'anthropic', model: 'claude-test', baseUrl }, { storedApiKey: (provider) => (provider === 'anthropic' ? 'sk-from-keychain-42' : undefined) });
+    const failure = await (async () => {
+      for await (const _part of selected.adapter.stream({ system: '', messages: [{ role: 'user', text: 'hi' }], tools: [] }, { signal: AbortSignal.timeout(5000) })) void _part;
+    })().catch((error: unknown) => error as Error);
+    expect(seen).toEqual(['sk-from-keychain-42']);
+    expect(String((failure as Error).message)).not.toContain('sk-from-keychain-42');
+  });
+});
