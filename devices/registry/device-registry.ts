@@ -4,7 +4,7 @@ import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
 import { DeviceSession } from '../session/device-session.ts';
-import type { CallOptions, DeviceSessionOptions, SessionStatus } from '../session/device-session.ts';
+import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStatus } from '../session/device-session.ts';
 import { Listeners } from '../session/listeners.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
@@ -63,6 +63,11 @@ interface MutableEntry {
   unsubscribe: (() => void)[];
 }
 
+/** A dropped frame or connection problem, with the device it came from. */
+export interface DeviceProblem extends FrameProblem {
+  deviceId: string;
+}
+
 /** A device event with the id of the device that sent it. */
 export interface DeviceEvent extends EventFrame {
   deviceId: string;
@@ -76,6 +81,7 @@ export class DeviceRegistry {
   private readonly entries: MutableEntry[] = [];
   private readonly changeListeners = new Listeners<void>();
   private readonly eventListeners = new Listeners<DeviceEvent>();
+  private readonly problemListeners = new Listeners<DeviceProblem>();
 
   constructor(private readonly sessionDefaults: Partial<Omit<DeviceSessionOptions, 'connector'>> = {}) {}
 
@@ -115,6 +121,7 @@ export class DeviceRegistry {
     entry.unsubscribe.push(
       session.onStatus(() => this.changeListeners.emit()),
       session.onEvent((event) => this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.path })),
+      session.onProblem((problem) => this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.path })),
     );
     this.entries.push(entry);
     this.changeListeners.emit();
@@ -181,6 +188,11 @@ export class DeviceRegistry {
     return this.eventListeners.add(listener);
   }
 
+  /** Frames a device sent that were dropped (not JSON, not a frame, oversized) and connection trouble. */
+  onProblem(listener: (problem: DeviceProblem) => void): () => void {
+    return this.problemListeners.add(listener);
+  }
+
   /** Closes every session. */
   async dispose(): Promise<void> {
     const entries = this.entries.splice(0);
@@ -188,6 +200,7 @@ export class DeviceRegistry {
     await Promise.all(entries.map((entry) => entry.session.dispose()));
     this.changeListeners.clear();
     this.eventListeners.clear();
+    this.problemListeners.clear();
   }
 
   private mutable(id: string): MutableEntry {

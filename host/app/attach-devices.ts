@@ -49,6 +49,17 @@ export async function attachDevices(options: {
     for (const close of owners) await close();
     throw error;
   }
+  // Report the first dropped frame of each kind per device (the counters keep counting in devices/list),
+  // and what devices announce on their own (a door opening), so a person can see both in the log.
+  const reported = new Set<string>();
+  registry.onProblem((problem) => {
+    if (problem.problem === 'connection') return;
+    const key = `${problem.deviceId}:${problem.problem}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    options.log(`${problem.deviceId} sent a frame that was dropped (${problem.problem}: ${problem.detail}); further ones are only counted`);
+  });
+  registry.onEvent((event) => options.log(`${event.deviceId} reports ${event.event}${event.data === undefined ? '' : ` ${JSON.stringify(event.data)}`}`));
   return {
     plugin: createDevicesPlugin(registry),
     displayChannels: () => displayChannels(registry),
@@ -60,10 +71,16 @@ export async function attachDevices(options: {
         path: device.path,
         online: device.online,
         tools: device.tools,
+        frameProblems: frameProblemsOf(registry, device.id),
       })),
     dispose: async () => {
       await registry.dispose();
       for (const close of owners) await close();
     },
   };
+}
+
+function frameProblemsOf(registry: DeviceRegistry, id: string): { oversized: number; invalidJson: number; invalidFrame: number } {
+  const stats = registry.get(id)?.session.stats;
+  return { oversized: stats?.oversized ?? 0, invalidJson: stats?.invalidJson ?? 0, invalidFrame: stats?.invalidFrame ?? 0 };
 }

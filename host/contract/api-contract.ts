@@ -59,6 +59,8 @@ const deviceSummary = z.object({
   path: z.string(),
   online: z.boolean(),
   tools: z.array(z.string()),
+  /** Frames this device sent that were dropped, by kind (counted since the app started). */
+  frameProblems: z.object({ oversized: z.number(), invalidJson: z.number(), invalidFrame: z.number() }).optional(),
 });
 export type DeviceSummary = z.infer<typeof deviceSummary>;
 
