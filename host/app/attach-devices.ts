@@ -70,6 +70,7 @@ export async function attachDevices(options: {
         kind: device.kind,
         path: device.path,
         online: device.online,
+        trusted: device.trusted,
         tools: device.tools,
         frameProblems: frameProblemsOf(registry, device.id),
       })),

@@ -59,6 +59,8 @@ const deviceSummary = z.object({
   path: z.string(),
   online: z.boolean(),
   tools: z.array(z.string()),
+  /** False when the device's hello no longer matches the identity confirmed at pairing: the agent cannot use it. */
+  trusted: z.boolean().optional(),
   /** Frames this device sent that were dropped, by kind (counted since the app started). */
   frameProblems: z.object({ oversized: z.number(), invalidJson: z.number(), invalidFrame: z.number() }).optional(),
 });

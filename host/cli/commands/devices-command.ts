@@ -14,6 +14,7 @@ export const DEVICES_USAGE = `home-agent devices scan [--path P]...
   home-agent devices grant ID (ACTION... | --all)
   home-agent devices revoke ID (ACTION... | --all)
   home-agent devices forget ID
+  home-agent devices confirm ID [--yes]   (trust a paired device whose identity changed)
   (each takes --data-dir DIR)`;
 
 function describeCandidate(candidate: PairingCandidate): string {
@@ -115,6 +116,23 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         const updated = action === 'grant' ? pairing.grant(deviceId, actions) : pairing.revoke(deviceId, actions);
         io.stdout.write(`${deviceId} granted: ${updated.grants.join(', ') || '(none)'}\n`);
         return 0;
+      }
+      case 'confirm': {
+        const deviceId = needId();
+        if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        await pairing.attachPaired();
+        const entry = registry.get(deviceId);
+        await entry?.session.whenOnline({ timeoutMs: 5000, signal: io.signal }).catch(() => undefined);
+        if (registry.get(deviceId)?.trusted) {
+          io.stdout.write(`${deviceId} answers with the identity you paired: nothing to confirm.\n`);
+          return 0;
+        }
+        const accepted = await pairing.reconfirm(deviceId, async (candidate) => {
+          io.stdout.write(describeCandidate(candidate));
+          return values.yes === true || (await askYesNo('Trust this device as it is now? [y/N] ', io));
+        });
+        io.stdout.write(accepted ? `${deviceId} is trusted again, with its grants.\n` : `${deviceId} stays untrusted: the agent cannot use it.\n`);
+        return accepted ? 0 : 1;
       }
       case 'forget': {
         const deviceId = needId();
