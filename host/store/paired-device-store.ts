@@ -1,23 +1,11 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { deviceIdentitySchema, deviceToolSchema, type DeviceIdentity, type DeviceTool } from '../../devices/protocol/frame-schema.ts';
+import { deviceIdentitySchema, deviceToolSchema } from '../../devices/protocol/frame-schema.ts';
+import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler, type InvalidRowReport } from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
 
-/** A paired device as persisted: where it hangs, what it said it is, what it offers, what the agent may use. */
-export interface PairedDevice {
-  /** The serial port path it was paired on (it may move; `save` updates it). */
-  path: string;
-  alias: string;
-  identity: DeviceIdentity;
-  /** The tools its `hello` declared. */
-  tools: DeviceTool[];
-  /** Names of its tools the agent may use; always a subset of `tools`. */
-  grants: string[];
-  pairedAt: number;
-  /** The person confirmed the identity shown at pairing. */
-  confirmedIdentity: boolean;
-}
+export type { PairedDevice };
 
 export interface PairedDeviceStoreOptions {
   db: Database.Database;
@@ -32,7 +20,7 @@ const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 
 /** The paired devices and their grants, one row per device (keyed by its identity id; one device per path). */
-export class PairedDeviceStore {
+export class PairedDeviceStore implements PairingStore {
   private readonly onInvalidRow: InvalidRowHandler | undefined;
   private readonly statements;
 
