@@ -2,5 +2,5 @@ import { defineConfig } from 'vite';
 
 // The preload is bundled into one CommonJS file (sandboxed preloads cannot load modules).
 export default defineConfig({
-  build: { rollupOptions: { external: ['electron'], output: { format: 'cjs', inlineDynamicImports: true } } },
+  build: { rollupOptions: { external: ['electron'], output: { format: 'cjs' } } },
 });
