@@ -8,6 +8,9 @@ import { toolNotFound } from '../tools/not-found.ts';
 /** Asks whether a call may run (the UI asks the person); false answers `denied`. */
 export type ApprovalGate = (request: {
   conversationId: string;
+  turnId: string;
+  batchId: string;
+  index: number;
   callId: string;
   tool: ToolDefinition;
   args: Record<string, unknown>;
@@ -108,7 +111,16 @@ async function dispatch(options: {
   const refusal = await authorizeToolCall({ context: options.authorization, tool, args: call.args });
   if (refusal) return { ok: false, error: refusal.toData() };
   if (options.pipeline.approve) {
-    const approved = await options.pipeline.approve({ conversationId: context.conversationId, callId: call.callId, tool, args: call.args, signal: context.signal });
+    const approved = await options.pipeline.approve({
+      conversationId: context.conversationId,
+      turnId: context.turnId,
+      batchId: context.batchId,
+      index: context.index,
+      callId: call.callId,
+      tool,
+      args: call.args,
+      signal: context.signal,
+    });
     if (!approved) return { ok: false, error: { reason: 'denied', detail: `The person did not allow ${call.name} to run.`, hint: 'Do not retry it; ask the person what they want instead.' } };
   }
   const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });

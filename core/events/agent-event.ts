@@ -47,6 +47,8 @@ export type AgentEvent = EventBase &
         startedAt: number;
         endedAt: number;
       }
+    | { type: 'approval/request'; batchId: string; callId: string; index: number; name: string; args: Record<string, unknown> }
+    | { type: 'approval/end'; batchId: string; callId: string; approved: boolean; why: 'answered' | 'timeout' | 'aborted' }
     | { type: 'output/send'; batchId: string; callId: string; index: number; channel: string; text: string }
     | { type: 'batch/end'; batchId: string; wallMs: number; executed: number }
     | { type: 'step/end'; step: number }

@@ -17,6 +17,8 @@ export const AT_RELAY_BOARD_PROFILE = parseLineProfile({
         required: ['channel', 'on'],
       },
       parallelSafe: true,
+      // A relay may switch mains: the person confirms each switch.
+      confirm: true,
       command: 'AT+R{channel}={on}',
       formats: { channel: { 1: '1', 2: '2', 3: '3', 4: '4' }, on: { true: '1', false: '0' } },
       responses: [

@@ -18,6 +18,8 @@ export const profileToolSchema = z.object({
   parameters: jsonSchemaSchema,
   parallelSafe: z.boolean().default(false),
   serial: z.boolean().default(false),
+  /** The person confirms each call before it runs. */
+  confirm: z.boolean().optional(),
   /** Command template: `{arg}` is replaced by the argument, formatted by `formats`. */
   command: z.string().max(500),
   /** Per argument, a map from the JSON value (as a string) to what goes on the wire (`{"true":"1","false":"0"}`). */

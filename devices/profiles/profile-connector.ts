@@ -8,7 +8,7 @@ import type { LineProfile, ResponsePattern } from './line-profile-schema.ts';
 
 /** The tools a profile declares, as a hello would. */
 export function profileTools(profile: LineProfile): DeviceTool[] {
-  return profile.tools.map(({ name, description, parameters, parallelSafe, serial }) => ({ name, description, parameters, parallelSafe, serial }));
+  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm }) => ({ name, description, parameters, parallelSafe, serial, confirm }));
 }
 
 /**

@@ -40,6 +40,8 @@ export const deviceToolSchema = z.object({
   parameters: jsonSchemaSchema,
   parallelSafe: z.boolean().default(false),
   serial: z.boolean().default(false),
+  /** The person confirms each call before it runs (switching mains, unlocking a door). */
+  confirm: z.boolean().optional(),
 });
 /** One action a device offers, as declared in its hello. */
 export type DeviceTool = z.infer<typeof deviceToolSchema>;

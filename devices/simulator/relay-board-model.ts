@@ -16,7 +16,7 @@ export function createRelayBoardModel(): SimulatedDeviceModel & { state: { chann
     firmware: '1.4.0',
     state,
     tools: [
-      { name: 'set', description: 'Switch one relay channel.', parameters: { type: 'object', properties: { channel: { type: 'integer' }, on: { type: 'boolean' } } }, parallelSafe: true, serial: false },
+      { name: 'set', description: 'Switch one relay channel.', parameters: { type: 'object', properties: { channel: { type: 'integer' }, on: { type: 'boolean' } } }, parallelSafe: true, serial: false, confirm: true },
       { name: 'get', description: 'Read one relay channel.', parameters: { type: 'object', properties: { channel: { type: 'integer' } } }, parallelSafe: true, serial: false },
     ],
     handle(tool, args) {

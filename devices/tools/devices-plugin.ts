@@ -60,6 +60,7 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
     // Conservative across devices of one kind: parallel only if every one says so, serial if any does.
     parallelSafe: group.declarations.every((declaration) => declaration.parallelSafe),
     serial: group.declarations.some((declaration) => declaration.serial),
+    needsApproval: group.declarations.some((declaration) => declaration.confirm === true),
     canUse: (_context, args) => {
       const decision = authorizeDeviceCall(registry, { kind, action, args });
       return decision.ok ? null : decision.error;

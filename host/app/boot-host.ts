@@ -4,6 +4,7 @@ import { attachDevices } from './attach-devices.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import type { ApprovalPolicy } from './person-approval-gate.ts';
 
 /**
  * Builds a host from the shared command-line flags: the model, the devices (`--sim`, `--device`),
@@ -15,6 +16,7 @@ export async function bootHost(options: {
   log: (line: string) => void;
   signal: AbortSignal;
   secrets?: SecretStore;
+  approvalPolicy?: ApprovalPolicy;
 }): Promise<Host> {
   const { flags } = options;
   return createHost({
@@ -35,6 +37,7 @@ export async function bootHost(options: {
         ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
       }),
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
     log: options.log,
     version: HOME_AGENT_VERSION,
   });

@@ -11,6 +11,7 @@ import { StoreError } from '../store/store-error.ts';
 import { ApiError, type ApiHandlers } from './api-handlers.ts';
 import type { HostOptions } from './create-host.ts';
 import type { DeviceLayer } from './device-layer.ts';
+import type { PersonApprovalGate } from './person-approval-gate.ts';
 import { toolOrderBreakage } from './tool-order-breakage.ts';
 import { apiKeySecretName } from '../secrets/secret-store.ts';
 import { SecretStoreError } from '../secrets/encrypted-file-secret-store.ts';
@@ -19,6 +20,7 @@ import { MODEL_PROVIDERS } from '../../core/models/provider-defaults.ts';
 /** Binds each API method of the contract to the host's parts. */
 export function createApiHandlers(parts: {
   agent: Agent;
+  approvals: PersonApprovalGate;
   store: SqliteConversationStore;
   settingsStore: SettingsStore;
   pluginState: PluginStateStore;
@@ -52,6 +54,7 @@ export function createApiHandlers(parts: {
       }
     },
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
+    'approval/answer': (input) => ({ accepted: parts.approvals.answer(input.callId, input.approved) }),
     'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
     'plugins/list': () => ({
       plugins: plugins.all().map(({ plugin, enabled }) => ({ name: plugin.name, description: plugin.description, enabled, tools: plugin.tools().map((tool) => tool.name).sort() })),

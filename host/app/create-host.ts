@@ -17,6 +17,7 @@ import { databaseFileOf } from '../config/data-dir.ts';
 import type { ModelChoice } from '../models/model-choice.ts';
 import { selectModel } from '../models/select-model.ts';
 import type { DeviceLayer } from './device-layer.ts';
+import { PersonApprovalGate, type ApprovalPolicy } from './person-approval-gate.ts';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from './create-api-handlers.ts';
 import type { ApiHandlers } from './api-handlers.ts';
@@ -34,6 +35,8 @@ export interface HostOptions {
   devices?: DeviceLayer;
   /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
   attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
+  /** Tools that need the person's approval: ask through the UI (default), or decided in advance. */
+  approvalPolicy?: ApprovalPolicy;
   /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
   secrets?: SecretStore;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
@@ -88,8 +91,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (devices) plugins.register(devices.plugin);
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
+    const approvals = new PersonApprovalGate({
+      policy: options.approvalPolicy ?? 'ask',
+      emit: (event) => {
+        try {
+          store.appendEvent(event);
+        } catch (error) {
+          options.log(`could not journal ${event.type}: ${(error as Error).message}`);
+        }
+        bus.emit(event);
+      },
+    });
     const agent = new Agent({
       model: () => selected.adapter,
+      approve: approvals.gate,
       plugins,
       store,
       bus,
@@ -97,7 +112,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     });
     const modelNotice = 'notice' in selected ? selected.notice : undefined;
-    const handlers = createApiHandlers({ agent, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
+    const handlers = createApiHandlers({ agent, approvals, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
     let disposed: Promise<void> | undefined;
     return {
       agent,

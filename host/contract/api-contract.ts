@@ -41,6 +41,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     startedAt: z.number(),
     endedAt: z.number(),
   }),
+  z.object({ ...eventBase, type: z.literal('approval/request'), batchId: z.string(), callId: z.string(), index: z.number(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
+  z.object({ ...eventBase, type: z.literal('approval/end'), batchId: z.string(), callId: z.string(), approved: z.boolean(), why: z.enum(['answered', 'timeout', 'aborted']) }),
   z.object({ ...eventBase, type: z.literal('output/send'), batchId: z.string(), callId: z.string(), index: z.number(), channel: z.string(), text: z.string() }),
   z.object({ ...eventBase, type: z.literal('batch/end'), batchId: z.string(), wallMs: z.number(), executed: z.number() }),
   z.object({ ...eventBase, type: z.literal('step/end'), step: z.number() }),
@@ -84,6 +86,8 @@ export const apiContract = {
     input: z.object({ conversationId: z.string().min(1).optional(), text: z.string().min(1).max(20_000) }),
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
+  /** The person's answer to an `approval/request`; false when no such question is open. */
+  'approval/answer': { input: z.object({ callId: z.string().min(1), approved: z.boolean() }), output: z.object({ accepted: z.boolean() }) },
   'chat/abort': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ aborted: z.boolean() }) },
   'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
   'plugins/list': {

@@ -8,7 +8,7 @@ import { formatEventForPeople } from '../format-event.ts';
 
 export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthropic|gemini|ollama] [--model M]
   [--base-url URL] [--api-key-env VAR] [--script FILE] [--data-dir DIR] [--sim] [--device PATH]...
-  [--tool-order '<JSON list>'] [--conversation ID] [--max-steps N] [--json] "<prompt>"`;
+  [--tool-order '<JSON list>'] [--conversation ID] [--max-steps N] [--approve-all] [--json] "<prompt>"`;
 
 /**
  * `home-agent ask`: runs one turn. With `--json`, stdout carries one JSON event per line (a stable
@@ -17,7 +17,7 @@ export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthro
 export async function runAskCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { ...commonFlagOptions, json: { type: 'boolean' }, conversation: { type: 'string' } },
+    options: { ...commonFlagOptions, json: { type: 'boolean' }, conversation: { type: 'string' }, 'approve-all': { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -29,7 +29,8 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   if (!prompt) throw new UsageError('ask needs a prompt, e.g. home-agent ask --sim "turn on all lamps"');
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
-  const host = await bootHost({ flags, transport: 'cli', log, signal: io.signal });
+  // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
+  const host = await bootHost({ flags, transport: 'cli', log, signal: io.signal, approvalPolicy: values['approve-all'] ? 'allow' : 'deny' });
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
     const unsubscribe = host.bus.subscribe((event: AgentEvent) => {

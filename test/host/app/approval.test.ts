@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHost, type Host } from '../../../host/app/create-host.ts';
+import type { ApprovalPolicy } from '../../../host/app/person-approval-gate.ts';
+import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
+import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
+import { startInProcessDevices, type InProcessDevices } from '../../../devices/simulator/start-in-process-devices.ts';
+import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import type { AgentEvent } from '../../../core/events/agent-event.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const SWITCH_ON = { replies: [{ toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } }] }, { text: 'done' }] };
+
+async function setup(policy: ApprovalPolicy): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
+  const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
+  cleanups.push(() => sim.close());
+  const registry = new DeviceRegistry();
+  for (const device of sim.devices) await registry.attachConnector(device.connector, { grant: 'all' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-approval-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const host = await createHost({
+    dataDir,
+    transport: 'web',
+    model: new ScriptedModel(SWITCH_ON),
+    approvalPolicy: policy,
+    devices: { plugin: createDevicesPlugin(registry), displayChannels: () => [], list: () => [], dispose: () => registry.dispose() },
+    log: () => {},
+    version: 'test',
+  });
+  cleanups.push(() => host.dispose());
+  const events: AgentEvent[] = [];
+  host.bus.subscribe((event) => events.push(event));
+  return { host, sim, events };
+}
+
+function toolEnd(events: AgentEvent[]) {
+  return events.find((event) => event.type === 'tool/end');
+}
+
+describe('approval of tools that need the person', () => {
+  it('asks through an event, runs the call once the person allows it, and journals both', async () => {
+    const { host, events } = await setup('ask');
+    host.bus.subscribe((event) => {
+      if (event.type === 'approval/request') void host.handlers['approval/answer']({ callId: event.callId, approved: true });
+    });
+    const outcome = await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(outcome.reason).toBe('done');
+    expect(events.find((event) => event.type === 'approval/request')).toMatchObject({ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } });
+    expect(events.find((event) => event.type === 'approval/end')).toMatchObject({ approved: true, why: 'answered' });
+    expect(toolEnd(events)).toMatchObject({ ok: true });
+    const journal = host.store.loadEvents('c1').map((event) => event.type);
+    expect(journal).toContain('approval/request');
+    expect(journal).toContain('approval/end');
+  });
+
+  it('answers denied when the person says no, and the relay is not switched', async () => {
+    const { host, events, sim } = await setup('ask');
+    host.bus.subscribe((event) => {
+      if (event.type === 'approval/request') void host.handlers['approval/answer']({ callId: event.callId, approved: false });
+    });
+    await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(toolEnd(events)).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    expect(sim.devices[0]!.firmware.stats.calls).toBe(0);
+  });
+
+  it('stops waiting when the turn is aborted, answering the call aborted', async () => {
+    const { host, events } = await setup('ask');
+    host.bus.subscribe((event) => {
+      if (event.type === 'approval/request') host.agent.abort('c1');
+    });
+    const outcome = await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(outcome.reason).toBe('aborted');
+    expect(events.find((event) => event.type === 'approval/end')).toMatchObject({ approved: false, why: 'aborted' });
+    expect(toolEnd(events)).toMatchObject({ ok: false, error: { reason: 'aborted' } });
+    expect(await host.handlers['approval/answer']({ callId: 'nobody', approved: true })).toEqual({ accepted: false });
+  });
+
+  it('denies without asking when nobody can be asked (a script), and allows when approved in advance', async () => {
+    const denied = await setup('deny');
+    await denied.host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(denied.events.some((event) => event.type === 'approval/request')).toBe(false);
+    expect(toolEnd(denied.events)).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    const allowed = await setup('allow');
+    await allowed.host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(toolEnd(allowed.events)).toMatchObject({ ok: true });
+  });
+});
