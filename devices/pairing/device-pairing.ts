@@ -4,6 +4,8 @@ import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
 import { probeDevice } from './probe-device.ts';
+import { profileConnector } from '../profiles/profile-connector.ts';
+import { resolveProfile } from '../profiles/resolve-profile.ts';
 
 /** What the user is shown before confirming a pairing (or a changed identity). */
 export interface PairingCandidate {
@@ -29,7 +31,7 @@ export class DevicePairing {
   async attachPaired(): Promise<void> {
     for (const paired of this.options.store.list()) {
       if (this.options.registry.list().some((device) => device.path === paired.path || device.id === paired.identity.id)) continue;
-      await this.options.registry.attachConnector(this.connector(paired.path), {
+      await this.options.registry.attachConnector(this.connector(paired.path, paired.profile), {
         grant: paired.grants,
         alias: paired.alias,
         trustedIdentity: paired.identity,
@@ -40,11 +42,11 @@ export class DevicePairing {
   }
 
   /** Pairs the device at `path`; null when the user declines. Throws when the device does not answer. */
-  async pair(options: { path: string; alias?: string; confirm: ConfirmPairing; timeoutMs?: number; signal?: AbortSignal }): Promise<PairedDevice | null> {
+  async pair(options: { path: string; alias?: string; profile?: string; confirm: ConfirmPairing; timeoutMs?: number; signal?: AbortSignal }): Promise<PairedDevice | null> {
     const { registry, store } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
-    const hello = await probeDevice({ connector: this.connector(options.path), timeoutMs: options.timeoutMs, signal: options.signal });
+    const hello = await probeDevice({ connector: this.connector(options.path, options.profile), timeoutMs: options.timeoutMs, signal: options.signal });
     const candidate: PairingCandidate = { path: options.path, identity: hello.device, tools: hello.tools };
     if (!(await options.confirm(candidate))) return null;
     const paired: PairedDevice = {
@@ -55,9 +57,10 @@ export class DevicePairing {
       grants: [],
       pairedAt: (this.options.now ?? Date.now)(),
       confirmedIdentity: true,
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
     };
     store.save(paired);
-    await registry.attachConnector(this.connector(paired.path), {
+    await registry.attachConnector(this.connector(paired.path, paired.profile), {
       grant: [],
       alias: paired.alias,
       trustedIdentity: paired.identity,
@@ -117,7 +120,8 @@ export class DevicePairing {
     return paired;
   }
 
-  private connector(path: string): TransportConnector {
-    return this.options.connectorFor?.(path) ?? serialConnector({ path });
+  private connector(path: string, profileName?: string): TransportConnector {
+    const plain = this.options.connectorFor?.(path) ?? serialConnector({ path });
+    return profileName === undefined ? plain : profileConnector(plain, resolveProfile(profileName));
   }
 }

@@ -13,6 +13,8 @@ export interface PairedDevice {
   pairedAt: number;
   /** The person confirmed the identity shown at pairing (always true for records pairing writes). */
   confirmedIdentity: boolean;
+  /** The line profile the device speaks through (builtin name or file); absent for the Home Agent protocol. */
+  profile?: string;
 }
 
 /** Where paired devices persist (SQLite in host/, memory in tests). Keyed by identity.id. */

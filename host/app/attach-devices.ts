@@ -8,6 +8,7 @@ import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
 import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
+import { resolveProfile } from '../../devices/profiles/resolve-profile.ts';
 
 /** The simulated home of the demo: two lamps, a thermometer and a text display. */
 export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'thermometer', 'display'];
@@ -20,7 +21,8 @@ export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'the
 export async function attachDevices(options: {
   sim: boolean;
   simLatencyMs?: number;
-  devicePaths: readonly string[];
+  /** Devices named on the command line; `profile` for devices that speak plain lines. */
+  devices: readonly { path: string; profile?: string }[];
   /** Paired devices are attached with their stored grants (offline ones too, until they appear). */
   pairingStore?: PairingStore;
   log: (line: string) => void;
@@ -42,7 +44,9 @@ export async function attachDevices(options: {
         for (const device of simulated.devices) await registry.attachConnector(device.connector, { grant: 'all', signal: options.signal });
       }
     }
-    for (const devicePath of options.devicePaths) await registry.attach(devicePath, { grant: 'all', signal: options.signal });
+    for (const device of options.devices) {
+      await registry.attach(device.path, { grant: 'all', signal: options.signal, ...(device.profile ? { profile: resolveProfile(device.profile) } : {}) });
+    }
     if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();
   } catch (error) {
     await registry.dispose();

@@ -30,7 +30,7 @@ export async function bootHost(options: {
     attachDevices: ({ pairingStore }) =>
       attachDevices({
         sim: flags.sim,
-        devicePaths: flags.devicePaths,
+        devices: flags.devices,
         pairingStore,
         log: options.log,
         signal: options.signal,

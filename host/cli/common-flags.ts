@@ -24,7 +24,8 @@ export interface CommonFlags {
   dataDir?: string;
   sim: boolean;
   simLatencyMs?: number;
-  devicePaths: string[];
+  /** `--device PATH` or `--device PATH,profile=NAME` for devices that speak plain lines. */
+  devices: { path: string; profile?: string }[];
   toolOrder?: string[];
   maxSteps?: number;
 }
@@ -67,7 +68,7 @@ export function readCommonFlags(values: Record<string, string | boolean | string
   const flags: CommonFlags = {
     modelChoice: choice.data,
     sim: values.sim === true,
-    devicePaths: (values.device as string[] | undefined) ?? [],
+    devices: ((values.device as string[] | undefined) ?? []).map(readDeviceFlag),
   };
   if (typeof values['data-dir'] === 'string') flags.dataDir = values['data-dir'];
   const latency = integerFlag('sim-latency-ms', values['sim-latency-ms'] as string | undefined, 0);
@@ -76,6 +77,12 @@ export function readCommonFlags(values: Record<string, string | boolean | string
   if (maxSteps !== undefined) flags.maxSteps = maxSteps;
   if (toolOrder !== undefined) flags.toolOrder = toolOrder;
   return flags;
+}
+
+function readDeviceFlag(value: string): { path: string; profile?: string } {
+  const match = /^(.+),profile=([^,]+)$/.exec(value);
+  if (!match) return { path: value };
+  return { path: match[1] as string, profile: match[2] as string };
 }
 
 function flagOf(key: string): string {

@@ -89,5 +89,10 @@ function createPairedDevices(db: Database.Database): void {
   `);
 }
 
+/** Devices that speak plain lines are paired with the line profile they speak through. */
+function addPairedDeviceProfile(db: Database.Database): void {
+  db.exec('ALTER TABLE paired_devices ADD COLUMN profile TEXT');
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
-export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices];
+export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices, addPairedDeviceProfile];

@@ -13,9 +13,9 @@ export interface PairedDeviceStoreOptions {
   onInvalidRow?: InvalidRowHandler;
 }
 
-type DeviceRow = { deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number };
+type DeviceRow = { deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number; profile: string | null };
 
-const COLUMNS = 'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity';
+const COLUMNS = 'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 
@@ -31,11 +31,12 @@ export class PairedDeviceStore implements PairingStore {
       list: db.prepare<[], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices ORDER BY paired_at, device_id`),
       byId: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE device_id = ?`),
       byPath: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE path = ?`),
-      upsert: db.prepare<{ deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number }>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity)
+      upsert: db.prepare<{ deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number; profile: string | null }>(
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
-           tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity`,
+           tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
+           profile = excluded.profile`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
     };
@@ -83,6 +84,7 @@ export class PairedDeviceStore implements PairingStore {
       grants: toStoredJson([...new Set(device.grants)], 'device grants'),
       pairedAt: Math.trunc(device.pairedAt),
       confirmedIdentity: device.confirmedIdentity ? 1 : 0,
+      profile: device.profile ?? null,
     });
   }
 
@@ -108,6 +110,7 @@ export class PairedDeviceStore implements PairingStore {
       grants: grants.value,
       pairedAt: row.pairedAt,
       confirmedIdentity: row.confirmedIdentity === 1,
+      ...(row.profile !== null ? { profile: row.profile } : {}),
     };
   }
 

@@ -9,7 +9,7 @@ import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 
 export const DEVICES_USAGE = `home-agent devices scan [--path P]...
-  home-agent devices pair PATH [--alias A] [--yes]
+  home-agent devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]   (at-relay-4 is built in)
   home-agent devices list [--json]
   home-agent devices grant ID (ACTION... | --all)
   home-agent devices revoke ID (ACTION... | --all)
@@ -49,6 +49,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     options: {
       'data-dir': { type: 'string' },
       alias: { type: 'string' },
+      profile: { type: 'string' },
       yes: { type: 'boolean' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -86,6 +87,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         const paired = await pairing.pair({
           path,
           ...(values.alias ? { alias: values.alias } : {}),
+          ...(values.profile ? { profile: values.profile } : {}),
           signal: io.signal,
           confirm: async (candidate) => {
             io.stdout.write(describeCandidate(candidate));
@@ -103,7 +105,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         const devices = store.list();
         if (values.json) io.stdout.write(`${JSON.stringify(devices)}\n`);
         else if (devices.length === 0) io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
-        else for (const device of devices) io.stdout.write(`${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}\tgranted: ${device.grants.join(', ') || '(none)'}\n`);
+        else for (const device of devices) io.stdout.write(`${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`);
         return 0;
       }
       case 'grant':

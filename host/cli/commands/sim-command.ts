@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SIMULATED_KINDS, isSimulatedKind } from '../../../devices/simulator/device-catalog.ts';
 import type { SimulatedKind } from '../../../devices/simulator/device-catalog.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
+import { BUILTIN_PROFILES } from '../../../devices/profiles/resolve-profile.ts';
 
 export const SIM_USAGE = `home-agent sim [--latency-ms N] [--devices ${SIMULATED_KINDS.join(',')},...]`;
 
@@ -46,6 +47,10 @@ export async function runSimCommand(
     return 1;
   }
   for (const device of simulated.devices) io.stdout.write(`${device.id} ${device.kind} ${device.path}\n`);
+  for (const device of simulated.devices) {
+    const profile = Object.entries(BUILTIN_PROFILES).find(([, candidate]) => candidate === device.profile)?.[0];
+    if (profile) io.stderr.write(`home-agent sim: ${device.id} speaks plain lines: attach it with --device ${device.path},profile=${profile} or pair it with --profile ${profile}\n`);
+  }
   // After every call, the device's state: so a person (or a test) sees what the host really did.
   const unsubscribe = simulated.devices.map((device) =>
     device.firmware.onLog((entry) => {

@@ -23,7 +23,7 @@ describe('device frame problems in the host', () => {
       dataDir,
       transport: 'cli',
       model: new ScriptedModel({ replies: [] }),
-      attachDevices: () => attachDevices({ sim: false, devicePaths: [sim.devices[0]!.path], log: (line) => log.push(line), signal: new AbortController().signal }),
+      attachDevices: () => attachDevices({ sim: false, devices: [{ path: sim.devices[0]!.path }], log: (line) => log.push(line), signal: new AbortController().signal }),
       log: (line) => log.push(line),
       version: 'test',
     });

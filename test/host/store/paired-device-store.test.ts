@@ -95,3 +95,24 @@ describe('PairedDeviceStore', () => {
     expect(reports.map((report) => report.key)).toEqual(['thermo-01']);
   });
 });
+
+describe('PairedDeviceStore line profiles', () => {
+  it('keeps the line profile a device speaks through, and none for devices of the Home Agent protocol', () => {
+    const relay: PairedDevice = {
+      path: '/dev/ttyUSB3',
+      alias: 'Garden relays',
+      identity: { id: 'relay-9', kind: 'relay', model: 'AT-RELAY-4', firmware: '2.1' },
+      tools: [{ name: 'set', description: 'Switch', parameters: { type: 'object' }, parallelSafe: true, serial: false, confirm: true }],
+      grants: ['set'],
+      pairedAt: 1_700_000_200_000,
+      confirmedIdentity: true,
+      profile: 'at-relay-4',
+    };
+    const { devices } = open();
+    devices.save(relay);
+    devices.save(kitchenLamp);
+    expect(devices.get('relay-9')).toEqual(relay);
+    expect(devices.get('lamp-7f3a')).toEqual(kitchenLamp);
+    expect(devices.get('lamp-7f3a')).not.toHaveProperty('profile');
+  });
+});
