@@ -24,7 +24,7 @@ export function resolveProfile(nameOrFile: string): LineProfile {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the line profile ${nameOrFile} is not JSON: ${(error as Error).message}`);
+    throw new Error(`the line profile ${nameOrFile} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return parseLineProfile(json);
 }
