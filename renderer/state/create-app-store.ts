@@ -3,11 +3,14 @@ import type { ApiClient } from '../api/api-client.ts';
 import { createAppSlice, type AppSlice } from './app-slice.ts';
 import { createChatSlice, type ChatSlice } from './chat-slice.ts';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.ts';
+import { createDevicesSlice, type DevicesSlice } from './devices-slice.ts';
 import { createEventsSlice, type EventsSlice } from './events-slice.ts';
 import { readPersisted, writePersisted, type StorageAreas } from './persisted-keys.ts';
+import { createPluginsSlice, type PluginsSlice } from './plugins-slice.ts';
+import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
-export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice;
+export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice & DevicesSlice & PluginsSlice & SettingsSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
@@ -17,6 +20,9 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createConversationsSlice(options.api)(...parts),
     ...createEventsSlice(...parts),
     ...createChatSlice(options.api)(...parts),
+    ...createDevicesSlice(options.api)(...parts),
+    ...createPluginsSlice(options.api)(...parts),
+    ...createSettingsSlice(options.api)(...parts),
   }));
   store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
   // The store owns this subscription for its whole life; it is the page's lifetime.

@@ -7,7 +7,8 @@ import { mergeJournal } from './merge-journal.ts';
 /**
  * The one place host events enter the store. Live events are folded as they come; opening a
  * conversation (or reconnecting) folds its stored journal instead, with live events that arrive
- * meanwhile held back and merged without duplicates. Returns the function that stops it.
+ * meanwhile held back and merged without duplicates. Devices, plugins and settings are read at
+ * start and on reconnect, devices again after every turn. Returns the function that stops it.
  */
 export function startEventBridge(options: { api: ApiClient; store: AppStore }): () => void {
   const { api, store } = options;
@@ -37,6 +38,12 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     }
   }
 
+  /** Devices, plugins and settings: what the side area shows besides the channels. */
+  async function refreshSideData(): Promise<void> {
+    const state = store.getState();
+    await Promise.all([state.refreshDevices(), state.refreshPlugins(), state.refreshSettings()]);
+  }
+
   function receive(event: HostAgentEvent): void {
     const waiting = held.get(event.conversationId);
     if (waiting) waiting.push(event);
@@ -47,6 +54,8 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
       requested.add(event.conversationId);
       void store.getState().refreshConversations();
     }
+    // A turn may have found a device gone or back: the devices list is re-read after every turn.
+    if (event.type === 'turn/end') void store.getState().refreshDevices();
   }
 
   async function start(): Promise<void> {
@@ -56,6 +65,7 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     } catch (error) {
       if (!stopped) store.getState().showNotice(`Could not reach the host: ${messageOf(error)}`);
     }
+    void refreshSideData();
     await store.getState().refreshConversations();
     if (stopped) return;
     const state = store.getState();
@@ -72,6 +82,7 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
       const open = store.getState().openConversationId;
       if (open) void loadJournal(open);
       void store.getState().refreshConversations();
+      void refreshSideData();
     }
     wasOpen = connection.status === 'open';
   });

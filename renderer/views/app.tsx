@@ -1,10 +1,10 @@
 import { AppHeader } from './app-header.tsx';
-import { ChannelOutputs } from './channel-outputs.tsx';
 import { ChatView } from './chat-view.tsx';
 import { ConversationList } from './conversation-list.tsx';
+import { SidePanel } from './side-panel.tsx';
 import { useAppStore } from './use-app-store.ts';
 
-/** The whole window: header, conversations, the chat, and the output channels. */
+/** The whole window: header, conversations, the chat, and the side area (channels, devices, plugins, settings). */
 export function App() {
   const notice = useAppStore((state) => state.notice);
   const connectionMessage = useAppStore((state) => (state.connection.status === 'open' ? undefined : state.connection.message));
@@ -26,7 +26,7 @@ export function App() {
       <div className="app-body">
         <ConversationList />
         <ChatView />
-        <ChannelOutputs />
+        <SidePanel />
       </div>
     </div>
   );

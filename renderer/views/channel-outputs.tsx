@@ -5,13 +5,12 @@ import { useAppStore } from './use-app-store.ts';
 
 const noOutputs: Record<string, ChannelOutputView[]> = {};
 
-/** The side panel: every output channel of the open conversation, its sends in declared order, each with its batch. */
+/** The Channels tab: every output channel of the open conversation, its sends in declared order, each with its batch. */
 export function ChannelOutputs() {
   const byChannel = useAppStore(outputsOfOpenConversation);
   const channels = useAppStore(useShallow((state: AppState) => orderChannels(outputsOfOpenConversation(state))));
   return (
-    <aside className="channels" aria-label="Output channels">
-      <h2 className="panel-title">Output channels</h2>
+    <section className="channels" aria-label="Output channels">
       {channels.length === 0 && <p className="channels-empty">Nothing sent to a channel yet.</p>}
       {channels.map((channel) => (
         <section key={channel} className="channel" data-testid="channel" data-channel={channel}>
@@ -28,7 +27,7 @@ export function ChannelOutputs() {
           </ol>
         </section>
       ))}
-    </aside>
+    </section>
   );
 }
 

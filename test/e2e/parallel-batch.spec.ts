@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { makeHostFolder, walkingSkeletonReplies, type HostFolder } from './helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from './helpers/start-host.ts';
+import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
 import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
 
 let folder: HostFolder | undefined;
@@ -82,16 +83,6 @@ test('Stop aborts the running batch and the turn ends as stopped', async ({ page
   await expect(page.locator('[data-testid="timing-bar"][data-live="true"]')).toHaveCount(0);
   await expect(page.getByTestId('send-button')).toBeVisible();
 });
-
-/** Collects what must never happen on the page: uncaught errors, console errors (CSP violations among them). */
-function watchForPageProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()} @ ${JSON.stringify(message.location())}`);
-  });
-  return problems;
-}
 
 test('the lamps of a separate simulator process are really on after the batch', async ({ page }) => {
   // The devices live in their own process behind socat pseudo-terminals, as real boards would:

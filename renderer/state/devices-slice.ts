@@ -1,0 +1,39 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import type { ApiClient } from '../api/api-client.ts';
+import { messageOf } from './conversations-slice.ts';
+import type { AppState } from './create-app-store.ts';
+
+/** `idle`: never asked yet. */
+export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'failed';
+
+/** The host's devices as it last listed them, and how the last look-up went. */
+export interface DevicesSlice {
+  devices: DeviceSummary[];
+  devicesStatus: LoadStatus;
+  /** Why the last look-up failed; null once one succeeds. */
+  devicesError: string | null;
+  /** Re-reads the list from the host; only the newest of overlapping look-ups is kept. */
+  refreshDevices(): Promise<void>;
+}
+
+/** The slice, with the API its actions call. */
+export function createDevicesSlice(api: ApiClient): StateCreator<AppState, [], [], DevicesSlice> {
+  // Look-ups overlap (a turn ends while the button is pressed): an older answer must not win.
+  let latest = 0;
+  return (set) => ({
+    devices: [],
+    devicesStatus: 'idle',
+    devicesError: null,
+    async refreshDevices() {
+      const request = ++latest;
+      set({ devicesStatus: 'loading' });
+      try {
+        const { devices } = await api.call('devices/list', {});
+        if (request === latest) set({ devices, devicesStatus: 'loaded', devicesError: null });
+      } catch (error) {
+        if (request === latest) set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` });
+      }
+    },
+  });
+}

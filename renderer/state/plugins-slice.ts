@@ -1,0 +1,81 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ApiOutput } from '../../host/contract/api-contract.ts';
+import type { ApiClient } from '../api/api-client.ts';
+import { messageOf } from './conversations-slice.ts';
+import type { AppState } from './create-app-store.ts';
+import type { LoadStatus } from './devices-slice.ts';
+import { idlePluginToggle, nextPluginToggle, pluginToggleRequest, type PluginToggleFlow, type PluginToggleInput } from './plugin-toggle-flow.ts';
+
+/** One plugin as the host lists it. */
+export type PluginSummary = ApiOutput<'plugins/list'>['plugins'][number];
+
+/** The host's plugins, and the one enable/disable in progress (with the host's warning, when it gave one). */
+export interface PluginsSlice {
+  plugins: PluginSummary[];
+  pluginsStatus: LoadStatus;
+  pluginsError: string | null;
+  pluginToggle: PluginToggleFlow;
+  refreshPlugins(): Promise<void>;
+  /** Asks the host to enable or disable a plugin; a warning it answers with waits for confirm or cancel. */
+  setPluginEnabled(name: string, enabled: boolean): Promise<void>;
+  /** Sends the warned-about change again with `confirm: true`. */
+  confirmPluginWarning(): Promise<void>;
+  /** Drops the warned-about change; nothing is sent. */
+  cancelPluginWarning(): void;
+}
+
+/** The slice, with the API its actions call. */
+export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [], PluginsSlice> {
+  let latest = 0;
+  return (set, get) => {
+    function step(input: PluginToggleInput): void {
+      set({ pluginToggle: nextPluginToggle(get().pluginToggle, input) });
+    }
+
+    /** Makes the request of a flow that just entered `sending`, and feeds the answer back. */
+    async function send(): Promise<void> {
+      const request = pluginToggleRequest(get().pluginToggle);
+      if (!request) return;
+      try {
+        const answer = await api.call('plugins/set-enabled', request);
+        if (answer.applied) {
+          set((state) => ({ plugins: state.plugins.map((plugin) => (plugin.name === request.name ? { ...plugin, enabled: request.enabled } : plugin)) }));
+        }
+        step(answer.warning === undefined ? { type: 'answer', applied: answer.applied } : { type: 'answer', applied: answer.applied, warning: answer.warning });
+        if (answer.applied) void get().refreshPlugins();
+      } catch (error) {
+        step({ type: 'failed', message: messageOf(error) });
+      }
+    }
+
+    return {
+      plugins: [],
+      pluginsStatus: 'idle',
+      pluginsError: null,
+      pluginToggle: idlePluginToggle,
+      async refreshPlugins() {
+        const request = ++latest;
+        set({ pluginsStatus: 'loading' });
+        try {
+          const { plugins } = await api.call('plugins/list', {});
+          if (request === latest) set({ plugins, pluginsStatus: 'loaded', pluginsError: null });
+        } catch (error) {
+          if (request === latest) set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` });
+        }
+      },
+      async setPluginEnabled(name, enabled) {
+        const before = get().pluginToggle;
+        step({ type: 'toggle', name, enabled });
+        if (get().pluginToggle !== before) await send();
+      },
+      async confirmPluginWarning() {
+        const before = get().pluginToggle;
+        step({ type: 'confirm' });
+        if (get().pluginToggle !== before) await send();
+      },
+      cancelPluginWarning() {
+        step({ type: 'cancel' });
+      },
+    };
+  };
+}

@@ -1,0 +1,110 @@
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { AppState } from '../state/create-app-store.ts';
+import { useAppStore } from './use-app-store.ts';
+
+/** The Plugins tab: every plugin with its tools and an on/off switch; a change applies from the next turn. */
+export function PluginList() {
+  const names = useAppStore(useShallow((state: AppState) => state.plugins.map((plugin) => plugin.name)));
+  const status = useAppStore((state) => state.pluginsStatus);
+  const error = useAppStore((state) => state.pluginsError);
+  return (
+    <section className="side-section" aria-label="Plugins">
+      <p className="side-hint">A change applies from the next turn.</p>
+      {error && (
+        <p className="side-error" role="alert">
+          {error}
+        </p>
+      )}
+      {status === 'loaded' && names.length === 0 && <p className="side-empty">No plugins.</p>}
+      <ul className="plugin-list">
+        {names.map((name) => (
+          <PluginRow key={name} name={name} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** One plugin: name, switch, description, tools, and — when the host warned about this change — the question. */
+function PluginRow(props: { name: string }) {
+  const plugin = useAppStore((state) => state.plugins.find((entry) => entry.name === props.name));
+  const busy = useAppStore((state) => state.pluginToggle.phase !== 'idle');
+  const sending = useAppStore((state) => state.pluginToggle.phase === 'sending' && state.pluginToggle.name === props.name);
+  const warning = useAppStore((state) => (state.pluginToggle.phase === 'warning' && state.pluginToggle.name === props.name ? state.pluginToggle.warning : undefined));
+  const error = useAppStore((state) => (state.pluginToggle.phase === 'idle' && state.pluginToggle.error?.name === props.name ? state.pluginToggle.error.message : undefined));
+  const setPluginEnabled = useAppStore((state) => state.setPluginEnabled);
+  if (!plugin) return null;
+  const switchId = `plugin-toggle-${plugin.name}`;
+  return (
+    <li className={plugin.enabled ? 'plugin-row' : 'plugin-row plugin-row-disabled'} data-testid="plugin-row" data-plugin={plugin.name} data-enabled={String(plugin.enabled)}>
+      <div className="plugin-head">
+        <label className="plugin-name" htmlFor={switchId}>
+          {plugin.name}
+        </label>
+        <input
+          id={switchId}
+          type="checkbox"
+          role="switch"
+          className="switch"
+          data-testid="plugin-toggle"
+          data-plugin={plugin.name}
+          checked={plugin.enabled}
+          disabled={busy}
+          aria-busy={sending}
+          onChange={(event) => void setPluginEnabled(plugin.name, event.currentTarget.checked)}
+        />
+      </div>
+      <p className="plugin-description">{plugin.description}</p>
+      <ul className="tool-chips" aria-label={`Tools of ${plugin.name}`}>
+        {plugin.tools.map((tool) => (
+          <li key={tool} className="tool-chip">
+            {tool}
+          </li>
+        ))}
+      </ul>
+      {warning !== undefined && <PluginWarning name={plugin.name} warning={warning} />}
+      {error !== undefined && (
+        <p className="side-error" role="alert" data-testid="plugin-error">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** The host's warning about a change, with the two ways out; Keep enabled takes the focus, the safe choice. */
+function PluginWarning(props: { name: string; warning: string }) {
+  const confirm = useAppStore((state) => state.confirmPluginWarning);
+  const cancel = useAppStore((state) => state.cancelPluginWarning);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancelButton.current?.focus(), []);
+  const titleId = `plugin-warning-title-${props.name}`;
+  return (
+    <div
+      className="plugin-warning"
+      role="alertdialog"
+      aria-labelledby={titleId}
+      data-testid="plugin-warning"
+      data-plugin={props.name}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') cancel();
+      }}
+    >
+      <p className="plugin-warning-title" id={titleId}>
+        Disable {props.name}?
+      </p>
+      <p className="plugin-warning-text" data-testid="plugin-warning-text">
+        {props.warning}
+      </p>
+      <div className="plugin-warning-actions">
+        <button type="button" className="button button-small" ref={cancelButton} data-testid="plugin-warning-cancel" onClick={cancel}>
+          Keep enabled
+        </button>
+        <button type="button" className="button button-small button-danger" data-testid="plugin-warning-confirm" onClick={() => void confirm()}>
+          Disable anyway
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { formatSettingValue, PROVIDER_OPTIONS, type SettingField } from '../state/setting-fields.ts';
+import { useAppStore } from './use-app-store.ts';
+
+/** One field of the settings form: its input (showing the draft, else the stored value), its hint, and the host's refusal. */
+export function SettingInput(props: { field: SettingField }) {
+  const { field } = props;
+  const stored = useAppStore((state) => formatSettingValue(field.kind, state.settings[field.key]));
+  const draft = useAppStore((state) => state.settingDrafts[field.key]);
+  const error = useAppStore((state) => state.settingErrors[field.key]);
+  const editSetting = useAppStore((state) => state.editSetting);
+  const value = draft ?? stored;
+  const inputId = `setting-${field.key}`;
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const common = {
+    id: inputId,
+    className: error !== undefined ? 'setting-input setting-input-invalid' : 'setting-input',
+    'data-testid': 'setting-input',
+    'data-setting': field.key,
+    'aria-invalid': error !== undefined,
+    'aria-describedby': [field.hint || field.restartRequired ? hintId : undefined, error !== undefined ? errorId : undefined].filter(Boolean).join(' ') || undefined,
+    value,
+  };
+  const hint = [field.hint, field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined].filter(Boolean).join(' ');
+
+  return (
+    <div className={draft !== undefined ? 'setting-field setting-field-dirty' : 'setting-field'} data-testid="setting-field" data-setting={field.key}>
+      <label className="setting-label" htmlFor={inputId}>
+        {field.label}
+      </label>
+      {field.kind === 'select' ? (
+        <select {...common} onChange={(event) => editSetting(field.key, event.currentTarget.value)}>
+          <option value="">Default</option>
+          {PROVIDER_OPTIONS.map((provider) => (
+            <option key={provider} value={provider}>
+              {provider}
+            </option>
+          ))}
+          {value !== '' && !(PROVIDER_OPTIONS as readonly string[]).includes(value) && <option value={value}>{value}</option>}
+        </select>
+      ) : field.kind === 'textarea' || field.kind === 'lines' ? (
+        <textarea
+          {...common}
+          rows={field.kind === 'lines' ? 5 : 4}
+          spellCheck={field.kind !== 'lines'}
+          placeholder={field.placeholder}
+          onChange={(event) => editSetting(field.key, event.currentTarget.value)}
+        />
+      ) : (
+        <input
+          {...common}
+          type="text"
+          inputMode={field.kind === 'integer' ? 'numeric' : undefined}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder={field.placeholder ?? (field.kind === 'integer' ? 'Default' : undefined)}
+          onChange={(event) => editSetting(field.key, event.currentTarget.value)}
+        />
+      )}
+      {hint && (
+        <p className="setting-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error !== undefined && (
+        <p className="setting-error" id={errorId} role="alert" data-testid="setting-error" data-setting={field.key}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { AppState } from '../state/create-app-store.ts';
+import { settingFields, type SettingKey } from '../state/setting-fields.ts';
+import type { SettingsSaveResult } from '../state/settings-slice.ts';
+import { SettingInput } from './setting-input.tsx';
+import { useAppStore } from './use-app-store.ts';
+
+const labelOf = new Map<SettingKey, string>(settingFields.map((field) => [field.key, field.label]));
+const restartKeys = new Set<SettingKey>(settingFields.filter((field) => 'restartRequired' in field && field.restartRequired).map((field) => field.key));
+
+/** The Settings tab: one form over the host's stored settings; Save sends every changed field, each refusal shows beside its field. */
+export function SettingsForm() {
+  const status = useAppStore((state) => state.settingsStatus);
+  const error = useAppStore((state) => state.settingsError);
+  const dirty = useAppStore(useShallow((state: AppState) => Object.keys(state.settingDrafts)));
+  const saving = useAppStore((state) => state.settingsSaving);
+  const lastSave = useAppStore((state) => state.lastSave);
+  const saveSettings = useAppStore((state) => state.saveSettings);
+  const discard = useAppStore((state) => state.discardSettingDrafts);
+
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    void saveSettings();
+  }
+
+  return (
+    <form className="side-section settings-form" aria-label="Settings" data-testid="settings-form" data-status={status} onSubmit={submit}>
+      {error && (
+        <p className="side-error" role="alert">
+          {error}
+        </p>
+      )}
+      {settingFields.map((field) => (
+        <SettingInput key={field.key} field={field} />
+      ))}
+      <div className="settings-actions">
+        <button type="submit" className="button button-primary button-small" data-testid="settings-save" disabled={dirty.length === 0 || saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button button-small" data-testid="settings-discard" disabled={dirty.length === 0 || saving} onClick={discard}>
+          Discard changes
+        </button>
+      </div>
+      {lastSave && (
+        <p className={lastSave.failed.length > 0 ? 'settings-status settings-status-failed' : 'settings-status'} role="status" data-testid="settings-status" data-failed={lastSave.failed.length}>
+          {describeSave(lastSave)}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The line under the form after Save: what was stored, what was not, and what waits for a restart. */
+function describeSave(result: SettingsSaveResult): string {
+  const names = (keys: SettingKey[]) => keys.map((key) => labelOf.get(key) ?? key).join(', ');
+  const parts: string[] = [];
+  if (result.saved.length > 0) parts.push(`Saved: ${names(result.saved)}.`);
+  if (result.failed.length > 0) parts.push(`Not saved: ${names(result.failed)} — see beside the field.`);
+  if (result.saved.some((key) => restartKeys.has(key))) parts.push('Model changes apply the next time Home Agent starts.');
+  else if (result.saved.length > 0) parts.push('Applies from the next turn.');
+  return parts.join(' ') || 'Nothing to save.';
+}

@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLoopbackHost, type LoopbackHost } from '../helpers/loopback-host.ts';
+import { createLoopbackStore } from '../helpers/loopback-store.ts';
+
+const disposers: (() => void | Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const dispose of disposers.splice(0).reverse()) await dispose();
+});
+
+/** A host keeping settings in a map; like the real one it refuses a tool order without the rest entry (HTTP 400). */
+async function startSettingsHost(initial: Record<string, unknown> = {}): Promise<{ host: LoopbackHost; stored: Map<string, unknown> }> {
+  const host = await startLoopbackHost();
+  disposers.push(() => host.close());
+  const stored = new Map(Object.entries(initial));
+  const all = () => ({ settings: Object.fromEntries(stored) });
+  host.routes['settings/get'] = () => ({ result: all() });
+  host.routes['settings/set'] = (body) => {
+    const { key, value } = body as { key: string; value?: unknown };
+    if (key === 'toolOrder' && Array.isArray(value) && !value.includes('<unlisted-tools>')) {
+      return { status: 400, message: "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go." };
+    }
+    if (value === undefined || value === null) stored.delete(key);
+    else stored.set(key, value);
+    return { result: all() };
+  };
+  return { host, stored };
+}
+
+function open(host: LoopbackHost) {
+  const renderer = createLoopbackStore({ host });
+  disposers.push(() => renderer.dispose());
+  return renderer.store;
+}
+
+describe('settings slice', () => {
+  it('reads the stored settings', async () => {
+    const { host } = await startSettingsHost({ model: 'llama3.1', toolOrder: ['lamp__set', '<unlisted-tools>'] });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    expect(store.getState().settings).toEqual({ model: 'llama3.1', toolOrder: ['lamp__set', '<unlisted-tools>'] });
+  });
+
+  it('saves only the edited fields, as the values their text stands for', async () => {
+    const { host, stored } = await startSettingsHost({ model: 'old' });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    store.getState().editSetting('toolOrder', 'system_list_tools\n<unlisted-tools>\n');
+    store.getState().editSetting('maxSteps', '12');
+    store.getState().editSetting('model', '');
+    const result = await store.getState().saveSettings();
+    expect(result).toEqual({ saved: ['model', 'toolOrder', 'maxSteps'], failed: [] });
+    expect(host.requests.get('settings/set')).toEqual([
+      { key: 'model', value: null },
+      { key: 'toolOrder', value: ['system_list_tools', '<unlisted-tools>'] },
+      { key: 'maxSteps', value: 12 },
+    ]);
+    expect(Object.fromEntries(stored)).toEqual({ toolOrder: ['system_list_tools', '<unlisted-tools>'], maxSteps: 12 });
+    expect(store.getState().settingDrafts).toEqual({});
+    expect(store.getState().settings).toEqual({ toolOrder: ['system_list_tools', '<unlisted-tools>'], maxSteps: 12 });
+  });
+
+  it('keeps a refused field’s draft with the host’s reason beside it, and saves the rest', async () => {
+    const { host, stored } = await startSettingsHost();
+    const store = open(host);
+    store.getState().editSetting('persona', 'Be brief.');
+    store.getState().editSetting('toolOrder', 'system_list_tools');
+    const result = await store.getState().saveSettings();
+    expect(result).toEqual({ saved: ['persona'], failed: ['toolOrder'] });
+    expect(store.getState().settingErrors).toEqual({ toolOrder: "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go." });
+    expect(store.getState().settingDrafts).toEqual({ toolOrder: 'system_list_tools' });
+    expect(stored.has('toolOrder')).toBe(false);
+  });
+
+  it('refuses a number that is not whole without asking the host', async () => {
+    const { host } = await startSettingsHost();
+    const store = open(host);
+    store.getState().editSetting('toolTimeoutMs', '1.5s');
+    expect(await store.getState().saveSettings()).toEqual({ saved: [], failed: ['toolTimeoutMs'] });
+    expect(host.requests.get('settings/set')).toBeUndefined();
+    expect(store.getState().settingErrors.toolTimeoutMs).toMatch(/whole number/);
+  });
+
+  it('clears a field’s error once it is saved', async () => {
+    const { host } = await startSettingsHost();
+    const store = open(host);
+    store.getState().editSetting('toolOrder', 'lamp__set');
+    await store.getState().saveSettings();
+    store.getState().editSetting('toolOrder', 'lamp__set\n<unlisted-tools>');
+    expect(await store.getState().saveSettings()).toEqual({ saved: ['toolOrder'], failed: [] });
+    expect(store.getState().settingErrors).toEqual({});
+  });
+
+  it('discards drafts and errors on request, showing the stored values again', async () => {
+    const { host } = await startSettingsHost();
+    const store = open(host);
+    store.getState().editSetting('toolOrder', 'lamp__set');
+    await store.getState().saveSettings();
+    store.getState().discardSettingDrafts();
+    expect([store.getState().settingDrafts, store.getState().settingErrors]).toEqual([{}, {}]);
+  });
+});
