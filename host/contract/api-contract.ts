@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { PROVIDERS } from '../models/model-choice.ts';
+import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
+
+/** Values front ends show and send, from their one source (so the renderer keeps no copies). */
+export { PROVIDERS, TOOL_ORDER_REST };
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).

@@ -1,11 +1,8 @@
-/** The rest entry of a tool order (core's TOOL_ORDER_REST; the renderer sees only the contract, so it is spelled here). */
-export const TOOL_ORDER_REST = '<unlisted-tools>';
+import { PROVIDERS, TOOL_ORDER_REST } from '../../host/contract/api-contract.ts';
 
-/**
- * The model providers the host accepts. The contract does not carry the list yet, so it is
- * repeated here; a provider the host does not know is refused by it with a message.
- */
-export const PROVIDER_OPTIONS = ['demo', 'scripted', 'openai', 'anthropic', 'gemini', 'ollama'] as const;
+/** The rest entry of a tool order and the model providers, as the contract gives them. */
+export { TOOL_ORDER_REST };
+export const PROVIDER_OPTIONS = PROVIDERS;
 
 /** How a setting is edited: its input, and how its text becomes the stored value. */
 export type SettingFieldKind = 'select' | 'text' | 'textarea' | 'lines' | 'integer';
