@@ -14,8 +14,9 @@ function electronUnavailableReason() {
   let binary;
   try {
     binary = require('electron');
-  } catch (error) {
-    return `the Electron binary is not installed (${error.message.split('\n')[0]})`;
+  } catch {
+    // electron's own message says to reinstall; the usual cause is a blocked binary download.
+    return 'the Electron binary is not installed (its download was skipped or blocked; `npx electron --version` tells)';
   }
   if (typeof binary !== 'string' || !existsSync(binary)) return 'the Electron binary is not installed (its download did not happen)';
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY/WAYLAND_DISPLAY are unset)';

@@ -1,6 +1,7 @@
 import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
 import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
 import { planDemoCalls, deviceIdsOf, type PlannedCall } from './plan-demo-calls.ts';
+import { describeResult } from './describe-result.ts';
 
 export const DEMO_MODEL_LABEL = 'Demo model — no AI';
 
@@ -49,13 +50,7 @@ function temperatureText(results: readonly ToolResultMessage[]): string | undefi
 }
 
 function summary(state: TurnSoFar): string {
-  const callsById = new Map(state.assistants.flatMap((message) => message.toolCalls).map((call) => [call.id, call]));
-  const lines = state.results.map((result) => {
-    const call = callsById.get(result.toolCallId);
-    const device = typeof call?.args.device_id === 'string' ? ` ${call.args.device_id}` : '';
-    return `- ${result.toolName}${device}: ${result.isError ? 'failed — ' : ''}${result.content}`;
-  });
-  return `Done.\n${lines.join('\n')}`;
+  return `Done.\n${state.results.map((result) => `- ${describeResult(result)}`).join('\n')}`;
 }
 
 /** Decides the next reply of the demo planner from the conversation so far. */
