@@ -12,6 +12,8 @@ import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../store/settings-store.ts';
 import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
+import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
+import { createSequencesPlugin } from '../../core/sequences/create-sequences-plugin.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
 import type { ModelChoice } from '../models/model-choice.ts';
@@ -89,6 +91,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     plugins.register(createSystemPlugin(() => toolApi));
     plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
     if (devices) plugins.register(devices.plugin);
+    plugins.register(createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }));
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const approvals = new PersonApprovalGate({

@@ -6,7 +6,9 @@
 //   settings       key PK → value JSON, validated per key by host/store/settings-keys.ts
 //   plugin_state   name PK → enabled 0|1 (a plugin without a row is enabled)
 //   paired_devices device_id PK, path UNIQUE, alias, identity JSON {id,kind,model,firmware}, tools JSON (the hello's),
-//                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1
+//                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1,
+//                  profile (the line profile a plain-lines device speaks through; NULL for our protocol)
+//   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -94,5 +96,16 @@ function addPairedDeviceProfile(db: Database.Database): void {
   db.exec('ALTER TABLE paired_devices ADD COLUMN profile TEXT');
 }
 
+/** Saved tool programs of the sequences plugin. */
+function createSequences(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE sequences (
+      name TEXT PRIMARY KEY,
+      definition TEXT NOT NULL,
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
-export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices, addPairedDeviceProfile];
+export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices, addPairedDeviceProfile, createSequences];
