@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client.ts';
 import { createAppSlice, type AppSlice } from './app-slice.ts';
+import { createApprovalAnswersSlice, type ApprovalAnswersSlice } from './approval-answers-slice.ts';
 import { createChatSlice, type ChatSlice } from './chat-slice.ts';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.ts';
 import { createDevicesSlice, type DevicesSlice } from './devices-slice.ts';
@@ -10,7 +11,7 @@ import { createPluginsSlice, type PluginsSlice } from './plugins-slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
-export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice & DevicesSlice & PluginsSlice & SettingsSlice;
+export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice & DevicesSlice & PluginsSlice & SettingsSlice & ApprovalAnswersSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
@@ -23,6 +24,7 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createDevicesSlice(options.api)(...parts),
     ...createPluginsSlice(options.api)(...parts),
     ...createSettingsSlice(options.api)(...parts),
+    ...createApprovalAnswersSlice(options.api)(...parts),
   }));
   store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
   // The store owns this subscription for its whole life; it is the page's lifetime.

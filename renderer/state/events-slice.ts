@@ -5,7 +5,7 @@ import type { AppState } from './create-app-store.ts';
 
 export type JournalStatus = 'loading' | 'loaded' | 'failed';
 
-/** The folded view of host events (turns, batches, channels) and how far each conversation's journal is loaded. */
+/** The folded view of host events (turns, batches, channels, approvals) and how far each conversation's journal is loaded. */
 export interface EventsSlice extends FoldedData {
   journalStatus: Record<string, JournalStatus>;
   /** Folds live events into the view. */
@@ -30,5 +30,5 @@ export const createEventsSlice: StateCreator<AppState, [], [], EventsSlice> = (s
 /** Only the folded fields, and none at all when nothing changed (so no subscriber wakes up). */
 function foldedPart(next: FoldedData, previous: FoldedData): Partial<FoldedData> {
   if (next === previous) return {};
-  return { turns: next.turns, turnOrder: next.turnOrder, batches: next.batches, batchOrder: next.batchOrder, channelOutputs: next.channelOutputs };
+  return { turns: next.turns, turnOrder: next.turnOrder, batches: next.batches, batchOrder: next.batchOrder, channelOutputs: next.channelOutputs, approvals: next.approvals };
 }

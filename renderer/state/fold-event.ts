@@ -1,12 +1,13 @@
 import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { dropConversationApprovals, emptyApprovalsData, reduceApprovals, type ApprovalsData } from './approvals-slice.ts';
 import { dropConversationBatches, emptyBatchesData, reduceBatches, type BatchesData } from './batches-slice.ts';
 import { dropConversationChannels, emptyChannelsData, reduceChannels, type ChannelsData } from './channels-slice.ts';
 import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } from './turns-slice.ts';
 
-/** Everything the renderer derives from host events: the data of the turns, batches and channels slices. */
-export type FoldedData = TurnsData & BatchesData & ChannelsData;
+/** Everything the renderer derives from host events: the data of the turns, batches, channels and approvals slices. */
+export type FoldedData = TurnsData & BatchesData & ChannelsData & ApprovalsData;
 
-export const emptyFoldedData: FoldedData = { ...emptyTurnsData, ...emptyBatchesData, ...emptyChannelsData };
+export const emptyFoldedData: FoldedData = { ...emptyTurnsData, ...emptyBatchesData, ...emptyChannelsData, ...emptyApprovalsData };
 
 /**
  * Pure: the folded view after one event. The live stream and a conversation's stored journal go
@@ -17,13 +18,15 @@ export function foldEvent(data: FoldedData, event: HostAgentEvent): FoldedData {
   const batches = reduceBatches(data, event);
   const batchSequence = 'batchId' in event ? batches.batches[event.batchId]?.sequence : undefined;
   const channels = reduceChannels(data, { event, batchSequence });
-  if (turns === data && batches === data && channels === data) return data;
+  const approvals = reduceApprovals(data, event);
+  if (turns === data && batches === data && channels === data && approvals === data) return data;
   return {
     turns: turns.turns,
     turnOrder: turns.turnOrder,
     batches: batches.batches,
     batchOrder: batches.batchOrder,
     channelOutputs: channels.channelOutputs,
+    approvals: approvals.approvals,
   };
 }
 
@@ -37,6 +40,7 @@ export function replaceConversation(data: FoldedData, options: { conversationId:
   const turns = dropConversationTurns(data, options.conversationId);
   const batches = dropConversationBatches(data, options.conversationId);
   const channels = dropConversationChannels(data, options.conversationId);
-  const cleared: FoldedData = { ...turns, ...batches, ...channels };
+  const approvals = dropConversationApprovals(data, options.conversationId);
+  const cleared: FoldedData = { turns: turns.turns, turnOrder: turns.turnOrder, batches: batches.batches, batchOrder: batches.batchOrder, channelOutputs: channels.channelOutputs, approvals: approvals.approvals };
   return foldEvents(cleared, options.events.filter((event) => event.conversationId === options.conversationId));
 }

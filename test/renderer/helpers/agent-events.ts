@@ -57,3 +57,43 @@ export function skeletonTurn(): HostAgentEvent[] {
     event({ type: 'turn/end', at: 1313, reason: 'done' }),
   ];
 }
+
+/** The arguments of the relay switch the approval tests ask about. */
+export const relayArgs = { device_id: 'relay-1', channel: 2, on: true };
+
+/** How a question ended: an `approval/end`, or none at all (a journal cut short). */
+export type RelayAnswer = { approved: boolean; why: 'answered' | 'timeout' | 'aborted' } | 'none';
+
+/**
+ * A turn whose one call, `relay__set` (which needs the person), is asked about and then answered
+ * as `answer`, in the order the host emits it: tool/start, approval/request, approval/end,
+ * tool/end (denied unless allowed), batch/end, turn/end (hand-written).
+ */
+export function relayApprovalTurn(answer: RelayAnswer): HostAgentEvent[] {
+  const allowed = answer !== 'none' && answer.approved;
+  const toolEnd = allowed
+    ? event({ type: 'tool/end', at: 2400, batchId: 'rb1', callId: 'relay-call', name: 'relay__set', index: 0, ok: true, result: { ok: true }, queuedMs: 1, runMs: 1300, startedAt: 1101, endedAt: 2400 })
+    : event({
+        type: 'tool/end', at: 2400, batchId: 'rb1', callId: 'relay-call', name: 'relay__set', index: 0, ok: false,
+        error: { reason: answer !== 'none' && answer.why === 'aborted' ? 'aborted' : 'denied', detail: 'The person did not allow relay__set to run.' },
+        queuedMs: 1, runMs: 1299, startedAt: 1101, endedAt: 2400,
+      });
+  return [
+    event({ type: 'turn/start', at: 1000, text: 'Switch relay 2 on.', model: 'scripted' }),
+    event({ type: 'step/start', at: 1001, step: 0 }),
+    event({ type: 'message/assistant', at: 1050, step: 0, text: '', toolCalls: [{ id: 'relay-call', name: 'relay__set', args: relayArgs }] }),
+    event({ type: 'batch/start', at: 1100, step: 0, batchId: 'rb1', mode: 'serial', reason: 'serial: one call', calls: [{ index: 0, callId: 'relay-call', name: 'relay__set', args: relayArgs }] }),
+    event({ type: 'tool/start', at: 1101, batchId: 'rb1', callId: 'relay-call', name: 'relay__set', index: 0 }),
+    event({ type: 'approval/request', at: 1102, batchId: 'rb1', callId: 'relay-call', index: 0, name: 'relay__set', args: relayArgs }),
+    ...(answer === 'none' ? [] : [event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', approved: answer.approved, why: answer.why })]),
+    toolEnd,
+    event({ type: 'batch/end', at: 2401, batchId: 'rb1', wallMs: 1301, executed: allowed ? 1 : 0 }),
+    event({ type: 'step/end', at: 2402, step: 0 }),
+    event({ type: 'turn/end', at: 2500, reason: answer !== 'none' && answer.why === 'aborted' ? 'aborted' : 'done' }),
+  ];
+}
+
+/** The events of `relayApprovalTurn` up to and including the question: what a window sees while the host waits. */
+export function relayQuestionAsked(): HostAgentEvent[] {
+  return relayApprovalTurn('none').slice(0, 6);
+}

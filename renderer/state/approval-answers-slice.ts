@@ -1,0 +1,65 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ApiClient } from '../api/api-client.ts';
+import { messageOf } from './conversations-slice.ts';
+import type { AppState } from './create-app-store.ts';
+
+/**
+ * This window's answer to one question. `sending`: on its way; `sent`: the host took it (the
+ * question closes when its `approval/end` arrives); `refused`: the host had no such question open
+ * (answered elsewhere, or it ended); `failed`: it never arrived, the person may answer again.
+ */
+export type ApprovalAnswerState =
+  | { phase: 'sending'; approved: boolean }
+  | { phase: 'sent'; approved: boolean }
+  | { phase: 'refused'; approved: boolean }
+  | { phase: 'failed'; approved: boolean; message: string };
+
+/** The person's answers to the host's questions, and which question the view should bring into sight. */
+export interface ApprovalAnswersSlice {
+  approvalAnswers: Record<string, ApprovalAnswerState>;
+  /** The call id of the question to scroll to and focus; cleared by the card that did it. */
+  approvalFocus: string | null;
+  /** Sends Allow (`true`) or Deny for an open question; does nothing while an answer is on its way or once taken. */
+  answerApproval(callId: string, approved: boolean): Promise<void>;
+  /** Opens the question's conversation and asks its card to come into sight. */
+  showApproval(callId: string): void;
+  /** Called by the card once it is in sight. */
+  clearApprovalFocus(callId: string): void;
+}
+
+/** The slice, with the API its actions call. */
+export function createApprovalAnswersSlice(api: ApiClient): StateCreator<AppState, [], [], ApprovalAnswersSlice> {
+  return (set, get) => {
+    function setAnswer(callId: string, answer: ApprovalAnswerState): void {
+      set((state) => ({ approvalAnswers: { ...state.approvalAnswers, [callId]: answer } }));
+    }
+
+    return {
+      approvalAnswers: {},
+      approvalFocus: null,
+      async answerApproval(callId, approved) {
+        const state = get();
+        const phase = state.approvalAnswers[callId]?.phase;
+        // One answer per question: a double click or a late click on a closed question sends nothing.
+        if (phase === 'sending' || phase === 'sent' || phase === 'refused') return;
+        if (state.approvals[callId]?.status !== 'waiting') return;
+        setAnswer(callId, { phase: 'sending', approved });
+        try {
+          const { accepted } = await api.call('approval/answer', { callId, approved });
+          setAnswer(callId, { phase: accepted ? 'sent' : 'refused', approved });
+        } catch (error) {
+          setAnswer(callId, { phase: 'failed', approved, message: `Your answer did not reach the host: ${messageOf(error)}` });
+        }
+      },
+      showApproval(callId) {
+        const approval = get().approvals[callId];
+        if (!approval) return;
+        if (get().openConversationId !== approval.conversationId) get().openConversation(approval.conversationId);
+        set({ approvalFocus: callId });
+      },
+      clearApprovalFocus(callId) {
+        if (get().approvalFocus === callId) set({ approvalFocus: null });
+      },
+    };
+  };
+}

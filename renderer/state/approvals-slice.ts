@@ -1,0 +1,110 @@
+import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+
+/**
+ * Where the person's approval of one call stands. `waiting`: the host asked and waits;
+ * `unanswered`: the call or its turn ended with no `approval/end` on record (a journal cut short).
+ */
+export type ApprovalStatus = 'waiting' | 'allowed' | 'denied' | 'timeout' | 'stopped' | 'unanswered';
+
+/** One question the host asked the person (`approval/request`), and how it ended. */
+export interface ApprovalView {
+  callId: string;
+  conversationId: string;
+  turnId: string;
+  batchId: string;
+  index: number;
+  /** Empty when only the `approval/end` was seen. */
+  name: string;
+  args: Record<string, unknown>;
+  status: ApprovalStatus;
+  requestedAt?: number;
+  endedAt?: number;
+}
+
+/** The approvals slice: every question by call id (kept apart from batches, so one whose batch was never seen still counts). */
+export interface ApprovalsData {
+  approvals: Record<string, ApprovalView>;
+}
+
+export const emptyApprovalsData: ApprovalsData = { approvals: {} };
+
+type ApprovalEndEvent = Extract<HostAgentEvent, { type: 'approval/end' }>;
+
+/**
+ * Pure: the approvals slice after one host event. `approval/end` is final whatever arrived before
+ * it; a request never reopens an ended question; a call or turn that ends while its question is
+ * still open closes it as `unanswered` (the host can no longer receive an answer).
+ */
+export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): ApprovalsData {
+  switch (event.type) {
+    case 'approval/request': {
+      const known = data.approvals[event.callId];
+      const asked = { name: event.name, args: event.args, index: event.index, requestedAt: event.at };
+      if (known) return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });
+      return put(data, { callId: event.callId, conversationId: event.conversationId, turnId: event.turnId, batchId: event.batchId, ...asked, status: 'waiting' });
+    }
+    case 'approval/end': {
+      const known = data.approvals[event.callId];
+      const base: ApprovalView = known ?? {
+        callId: event.callId,
+        conversationId: event.conversationId,
+        turnId: event.turnId,
+        batchId: event.batchId,
+        index: -1,
+        name: '',
+        args: {},
+        status: 'waiting',
+      };
+      return put(data, { ...base, status: statusOfEnd(event), endedAt: event.at });
+    }
+    case 'tool/end': {
+      const known = data.approvals[event.callId];
+      return known?.status === 'waiting' ? put(data, { ...known, status: 'unanswered', endedAt: event.at }) : data;
+    }
+    case 'turn/end':
+      return closeOpenQuestions(data, event);
+    default:
+      return data;
+  }
+}
+
+/** Pure: the outcome an `approval/end` stands for. */
+export function statusOfEnd(event: Pick<ApprovalEndEvent, 'approved' | 'why'>): ApprovalStatus {
+  if (event.why === 'timeout') return 'timeout';
+  if (event.why === 'aborted') return 'stopped';
+  return event.approved ? 'allowed' : 'denied';
+}
+
+/** Pure: the questions still open, oldest first (the header's indicator and where it leads). */
+export function openApprovals(data: ApprovalsData): ApprovalView[] {
+  return Object.values(data.approvals)
+    .filter((approval) => approval.status === 'waiting')
+    .sort((left, right) => (left.requestedAt ?? 0) - (right.requestedAt ?? 0));
+}
+
+/** Pure: how many questions are open (a number, so a selector of it stays quiet). */
+export function countOpenApprovals(data: ApprovalsData): number {
+  let count = 0;
+  for (const approval of Object.values(data.approvals)) if (approval.status === 'waiting') count += 1;
+  return count;
+}
+
+/** Drops every question of one conversation (before its journal is folded again). */
+export function dropConversationApprovals(data: ApprovalsData, conversationId: string): ApprovalsData {
+  const kept = Object.entries(data.approvals).filter(([, approval]) => approval.conversationId !== conversationId);
+  if (kept.length === Object.keys(data.approvals).length) return data;
+  return { approvals: Object.fromEntries(kept) };
+}
+
+function closeOpenQuestions(data: ApprovalsData, event: Extract<HostAgentEvent, { type: 'turn/end' }>): ApprovalsData {
+  let approvals = data.approvals;
+  for (const approval of Object.values(data.approvals)) {
+    if (approval.turnId !== event.turnId || approval.conversationId !== event.conversationId || approval.status !== 'waiting') continue;
+    approvals = { ...approvals, [approval.callId]: { ...approval, status: 'unanswered', endedAt: event.at } };
+  }
+  return approvals === data.approvals ? data : { approvals };
+}
+
+function put(data: ApprovalsData, approval: ApprovalView): ApprovalsData {
+  return { approvals: { ...data.approvals, [approval.callId]: approval } };
+}

@@ -1,0 +1,99 @@
+import { useEffect, useRef } from 'react';
+import type { ApprovalAnswerState } from '../state/approval-answers-slice.ts';
+import { useAppStore } from './use-app-store.ts';
+
+const VALUE_LENGTH = 120;
+
+/**
+ * The question of a call that needs the person: the tool, its arguments, Allow and Deny. Nothing
+ * takes the focus when it appears (a stray Enter must not approve); the header's indicator may
+ * bring it into sight, focusing the card itself, never a button.
+ */
+export function ApprovalCard(props: { callId: string }) {
+  const approval = useAppStore((state) => state.approvals[props.callId]);
+  const answer = useAppStore((state) => state.approvalAnswers[props.callId]);
+  const focusRequested = useAppStore((state) => state.approvalFocus === props.callId);
+  const answerApproval = useAppStore((state) => state.answerApproval);
+  const clearApprovalFocus = useAppStore((state) => state.clearApprovalFocus);
+  const card = useRef<HTMLDivElement>(null);
+  const open = approval?.status === 'waiting';
+
+  useEffect(() => {
+    if (!focusRequested || !open || !card.current) return;
+    card.current.scrollIntoView({ block: 'center' });
+    card.current.focus({ preventScroll: true });
+    clearApprovalFocus(props.callId);
+  }, [focusRequested, open, clearApprovalFocus, props.callId]);
+
+  if (!approval || !open) return null;
+  // Sending, taken or refused: only a failed answer may be given again.
+  const locked = answer !== undefined && answer.phase !== 'failed';
+  const titleId = `approval-title-${props.callId}`;
+  const entries = Object.entries(approval.args);
+  return (
+    <div className="approval-card" ref={card} tabIndex={-1} role="group" aria-labelledby={titleId} data-testid="approval-card" data-call-id={props.callId}>
+      <p className="approval-title" id={titleId}>
+        <span className="tool-name" data-testid="approval-tool-name">
+          {approval.name}
+        </span>{' '}
+        needs your approval
+      </p>
+      {entries.length === 0 ? (
+        <p className="approval-no-args">No arguments.</p>
+      ) : (
+        <dl className="approval-args" data-testid="approval-args">
+          {entries.map(([key, value]) => {
+            const text = JSON.stringify(value) ?? String(value);
+            return (
+              <div key={key} className="approval-arg" data-testid="approval-arg" data-arg={key}>
+                <dt>{key}</dt>
+                <dd title={text.length > VALUE_LENGTH ? text : undefined}>{text.length > VALUE_LENGTH ? `${text.slice(0, VALUE_LENGTH - 1)}…` : text}</dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+      <div className="approval-actions">
+        <button
+          type="button"
+          className="button button-small button-primary"
+          data-testid="approve-button"
+          disabled={locked}
+          aria-busy={answer?.phase === 'sending' && answer.approved}
+          onClick={() => void answerApproval(props.callId, true)}
+        >
+          Allow
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="deny-button"
+          disabled={locked}
+          aria-busy={answer?.phase === 'sending' && !answer.approved}
+          onClick={() => void answerApproval(props.callId, false)}
+        >
+          Deny
+        </button>
+        <AnswerStatus answer={answer} />
+      </div>
+    </div>
+  );
+}
+
+function AnswerStatus(props: { answer: ApprovalAnswerState | undefined }) {
+  const { answer } = props;
+  if (!answer) return <span className="approval-answer-status" aria-live="polite" />;
+  if (answer.phase === 'failed') {
+    return (
+      <span className="approval-answer-status approval-answer-failed" role="alert" data-testid="approval-answer-status" data-phase="failed">
+        {answer.message}
+      </span>
+    );
+  }
+  const text = { sending: 'Sending your answer…', sent: answer.approved ? 'Allowed; waiting for the host…' : 'Denied; waiting for the host…', refused: 'already answered elsewhere' }[answer.phase];
+  return (
+    <span className="approval-answer-status" aria-live="polite" data-testid="approval-answer-status" data-phase={answer.phase}>
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { countOpenApprovals, openApprovals, reduceApprovals, statusOfEnd, emptyApprovalsData } from '../../../renderer/state/approvals-slice.ts';
+import { emptyFoldedData, foldEvent, foldEvents, replaceConversation } from '../../../renderer/state/fold-event.ts';
+import { event, relayApprovalTurn, relayArgs, relayQuestionAsked } from '../helpers/agent-events.ts';
+
+describe('reduceApprovals', () => {
+  it('opens a question with the tool name and its arguments while the host waits', () => {
+    const view = foldEvents(emptyFoldedData, relayQuestionAsked());
+    expect(view.approvals['relay-call']).toEqual({
+      callId: 'relay-call',
+      conversationId: 'c1',
+      turnId: 't1',
+      batchId: 'rb1',
+      index: 0,
+      name: 'relay__set',
+      args: { device_id: 'relay-1', channel: 2, on: true },
+      status: 'waiting',
+      requestedAt: 1102,
+    });
+    expect(countOpenApprovals(view)).toBe(1);
+    // The batch row itself is still the running call it was.
+    expect(view.batches.rb1?.rows.map((row) => row.status)).toEqual(['running']);
+  });
+
+  it('closes the question with how it ended: allowed, denied, not answered in time, stopped', () => {
+    const cases = [
+      [{ approved: true, why: 'answered' }, 'allowed'],
+      [{ approved: false, why: 'answered' }, 'denied'],
+      [{ approved: false, why: 'timeout' }, 'timeout'],
+      [{ approved: false, why: 'aborted' }, 'stopped'],
+    ] as const;
+    for (const [answer, status] of cases) {
+      const view = foldEvents(emptyFoldedData, relayApprovalTurn(answer));
+      expect([answer, view.approvals['relay-call']?.status, view.approvals['relay-call']?.endedAt]).toEqual([answer, status, 2300]);
+      expect(countOpenApprovals(view)).toBe(0);
+    }
+  });
+
+  it('shows a question whose end the journal holds as ended, never as open, when the conversation is reloaded', () => {
+    const journal = relayApprovalTurn({ approved: false, why: 'answered' });
+    const live = foldEvents(emptyFoldedData, journal);
+    const reloaded = replaceConversation(foldEvents(emptyFoldedData, relayQuestionAsked()), { conversationId: 'c1', events: journal });
+    expect(reloaded.approvals['relay-call']?.status).toBe('denied');
+    expect(reloaded).toEqual(live);
+  });
+
+  it('shows a question of a finished turn whose end was never journaled as not answered', () => {
+    const view = foldEvents(emptyFoldedData, relayApprovalTurn('none'));
+    expect(view.approvals['relay-call']).toMatchObject({ status: 'unanswered', endedAt: 2400 });
+    expect(countOpenApprovals(view)).toBe(0);
+  });
+
+  it('closes an open question when its turn ends even if its call never reported an end', () => {
+    const view = foldEvents(emptyFoldedData, [...relayQuestionAsked(), event({ type: 'turn/end', at: 3000, reason: 'error', error: 'host stopped' })]);
+    expect(view.approvals['relay-call']).toMatchObject({ status: 'unanswered', endedAt: 3000 });
+  });
+
+  it('keeps a question open when another turn or another conversation ends', () => {
+    const otherTurn = event({ type: 'turn/end', at: 3000, turnId: 't0', reason: 'done' });
+    const otherConversation = event({ type: 'turn/end', at: 3000, conversationId: 'c2', reason: 'done' });
+    const view = foldEvents(emptyFoldedData, [...relayQuestionAsked(), otherTurn, otherConversation]);
+    expect(view.approvals['relay-call']?.status).toBe('waiting');
+  });
+
+  it('lets approval/end decide, even when the call’s end arrived before it', () => {
+    const [toolEnd] = relayApprovalTurn({ approved: false, why: 'timeout' }).filter((entry) => entry.type === 'tool/end');
+    const end = event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', approved: false, why: 'timeout' });
+    const early = foldEvents(emptyFoldedData, [...relayQuestionAsked(), toolEnd!]);
+    expect(early.approvals['relay-call']?.status).toBe('unanswered');
+    expect(foldEvent(early, end).approvals['relay-call']?.status).toBe('timeout');
+  });
+
+  it('never reopens an ended question when a request for it comes again or late', () => {
+    const asked = relayQuestionAsked()[5]!;
+    const end = event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', approved: true, why: 'answered' });
+    const view = foldEvents(emptyFoldedData, [end, asked]);
+    expect(view.approvals['relay-call']).toMatchObject({ status: 'allowed', name: 'relay__set', args: relayArgs, index: 0 });
+    const repeated = foldEvents(emptyFoldedData, [asked, end, asked]);
+    expect(repeated.approvals['relay-call']?.status).toBe('allowed');
+  });
+
+  it('keeps a question whose batch was never seen, so it is still counted', () => {
+    const view = foldEvents(emptyFoldedData, [relayQuestionAsked()[5]!]);
+    expect(view.batches).toEqual({});
+    expect(countOpenApprovals(view)).toBe(1);
+  });
+
+  it('lists open questions oldest first, across conversations', () => {
+    const ask = (conversationId: string, callId: string, at: number) =>
+      event({ type: 'approval/request', at, conversationId, batchId: 'b', callId, index: 0, name: 'relay__set', args: {} });
+    const data = [ask('c2', 'late', 30), ask('c1', 'early', 10), ask('c3', 'middle', 20)].reduce(reduceApprovals, emptyApprovalsData);
+    expect(openApprovals(data).map((approval) => approval.callId)).toEqual(['early', 'middle', 'late']);
+  });
+
+  it('drops only the reloaded conversation’s questions', () => {
+    const other = relayQuestionAsked().map((entry) => ({ ...entry, conversationId: 'c2', ...('callId' in entry ? { callId: 'other-call' } : {}) }));
+    const live = foldEvents(emptyFoldedData, [...relayQuestionAsked(), ...other]);
+    const reloaded = replaceConversation(live, { conversationId: 'c1', events: [] });
+    expect(Object.keys(reloaded.approvals)).toEqual(['other-call']);
+  });
+
+  it('returns the same object for events that concern no question', () => {
+    const view = foldEvents(emptyFoldedData, relayQuestionAsked());
+    expect(reduceApprovals(view, event({ type: 'step/start', at: 5, step: 1 }))).toBe(view);
+  });
+});
+
+describe('statusOfEnd', () => {
+  it('names a timeout and an abort by their cause whatever approved says', () => {
+    expect(statusOfEnd({ approved: true, why: 'timeout' })).toBe('timeout');
+    expect(statusOfEnd({ approved: true, why: 'aborted' })).toBe('stopped');
+  });
+});
