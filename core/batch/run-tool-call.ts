@@ -68,7 +68,20 @@ export async function runToolCall(options: {
   const onAbort = (): void => controller.abort(options.signal.reason);
   if (options.signal.aborted) controller.abort(options.signal.reason);
   else options.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new ToolError({ reason: 'timeout', detail: `${call.name} did not finish within ${timeoutMs} ms` })), timeoutMs);
+  // The timeout covers the gates and the tool's work, but not the approval: a person taking their
+  // time over a question is not the tool being slow. It restarts in full after the approval.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = {
+    arm: (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new ToolError({ reason: 'timeout', detail: `${call.name} did not finish within ${timeoutMs} ms` })), timeoutMs);
+    },
+    pause: (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+  timeout.arm();
   const context: ToolCallContext = {
     ...options.context,
     toolName: call.name,
@@ -77,7 +90,7 @@ export async function runToolCall(options: {
     attachMedia: (item) => void media.push(item),
   };
   try {
-    let outcome = await guarded(controller.signal, call.name, () => dispatch({ pipeline, tool, call, context, authorization: options.authorization }));
+    let outcome = await guarded(controller.signal, call.name, () => dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }));
     for (const hook of pipeline.afterTool ?? []) {
       try {
         const rewritten = await hook({ tool, name: call.name, args: call.args, outcome, context });
@@ -88,7 +101,7 @@ export async function runToolCall(options: {
     }
     return { outcome, media };
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     options.signal.removeEventListener('abort', onAbort);
   }
 }
@@ -99,6 +112,7 @@ async function dispatch(options: {
   call: PreparedCall;
   context: ToolCallContext;
   authorization: AuthorizationContext;
+  timeout: { arm(): void; pause(): void };
 }): Promise<ToolOutcome> {
   const { tool, call, context } = options;
   if (!tool) return { ok: false, error: toolNotFound(call.name).toData() };
@@ -111,6 +125,7 @@ async function dispatch(options: {
   const refusal = await authorizeToolCall({ context: options.authorization, tool, args: call.args });
   if (refusal) return { ok: false, error: refusal.toData() };
   if (options.pipeline.approve) {
+    options.timeout.pause();
     const approved = await options.pipeline.approve({
       conversationId: context.conversationId,
       turnId: context.turnId,
@@ -122,6 +137,7 @@ async function dispatch(options: {
       signal: context.signal,
     });
     if (!approved) return { ok: false, error: { reason: 'denied', detail: `The person did not allow ${call.name} to run.`, hint: 'Do not retry it; ask the person what they want instead.' } };
+    options.timeout.arm();
   }
   const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });
   if (!checked.ok) return { ok: false, error: checked.error.toData() };

@@ -24,6 +24,7 @@ import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from './create-api-handlers.ts';
 import type { ApiHandlers } from './api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
+import { closeInterruptedTurns } from './close-interrupted-turns.ts';
 
 export interface HostOptions {
   dataDir: string;
@@ -72,6 +73,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     const onInvalidRow = (report: unknown): void => options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
     const store = new SqliteConversationStore({ db, onInvalidRow });
+    closeInterruptedTurns(store);
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
     devices = options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));

@@ -58,6 +58,12 @@ export class SqliteConversationStore implements ConversationStore {
       ),
       events: db.prepare<[string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? ORDER BY seq'),
       eventsOfType: db.prepare<[string, string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq'),
+      unfinishedTurns: db.prepare<[], { conversationId: string; turnId: string }>(
+        `SELECT started.conversation_id AS conversationId, started.turn_id AS turnId FROM events AS started
+         WHERE started.type = 'turn/start'
+           AND NOT EXISTS (SELECT 1 FROM events AS ended WHERE ended.conversation_id = started.conversation_id AND ended.turn_id = started.turn_id AND ended.type = 'turn/end')
+         ORDER BY started.conversation_id, started.seq`,
+      ),
     };
   }
 
@@ -126,6 +132,11 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   /** The journal of one conversation, in order: what `conversations/events` returns. */
+  /** Turns whose `turn/start` has no `turn/end` in the journal: the process stopped during them. */
+  unfinishedTurns(): { conversationId: string; turnId: string }[] {
+    return this.statements.unfinishedTurns.all();
+  }
+
   loadEvents(conversationId: string): AgentEvent[] {
     return this.parseEvents(conversationId, this.statements.events.all(conversationId));
   }

@@ -91,3 +91,33 @@ describe('approval of tools that need the person', () => {
     expect(toolEnd(allowed.events)).toMatchObject({ ok: true });
   });
 });
+
+describe('approval and the tool timeout', () => {
+  it('does not count the time a person takes to answer against the tool timeout', async () => {
+    const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
+    cleanups.push(() => sim.close());
+    const registry = new DeviceRegistry();
+    for (const device of sim.devices) await registry.attachConnector(device.connector, { grant: 'all' });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-approval-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // A tool timeout far shorter than the person's answer: the answer comes only after a timer
+    // of three timeouts has fired, so a timeout that still ran during the question would end the call.
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel(SWITCH_ON),
+      settings: { toolTimeoutMs: 200 },
+      devices: { plugin: createDevicesPlugin(registry), displayChannels: () => [], list: () => [], dispose: () => registry.dispose() },
+      log: () => {},
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+    const events: AgentEvent[] = [];
+    host.bus.subscribe((event) => {
+      events.push(event);
+      if (event.type === 'approval/request') setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
+    });
+    await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
+    expect(toolEnd(events)).toMatchObject({ ok: true });
+  });
+});
