@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { displayChannels } from '../../devices/tools/display-channels.ts';
@@ -45,6 +46,7 @@ export async function attachDevices(options: {
       }
     }
     for (const device of options.devices) {
+      if (!existsSync(device.path)) throw new Error(`--device ${device.path}: no such port (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`);
       await registry.attach(device.path, { grant: 'all', signal: options.signal, ...(device.profile ? { profile: resolveProfile(device.profile) } : {}) });
     }
     if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();

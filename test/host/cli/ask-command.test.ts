@@ -74,4 +74,16 @@ describe('home-agent ask --json', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--provider must be one of');
   });
+
+  it('names a device path that does not exist instead of waiting on it, and names a corrupt store without touching it', async () => {
+    const missing = await runCli(['ask', '--device', '/dev/ttyNOPE9', '--data-dir', tempDir(), 'hi']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--device /dev/ttyNOPE9: no such port');
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'home-agent.db'), 'not a database');
+    const corrupt = await runCli(['ask', '--data-dir', dir, 'hi']);
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toContain('is not a SQLite database');
+    expect(corrupt.stderr).toContain('left untouched');
+  });
 });
