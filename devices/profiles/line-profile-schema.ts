@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonSchemaSchema, nameSchema } from '../protocol/frame-schema.ts';
+import { deviceToolSchema, nameSchema } from '../protocol/frame-schema.ts';
 
 const captureType = z.enum(['string', 'integer', 'number', 'boolean']);
 
@@ -12,14 +12,8 @@ export const responsePatternSchema = z.object({
   error: z.enum(['failed', 'type', 'required', 'denied']).optional(),
 });
 
-export const profileToolSchema = z.object({
-  name: nameSchema,
-  description: z.string().max(2000),
-  parameters: jsonSchemaSchema,
-  parallelSafe: z.boolean().default(false),
-  serial: z.boolean().default(false),
-  /** The person confirms each call before it runs. */
-  confirm: z.boolean().optional(),
+/** A device tool as a hello declares it, plus how it maps onto command and reply lines. */
+export const profileToolSchema = deviceToolSchema.extend({
   /** Command template: `{arg}` is replaced by the argument, formatted by `formats`. */
   command: z.string().max(500),
   /** Per argument, a map from the JSON value (as a string) to what goes on the wire (`{"true":"1","false":"0"}`). */

@@ -9,6 +9,7 @@ import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { startInProcessDevices, type InProcessDevices } from '../../../devices/simulator/start-in-process-devices.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
+import type { AgentSettings } from '../../../core/agent/assemble-turn.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 const SWITCH_ON = { replies: [{ toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } }] }, { text: 'done' }] };
 
-async function setup(policy: ApprovalPolicy): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
+async function setup(policy: ApprovalPolicy, settings: AgentSettings = {}): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
   const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
   cleanups.push(() => sim.close());
   const registry = new DeviceRegistry();
@@ -29,6 +30,7 @@ async function setup(policy: ApprovalPolicy): Promise<{ host: Host; sim: InProce
     transport: 'web',
     model: new ScriptedModel(SWITCH_ON),
     approvalPolicy: policy,
+    settings,
     devices: { plugin: createDevicesPlugin(registry), displayChannels: () => [], list: () => [], dispose: () => registry.dispose() },
     log: () => {},
     version: 'test',
@@ -94,27 +96,10 @@ describe('approval of tools that need the person', () => {
 
 describe('approval and the tool timeout', () => {
   it('does not count the time a person takes to answer against the tool timeout', async () => {
-    const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
-    cleanups.push(() => sim.close());
-    const registry = new DeviceRegistry();
-    for (const device of sim.devices) await registry.attachConnector(device.connector, { grant: 'all' });
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-approval-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // A tool timeout far shorter than the person's answer: the answer comes only after a timer
     // of three timeouts has fired, so a timeout that still ran during the question would end the call.
-    const host = await createHost({
-      dataDir,
-      transport: 'web',
-      model: new ScriptedModel(SWITCH_ON),
-      settings: { toolTimeoutMs: 200 },
-      devices: { plugin: createDevicesPlugin(registry), displayChannels: () => [], list: () => [], dispose: () => registry.dispose() },
-      log: () => {},
-      version: 'test',
-    });
-    cleanups.push(() => host.dispose());
-    const events: AgentEvent[] = [];
+    const { host, events } = await setup('ask', { toolTimeoutMs: 200 });
     host.bus.subscribe((event) => {
-      events.push(event);
       if (event.type === 'approval/request') setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
     });
     await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
