@@ -4,7 +4,7 @@ import { bootHost } from '../host/app/boot-host.ts';
 import type { Host } from '../host/app/create-host.ts';
 import { readCommonFlags } from '../host/cli/common-flags.ts';
 import { ELECTRON_CSP } from './content-security-policy.ts';
-import { IPC_CALL, IPC_EVENT } from './ipc-channels.ts';
+import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
 import { guardNavigation } from './navigation-guard.ts';
 import { secureWebPreferences } from './secure-web-preferences.ts';
@@ -39,6 +39,7 @@ async function start(): Promise<void> {
   });
   ipcMain.handle(IPC_CALL, createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }));
   host.bus.subscribe((event) => window?.webContents.send(IPC_EVENT, event));
+  host.notices.subscribe((notice) => window?.webContents.send(IPC_NOTICE, notice));
 
   window = new BrowserWindow({
     width: 1280,

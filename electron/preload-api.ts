@@ -1,11 +1,12 @@
-import { API_METHODS, type HomeAgentApi, type HostAgentEvent } from '../host/contract/api-contract.ts';
-import { IPC_CALL, IPC_EVENT } from './ipc-channels.ts';
+import { API_METHODS, type HomeAgentApi, type HostAgentEvent, type HostNotice } from '../host/contract/api-contract.ts';
+import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 
 /** The parts of `ipcRenderer` the preload uses. */
 export interface PreloadIpc {
   invoke(channel: string, payload: unknown): Promise<unknown>;
-  on(channel: string, listener: (event: unknown, payload: HostAgentEvent) => void): unknown;
-  removeListener(channel: string, listener: (event: unknown, payload: HostAgentEvent) => void): unknown;
+  // Payloads are checked against the contract by the renderer's client; here they pass through.
+  on<Payload>(channel: string, listener: (event: unknown, payload: Payload) => void): unknown;
+  removeListener<Payload>(channel: string, listener: (event: unknown, payload: Payload) => void): unknown;
 }
 
 /** The one object the preload exposes, generated from the contract's method list. */
@@ -19,6 +20,11 @@ export function createPreloadApi(ipc: PreloadIpc): HomeAgentApi {
       const handler = (_event: unknown, payload: HostAgentEvent): void => listener(payload);
       ipc.on(IPC_EVENT, handler);
       return () => void ipc.removeListener(IPC_EVENT, handler);
+    },
+    onNotice: (listener) => {
+      const handler = (_event: unknown, payload: HostNotice): void => listener(payload);
+      ipc.on(IPC_NOTICE, handler);
+      return () => void ipc.removeListener(IPC_NOTICE, handler);
     },
   };
 }

@@ -68,6 +68,14 @@ export async function attachDevices(options: {
   registry.onEvent((event) => options.log(`${event.deviceId} reports ${event.event}${event.data === undefined ? '' : ` ${JSON.stringify(event.data)}`}`));
   return {
     plugin: createDevicesPlugin(registry),
+    onNotice: (listener) => {
+      const stopChanges = registry.onChange(() => listener({ type: 'devices/changed' }));
+      const stopEvents = registry.onEvent((event) => listener({ type: 'device/event', deviceId: event.deviceId, event: event.event, data: event.data }));
+      return () => {
+        stopChanges();
+        stopEvents();
+      };
+    },
     displayChannels: () => displayChannels(registry),
     list: () =>
       registry.list().map((device) => ({

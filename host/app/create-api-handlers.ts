@@ -12,6 +12,7 @@ import { ApiError, type ApiHandlers } from './api-handlers.ts';
 import type { HostOptions } from './create-host.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import type { PersonApprovalGate } from './person-approval-gate.ts';
+import type { NoticeBus } from './notice-bus.ts';
 import { toolOrderBreakage } from './tool-order-breakage.ts';
 import { apiKeySecretName } from '../secrets/secret-store.ts';
 import { SecretStoreError } from '../secrets/encrypted-file-secret-store.ts';
@@ -21,6 +22,7 @@ import { MODEL_PROVIDERS } from '../../core/models/provider-defaults.ts';
 export function createApiHandlers(parts: {
   agent: Agent;
   approvals: PersonApprovalGate;
+  notices: NoticeBus;
   store: SqliteConversationStore;
   settingsStore: SettingsStore;
   pluginState: PluginStateStore;
@@ -67,6 +69,7 @@ export function createApiHandlers(parts: {
       }
       plugins.setEnabled(input.name, input.enabled);
       parts.pluginState.setEnabled(input.name, input.enabled);
+      parts.notices.emit({ type: 'plugins/changed' });
       return { applied: true };
     },
     'secrets/status': () => {

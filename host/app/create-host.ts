@@ -25,6 +25,7 @@ import { createApiHandlers } from './create-api-handlers.ts';
 import type { ApiHandlers } from './api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
 import { closeInterruptedTurns } from './close-interrupted-turns.ts';
+import { NoticeBus } from './notice-bus.ts';
 
 export interface HostOptions {
   dataDir: string;
@@ -51,6 +52,8 @@ export interface HostOptions {
 export interface Host {
   agent: Agent;
   bus: EventBus;
+  /** Changes outside a turn (devices, plugins), for every front end's live stream. */
+  notices: NoticeBus;
   handlers: ApiHandlers;
   toolApi: ToolApi;
   store: SqliteConversationStore;
@@ -93,6 +96,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     plugins.register(createSystemPlugin(() => toolApi));
     plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
     if (devices) plugins.register(devices.plugin);
+    const notices = new NoticeBus();
+    const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
     plugins.register(createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }));
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
@@ -117,11 +122,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     });
     const modelNotice = 'notice' in selected ? selected.notice : undefined;
-    const handlers = createApiHandlers({ agent, approvals, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
+    const handlers = createApiHandlers({ agent, approvals, notices, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
     let disposed: Promise<void> | undefined;
     return {
       agent,
       bus,
+      notices,
       handlers,
       toolApi,
       store,
@@ -133,6 +139,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         disposed ??= (async () => {
           for (const conversation of store.listConversations()) agent.abort(conversation.id);
           await agent.whenIdle();
+          stopDeviceNotices?.();
           await plugins.dispose();
           await devices?.dispose();
           db.close();

@@ -56,6 +56,17 @@ export const agentEventSchema = z.discriminatedUnion('type', [
 ]);
 export type HostAgentEvent = z.infer<typeof agentEventSchema>;
 
+/**
+ * What changes outside a turn, sent on the same live stream as the agent events (they carry no
+ * conversation): a device came or went, a plugin was toggled, a device announced something.
+ */
+export const hostNoticeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('devices/changed') }),
+  z.object({ type: z.literal('plugins/changed') }),
+  z.object({ type: z.literal('device/event'), deviceId: z.string(), event: z.string(), data: z.record(z.string(), z.unknown()) }),
+]);
+export type HostNotice = z.infer<typeof hostNoticeSchema>;
+
 const conversationSummary = z.object({ id: z.string(), title: z.string(), createdAt: z.number(), updatedAt: z.number() });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
@@ -130,6 +141,8 @@ export interface HomeAgentApi {
   call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
   /** Subscribe to live events; returns the unsubscribe function. */
   onEvent(listener: (event: HostAgentEvent) => void): () => void;
+  /** Subscribe to notices of changes outside a turn (devices, plugins). */
+  onNotice?(listener: (notice: HostNotice) => void): () => void;
 }
 
 export const API_METHODS = Object.keys(apiContract) as ApiMethod[];

@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { EventBus } from '../../core/events/event-bus.ts';
 import { dispatchApiCall, ApiError, type ApiHandlers } from '../app/api-handlers.ts';
+import type { NoticeBus } from '../app/notice-bus.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -50,6 +51,8 @@ export interface WebServer {
 export async function startWebServer(options: {
   handlers: ApiHandlers;
   bus: EventBus;
+  /** Changes outside a turn, sent on the same socket. */
+  notices?: NoticeBus;
   staticDir: string;
   host?: string;
   port?: number;
@@ -120,10 +123,12 @@ export async function startWebServer(options: {
       client.on('error', () => clients.delete(client));
     });
   });
-  const unsubscribe = options.bus.subscribe((event: AgentEvent) => {
-    const text = JSON.stringify(event);
+  const broadcast = (message: unknown): void => {
+    const text = JSON.stringify(message);
     for (const client of clients) if (client.readyState === client.OPEN) client.send(text);
-  });
+  };
+  const unsubscribe = options.bus.subscribe((event: AgentEvent) => broadcast(event));
+  const unsubscribeNotices = options.notices?.subscribe((notice) => broadcast(notice));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -137,6 +142,7 @@ export async function startWebServer(options: {
     url: `http://${shownHost}:${port}/`,
     close: async () => {
       unsubscribe();
+      unsubscribeNotices?.();
       for (const client of clients) client.terminate();
       sockets.close();
       server.closeAllConnections();

@@ -1,4 +1,4 @@
-import type { HomeAgentApi } from '../../host/contract/api-contract.ts';
+import type { HomeAgentApi, HostNotice } from '../../host/contract/api-contract.ts';
 
 /** `unauthorized`: the host refused the token; retrying will not help until the page is reopened. */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -11,6 +11,8 @@ export interface ConnectionState {
 /** The typed API plus what a transport adds: its name, the state of its live link, and disposal. */
 export interface ApiClient extends HomeAgentApi {
   readonly transport: 'electron' | 'web';
+  /** Changes outside a turn (devices, plugins); always present on the UI's clients. */
+  onNotice(listener: (notice: HostNotice) => void): () => void;
   /** Current link state now and on every change; returns the unsubscribe function. */
   onConnection(listener: (state: ConnectionState) => void): () => void;
   /** Closes sockets and timers; the client is unusable afterwards. */

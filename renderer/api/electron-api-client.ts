@@ -1,4 +1,4 @@
-import { agentEventSchema, apiContract, type ApiInput, type ApiMethod, type ApiOutput, type HomeAgentApi } from '../../host/contract/api-contract.ts';
+import { agentEventSchema, apiContract, hostNoticeSchema, type ApiInput, type ApiMethod, type ApiOutput, type HomeAgentApi } from '../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient } from './api-client.ts';
 
 /**
@@ -19,6 +19,19 @@ export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
       const output = apiContract[method].output.safeParse(raw);
       if (!output.success) throw new ApiCallError({ method, message: `The host's answer to ${method} does not match the contract: ${output.error.message}` });
       return output.data as ApiOutput<M>;
+    },
+    onNotice(listener) {
+      const unsubscribe =
+        bridge.onNotice?.((raw: unknown) => {
+          const parsed = hostNoticeSchema.safeParse(raw);
+          if (parsed.success) listener(parsed.data);
+          else console.warn('Dropped a malformed notice from the host:', parsed.error.message);
+        }) ?? (() => undefined);
+      unsubscribers.add(unsubscribe);
+      return () => {
+        unsubscribers.delete(unsubscribe);
+        unsubscribe();
+      };
     },
     onEvent(listener) {
       const unsubscribe = bridge.onEvent((raw: unknown) => {

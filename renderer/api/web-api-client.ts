@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentEventSchema, apiContract, type ApiInput, type ApiMethod, type ApiOutput, type HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { agentEventSchema, apiContract, hostNoticeSchema, type ApiInput, type ApiMethod, type ApiOutput, type HostAgentEvent, type HostNotice } from '../../host/contract/api-contract.ts';
 import { ApiCallError, parseJson, type ApiClient, type ConnectionState } from './api-client.ts';
 
 /** Where and how the web client reaches `home-agent serve`. */
@@ -35,6 +35,7 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
   const maxDelayMs = options.maxReconnectDelayMs ?? 10_000;
   const SocketClass = options.WebSocketImpl ?? WebSocket;
   const eventListeners = new Set<(event: HostAgentEvent) => void>();
+  const noticeListeners = new Set<(notice: HostNotice) => void>();
   const connectionListeners = new Set<(state: ConnectionState) => void>();
   const inFlight = new Set<AbortController>();
   let connection: ConnectionState = { status: 'closed' };
@@ -63,6 +64,12 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
     opened.onmessage = (message: MessageEvent) => {
       if (typeof message.data !== 'string') return;
       const json = parseJson(message.data);
+      // Notices (changes outside a turn) share the socket; they carry no conversation.
+      const notice = json.ok ? hostNoticeSchema.safeParse(json.value) : undefined;
+      if (notice?.success) {
+        for (const listener of noticeListeners) listener(notice.data);
+        return;
+      }
       const parsed = json.ok ? agentEventSchema.safeParse(json.value) : undefined;
       if (!parsed?.success) {
         console.warn('Dropped a malformed event from the host:', json.ok ? parsed?.error.message : json.error);
@@ -139,6 +146,12 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
         eventListeners.delete(listener);
       };
     },
+    onNotice(listener) {
+      noticeListeners.add(listener);
+      return () => {
+        noticeListeners.delete(listener);
+      };
+    },
     onConnection(listener) {
       connectionListeners.add(listener);
       listener(connection);
@@ -155,6 +168,7 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
       socket = undefined;
       open?.close();
       eventListeners.clear();
+      noticeListeners.clear();
       connectionListeners.clear();
     },
   };

@@ -1,4 +1,4 @@
-import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import type { HostAgentEvent, HostNotice } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './conversations-slice.ts';
 import type { AppStore } from './create-app-store.ts';
@@ -75,6 +75,13 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
   }
 
   const unsubscribeEvents = api.onEvent(receive);
+  // Changes outside a turn: a device plugged in or pulled, a plugin toggled in another window.
+  const unsubscribeNotices = api.onNotice((notice: HostNotice) => {
+    const state = store.getState();
+    if (notice.type === 'devices/changed') void state.refreshDevices();
+    else if (notice.type === 'plugins/changed') void state.refreshPlugins();
+    else state.showNotice(`${notice.deviceId}: ${notice.event}${Object.keys(notice.data).length > 0 ? ` ${JSON.stringify(notice.data)}` : ''}`);
+  });
   const unsubscribeConnection = api.onConnection((connection) => {
     store.getState().setConnection(connection);
     // Events sent while the link was down are only in the journal: reload what is open.
@@ -95,6 +102,7 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
   return () => {
     stopped = true;
     unsubscribeEvents();
+    unsubscribeNotices();
     unsubscribeConnection();
     unsubscribeStore();
   };

@@ -75,7 +75,7 @@ describe('Electron preload', () => {
       on: () => undefined,
       removeListener: () => undefined,
     });
-    expect(Object.keys(api).sort()).toEqual(['call', 'onEvent']);
+    expect(Object.keys(api).sort()).toEqual(['call', 'onEvent', 'onNotice']);
     await api.call('app/info', {});
     expect(sent).toEqual([{ channel: IPC_CALL, payload: { method: 'app/info', input: {} } }]);
     await expect(api.call('shell/exec' as never, {} as never)).rejects.toThrow(/unknown API method/);

@@ -37,6 +37,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     startWebServer({
       handlers: host.handlers,
       bus: host.bus,
+      notices: host.notices,
       staticDir: values.static ?? DEFAULT_STATIC_DIR,
       ...(values.host ? { host: values.host } : {}),
       port: listenPort,

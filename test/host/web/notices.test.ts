@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { createHost } from '../../../host/app/create-host.ts';
+import { attachDevices } from '../../../host/app/attach-devices.ts';
+import { startWebServer } from '../../../host/web/web-server.ts';
+import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
+import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+
+const TOKEN = 'notice-token-0123456789abcdef';
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('notices on the live stream', () => {
+  it('tells every browser when a device goes away, when a plugin is toggled, and when a device announces something', async () => {
+    const sim = await startSimulatedDevices({ kinds: ['lamp', 'door_sensor'], latencyMs: 0 });
+    cleanups.push(() => sim.close());
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-notices-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      attachDevices: () => attachDevices({ sim: false, devices: sim.devices.map((device) => ({ path: device.path })), log: () => {}, signal: new AbortController().signal }),
+      log: () => {},
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+    const server = await startWebServer({ handlers: host.handlers, bus: host.bus, notices: host.notices, staticDir: dataDir, port: 0, token: TOKEN });
+    cleanups.push(() => server.close());
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}api/events?token=${TOKEN}`);
+    cleanups.push(() => socket.close());
+    const received: { type: string; [key: string]: unknown }[] = [];
+    const waiters: (() => void)[] = [];
+    socket.on('message', (data: Buffer) => {
+      received.push(JSON.parse(data.toString()) as { type: string });
+      for (const wake of waiters.splice(0)) wake();
+    });
+    await new Promise<void>((resolve) => socket.on('open', () => resolve()));
+    const until = async (test: () => boolean): Promise<void> => {
+      while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+
+    await sim.unplug('lamp-1');
+    await until(() => received.some((message) => message.type === 'devices/changed'));
+    const { devices } = await host.handlers['devices/list']({});
+    expect(devices.find((device) => device.id === 'lamp-1')?.online).toBe(false);
+
+    await host.handlers['plugins/set-enabled']({ name: 'system', enabled: false });
+    await until(() => received.some((message) => message.type === 'plugins/changed'));
+
+    const door = sim.device('door_sensor-1').firmware.model as unknown as { setOpen(open: boolean): void };
+    door.setOpen(true);
+    await until(() => received.some((message) => message.type === 'device/event'));
+    expect(received.find((message) => message.type === 'device/event')).toMatchObject({ deviceId: 'door_sensor-1' });
+  });
+});
