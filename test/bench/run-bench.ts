@@ -1,12 +1,15 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
-// and the devices bench when it is available. With --json, stdout is exactly one JSON object.
+// the devices bench and the UI frame bench when they are available. With --json, stdout is exactly one JSON object.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
+import type { UiFramesResult } from './ui-frames-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
+/** Its own budget: it may first build the renderer, then starts a host and a browser. */
+const UI_BENCH_TIMEOUT_MS = 240_000;
 
 interface BenchReport {
   batch: BatchBenchRow[];
@@ -15,6 +18,8 @@ interface BenchReport {
   overheadCalls: number;
   overheadFailure?: string;
   devices?: unknown;
+  /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
+  ui?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -29,6 +34,27 @@ async function devicesEntry(): Promise<unknown> {
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
+}
+
+/** The UI bench drives headless Chromium; its failure is reported as `{ failed }`, never thrown. */
+async function uiEntry(): Promise<unknown> {
+  try {
+    const { benchUiFrames } = await import('./ui-frames-bench.ts');
+    return await benchUiFrames({ signal: AbortSignal.timeout(UI_BENCH_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+function uiLine(ui: unknown): string {
+  const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
+  if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
+  if (entry.skipped !== undefined) return `UI frames: skipped (${entry.skipped})`;
+  return [
+    `UI frames, headless Chromium, while a ${entry.tools}-tool parallel batch streams in (batch wall ${entry.batchWallMs?.toFixed(0)} ms):`,
+    `  ${entry.frames} frames: median ${entry.medianFrameMs?.toFixed(1)} ms, p95 ${entry.p95FrameMs?.toFixed(1)} ms, max ${entry.maxFrameMs?.toFixed(1)} ms, ${entry.longFrames} over 50 ms`,
+    `  idle baseline (2 s): median ${entry.idleMedianFrameMs?.toFixed(1)} ms, p95 ${entry.idleP95FrameMs?.toFixed(1)} ms`,
+  ].join('\n');
 }
 
 function table(report: BenchReport): string {
@@ -46,6 +72,7 @@ function table(report: BenchReport): string {
       : `Kernel overhead: ${report.overheadUsPerCall.toFixed(2)} µs per call over ${report.overheadCalls} no-op calls (goal < 100 µs)`,
   );
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
+  if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   return lines.join('\n');
 }
 
@@ -61,9 +88,11 @@ async function main(): Promise<void> {
     overheadCalls: overhead.calls,
     ...(overhead.failure !== undefined ? { overheadFailure: overhead.failure } : {}),
     devices: await devicesEntry(),
+    ui: await uiEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
   if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
+  if (typeof report.ui === 'object' && report.ui !== null && 'failed' in report.ui) process.exitCode = 1;
 }
 
 await main();
