@@ -72,3 +72,31 @@ describe('devices slice', () => {
     expect(renderer.store.getState()).toMatchObject({ devicesStatus: 'failed', devicesError: 'Could not list the devices: the device layer is down' });
   });
 });
+
+describe('notices from the host', () => {
+  it('re-reads the devices when the host says they changed, without a turn or a click', async () => {
+    const host = await startHost();
+    let online = true;
+    host.routes['devices/list'] = () => ({ result: { devices: [lamp(online)] } });
+    const renderer = createLoopbackStore({ host, bridge: true });
+    disposers.push(() => renderer.dispose());
+    await waitForState(renderer.store, (state) => state.devicesStatus === 'loaded' && state.connection.status === 'open');
+    await host.connections(1);
+    online = false;
+    host.broadcast(JSON.stringify({ type: 'devices/changed' }));
+    const after = await waitForState(renderer.store, (state) => state.devices[0]?.online === false);
+    expect(after.devices).toEqual([lamp(false)]);
+  });
+
+  it('shows what a device announces', async () => {
+    const host = await startHost();
+    host.routes['devices/list'] = () => ({ result: { devices: [] } });
+    const renderer = createLoopbackStore({ host, bridge: true });
+    disposers.push(() => renderer.dispose());
+    await waitForState(renderer.store, (state) => state.connection.status === 'open');
+    await host.connections(1);
+    host.broadcast(JSON.stringify({ type: 'device/event', deviceId: 'door_sensor-1', event: 'door', data: { open: true } }));
+    const shown = await waitForState(renderer.store, (state) => state.notice !== null);
+    expect(shown.notice).toBe('door_sensor-1: door {"open":true}');
+  });
+});
