@@ -3,7 +3,7 @@ import path from 'node:path';
 import { bootHost } from '../host/app/boot-host.ts';
 import type { Host } from '../host/app/create-host.ts';
 import { readCommonFlags } from '../host/cli/common-flags.ts';
-import { ELECTRON_CSP } from './content-security-policy.ts';
+import { electronCsp } from './content-security-policy.ts';
 import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
 import { guardNavigation } from './navigation-guard.ts';
@@ -35,7 +35,7 @@ async function start(): Promise<void> {
   host = await bootHost({ flags, transport: 'electron', secrets, log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [ELECTRON_CSP] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [electronCsp({ devServer: devServerUrl !== undefined })] } });
   });
   ipcMain.handle(IPC_CALL, createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }));
   host.bus.subscribe((event) => window?.webContents.send(IPC_EVENT, event));

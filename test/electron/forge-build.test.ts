@@ -61,5 +61,7 @@ describe('the Electron build', () => {
     const html = readFileSync(path.join(out, 'renderer', 'index.html'), 'utf8');
     expect(html).toMatch(/src="\.\/assets\//);
     expect(html).toContain("default-src 'self'");
+    // The dev server's allowance for React Fast Refresh never reaches a build.
+    expect(html).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 });
