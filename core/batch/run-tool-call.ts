@@ -64,10 +64,10 @@ export async function runToolCall(options: {
   const media: ToolMedia[] = [];
   const tool = pipeline.lookUp(call.name);
   const timeoutMs = tool?.timeoutMs ?? pipeline.defaultTimeoutMs;
+  // The call's own signal follows the caller's without adding a listener to it: many calls may
+  // share one caller signal (a batch, a sequence), and AbortSignal.any holds them weakly.
   const controller = new AbortController();
-  const onAbort = (): void => controller.abort(options.signal.reason);
-  if (options.signal.aborted) controller.abort(options.signal.reason);
-  else options.signal.addEventListener('abort', onAbort, { once: true });
+  const signal = AbortSignal.any([options.signal, controller.signal]);
   // The timeout covers the gates and the tool's work, but not the approval: a person taking their
   // time over a question is not the tool being slow. It restarts in full after the approval.
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -85,12 +85,12 @@ export async function runToolCall(options: {
   const context: ToolCallContext = {
     ...options.context,
     toolName: call.name,
-    signal: controller.signal,
+    signal,
     extra: {},
     attachMedia: (item) => void media.push(item),
   };
   try {
-    let outcome = await guarded(controller.signal, call.name, () => dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }));
+    let outcome = await guarded(signal, call.name, () => dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }));
     for (const hook of pipeline.afterTool ?? []) {
       try {
         const rewritten = await hook({ tool, name: call.name, args: call.args, outcome, context });
@@ -102,7 +102,6 @@ export async function runToolCall(options: {
     return { outcome, media };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    options.signal.removeEventListener('abort', onAbort);
   }
 }
 
