@@ -26,6 +26,7 @@ export async function bootHost(options: {
     settings: {
       ...(flags.toolOrder !== undefined ? { toolOrder: flags.toolOrder } : {}),
       ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+      ...(flags.concurrencyCap !== undefined ? { concurrencyCap: flags.concurrencyCap } : {}),
     },
     attachDevices: ({ pairingStore }) =>
       attachDevices({

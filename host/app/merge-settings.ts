@@ -15,6 +15,7 @@ export function mergeSettings(stored: Settings, overrides: AgentSettings): Agent
   if (maxSteps !== undefined) merged.maxSteps = maxSteps;
   const toolTimeoutMs = overrides.toolTimeoutMs ?? stored.toolTimeoutMs;
   if (toolTimeoutMs !== undefined) merged.toolTimeoutMs = toolTimeoutMs;
-  if (overrides.concurrencyCap !== undefined) merged.concurrencyCap = overrides.concurrencyCap;
+  const concurrencyCap = overrides.concurrencyCap ?? stored.concurrencyCap;
+  if (concurrencyCap !== undefined) merged.concurrencyCap = concurrencyCap;
   return merged;
 }

@@ -16,6 +16,7 @@ export const commonFlagOptions = {
   device: { type: 'string', multiple: true },
   'tool-order': { type: 'string' },
   'max-steps': { type: 'string' },
+  'concurrency-cap': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -28,6 +29,7 @@ export interface CommonFlags {
   devices: { path: string; profile?: string }[];
   toolOrder?: string[];
   maxSteps?: number;
+  concurrencyCap?: number;
 }
 
 const toolOrderSchema = z.array(z.string().min(1));
@@ -75,6 +77,8 @@ export function readCommonFlags(values: Record<string, string | boolean | string
   if (latency !== undefined) flags.simLatencyMs = latency;
   const maxSteps = integerFlag('max-steps', values['max-steps'] as string | undefined, 1);
   if (maxSteps !== undefined) flags.maxSteps = maxSteps;
+  const concurrencyCap = integerFlag('concurrency-cap', values['concurrency-cap'] as string | undefined, 1);
+  if (concurrencyCap !== undefined) flags.concurrencyCap = concurrencyCap;
   if (toolOrder !== undefined) flags.toolOrder = toolOrder;
   return flags;
 }

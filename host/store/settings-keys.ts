@@ -26,6 +26,8 @@ export const settingsKeys = {
   toolOrder: toolOrderSchema,
   maxSteps: z.number().int().min(1).max(100),
   toolTimeoutMs: z.number().int().min(1).max(3_600_000),
+  /** At most this many calls of a parallel batch run at once; absent means no cap. */
+  concurrencyCap: z.number().int().min(1).max(256),
 } as const;
 
 export type SettingKey = keyof typeof settingsKeys;

@@ -8,7 +8,7 @@ import { formatEventForPeople } from '../format-event.ts';
 
 export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthropic|gemini|ollama] [--model M]
   [--base-url URL] [--api-key-env VAR] [--script FILE] [--data-dir DIR] [--sim] [--device PATH]...
-  [--tool-order '<JSON list>'] [--conversation ID] [--max-steps N] [--approve-all] [--json] "<prompt>"`;
+  [--tool-order '<JSON list>'] [--conversation ID] [--max-steps N] [--concurrency-cap N] [--approve-all] [--json] "<prompt>"`;
 
 /**
  * `home-agent ask`: runs one turn. With `--json`, stdout carries one JSON event per line (a stable

@@ -86,4 +86,15 @@ describe('home-agent ask --json', () => {
     expect(corrupt.stderr).toContain('is not a SQLite database');
     expect(corrupt.stderr).toContain('left untouched');
   });
+
+  it('runs at most --concurrency-cap calls of a parallel batch at once', async () => {
+    const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
+    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--sim', '--sim-latency-ms', '20', '--concurrency-cap', '1', '--data-dir', tempDir(), '--json', 'lamps']);
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    expect(events.find((event) => event.type === 'batch/start')).toMatchObject({ mode: 'parallel' });
+    // With a cap of one, each call starts only after the one before it ended.
+    const order = events.filter((event) => event.type === 'tool/start' || event.type === 'tool/end').map((event) => `${String(event.type)} ${String(event.callId).slice(-1)}`);
+    expect(order).toEqual(['tool/start 0', 'tool/end 0', 'tool/start 1', 'tool/end 1', 'tool/start 2', 'tool/end 2']);
+  });
 });
