@@ -41,9 +41,10 @@ export const settingFields = [
   },
   { key: 'maxSteps', label: 'Max steps', kind: 'integer', hint: 'Model replies per turn, 1–100.' },
   { key: 'toolTimeoutMs', label: 'Tool timeout (ms)', kind: 'integer' },
+  { key: 'concurrencyCap', label: 'Parallel calls at most', kind: 'integer', hint: 'Empty: every call of a parallel reply runs at once.' },
 ] as const satisfies readonly SettingField[];
 
-export type SettingKey = 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'persona' | 'toolOrder' | 'maxSteps' | 'toolTimeoutMs';
+export type SettingKey = 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'persona' | 'toolOrder' | 'maxSteps' | 'toolTimeoutMs' | 'concurrencyCap';
 
 /** Pure: a stored value as the text its field shows (empty when unset or not of the field's shape). */
 export function formatSettingValue(kind: SettingFieldKind, value: unknown): string {

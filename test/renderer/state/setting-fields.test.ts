@@ -55,6 +55,6 @@ describe('settingErrorText', () => {
 
 describe('settingFields', () => {
   it('has a field for every key the host stores, and no API key field', () => {
-    expect(settingFields.map((field) => field.key).sort()).toEqual(['apiKeyEnv', 'baseUrl', 'maxSteps', 'model', 'persona', 'provider', 'toolOrder', 'toolTimeoutMs']);
+    expect(settingFields.map((field) => field.key).sort()).toEqual(['apiKeyEnv', 'baseUrl', 'concurrencyCap', 'maxSteps', 'model', 'persona', 'provider', 'toolOrder', 'toolTimeoutMs']);
   });
 });
