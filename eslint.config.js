@@ -3,17 +3,36 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const nativeOrUi = ['electron', 'serialport', '@serialport/*', 'better-sqlite3', 'react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', 'ws'];
+const nativeOrUi = [
+  'electron',
+  'serialport',
+  '@serialport/*',
+  'better-sqlite3',
+  'react',
+  'react-dom',
+  'react-dom/*',
+  'zustand',
+  'zustand/*',
+  'ws',
+];
 
 /** @param {string[]} layers @param {string[]} packages */
 function forbid(layers, packages) {
   return {
-    'no-restricted-imports': ['error', {
-      patterns: [
-        ...layers.map((layer) => ({ group: [`**/${layer}/*`, `**/${layer}`], message: `Bad layering: this folder must not import ${layer}/ (DESIGN.md, Layers).` })),
-        ...(packages.length ? [{ group: packages, message: 'Bad layering: this package belongs to another layer (DESIGN.md, Layers).' }] : []),
-      ],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...layers.map((layer) => ({
+            group: [`**/${layer}/*`, `**/${layer}`],
+            message: `Bad layering: this folder must not import ${layer}/ (DESIGN.md, Layers).`,
+          })),
+          ...(packages.length
+            ? [{ group: packages, message: 'Bad layering: this package belongs to another layer (DESIGN.md, Layers).' }]
+            : []),
+        ],
+      },
+    ],
   };
 }
 
@@ -28,20 +47,44 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
-  { files: ['core/**/*.ts'], rules: forbid(['devices', 'host', 'electron', 'renderer'], [...nativeOrUi, 'node:fs', 'node:child_process', 'node:net', 'node:http']) },
-  { files: ['devices/**/*.ts'], rules: forbid(['host', 'electron', 'renderer'], ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws']) },
+  {
+    files: ['core/**/*.ts'],
+    rules: forbid(
+      ['devices', 'host', 'electron', 'renderer'],
+      [...nativeOrUi, 'node:fs', 'node:child_process', 'node:net', 'node:http'],
+    ),
+  },
+  {
+    files: ['devices/**/*.ts'],
+    rules: forbid(
+      ['host', 'electron', 'renderer'],
+      ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws'],
+    ),
+  },
   { files: ['host/**/*.ts'], rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand']) },
-  { files: ['electron/**/*.ts'], rules: forbid(['renderer', 'core', 'devices'], ['serialport', 'better-sqlite3', 'react']) },
+  {
+    files: ['electron/**/*.ts'],
+    rules: forbid(['renderer', 'core', 'devices'], ['serialport', 'better-sqlite3', 'react']),
+  },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^(\\.\\./)+(core|devices|electron)/|^(\\.\\./)+host/(?!contract/)', message: 'Bad layering: the renderer sees only host/contract (DESIGN.md, Layers).' },
-          { group: ['electron', 'serialport', 'better-sqlite3', 'node:*', 'ws'], message: 'Bad layering: the renderer never touches Node (DESIGN.md, Layers).' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(core|devices|electron)/|^(\\.\\./)+host/(?!contract/)',
+              message: 'Bad layering: the renderer sees only host/contract (DESIGN.md, Layers).',
+            },
+            {
+              group: ['electron', 'serialport', 'better-sqlite3', 'node:*', 'ws'],
+              message: 'Bad layering: the renderer never touches Node (DESIGN.md, Layers).',
+            },
+          ],
+        },
+      ],
     },
   },
 );

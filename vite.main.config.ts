@@ -6,7 +6,17 @@ export default defineConfig({
   build: {
     lib: { entry: 'electron/main.ts', formats: ['es'], fileName: () => '[name].js' },
     rollupOptions: {
-      external: ['electron', 'better-sqlite3', 'serialport', /^@serialport\//, 'ws', 'bufferutil', 'utf-8-validate', 'tsx', /^node:/],
+      external: [
+        'electron',
+        'better-sqlite3',
+        'serialport',
+        /^@serialport\//,
+        'ws',
+        'bufferutil',
+        'utf-8-validate',
+        'tsx',
+        /^node:/,
+      ],
     },
   },
 });

@@ -15,7 +15,8 @@ function devServerCsp(): Plugin {
   return {
     name: 'home-agent-dev-server-csp',
     apply: 'serve',
-    transformIndexHtml: (html) => html.replace("default-src 'self';", "default-src 'self'; script-src 'self' 'unsafe-inline';"),
+    transformIndexHtml: (html) =>
+      html.replace("default-src 'self';", "default-src 'self'; script-src 'self' 'unsafe-inline';"),
   };
 }
 

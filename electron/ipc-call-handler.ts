@@ -9,13 +9,19 @@ export interface IpcCallEvent {
  * The main-process side of `home-agent:call`. The renderer is untrusted: a call from a frame whose
  * URL is not ours is refused, and every payload goes through the contract's zod schemas.
  */
-export function createIpcCallHandler(options: { handlers: () => ApiHandlers | undefined; isTrustedUrl: (url: string) => boolean }) {
+export function createIpcCallHandler(options: {
+  handlers: () => ApiHandlers | undefined;
+  isTrustedUrl: (url: string) => boolean;
+}) {
   return async (event: IpcCallEvent, request: unknown): Promise<unknown> => {
     const url = event.senderFrame?.url ?? '';
     if (!options.isTrustedUrl(url)) throw new Error(`IPC from an unknown frame (${url || 'no frame'}) was refused`);
     const handlers = options.handlers();
     if (!handlers) throw new Error('Home Agent is still starting or already stopping');
-    const { method, input } = (typeof request === 'object' && request !== null ? request : {}) as { method?: unknown; input?: unknown };
+    const { method, input } = (typeof request === 'object' && request !== null ? request : {}) as {
+      method?: unknown;
+      input?: unknown;
+    };
     if (typeof method !== 'string') throw new Error('IPC call without a method name');
     return dispatchApiCall(handlers, method, input);
   };

@@ -18,7 +18,10 @@ let host: Host | undefined;
 let window: BrowserWindow | undefined;
 const lifetime = new AbortController();
 
-const devServerUrl = typeof MAIN_WINDOW_VITE_DEV_SERVER_URL === 'string' && MAIN_WINDOW_VITE_DEV_SERVER_URL ? MAIN_WINDOW_VITE_DEV_SERVER_URL : undefined;
+const devServerUrl =
+  typeof MAIN_WINDOW_VITE_DEV_SERVER_URL === 'string' && MAIN_WINDOW_VITE_DEV_SERVER_URL
+    ? MAIN_WINDOW_VITE_DEV_SERVER_URL
+    : undefined;
 
 async function start(): Promise<void> {
   // The desktop app runs on the embedded defaults: the simulated devices and the demo model,
@@ -31,13 +34,30 @@ async function start(): Promise<void> {
     'api-key-env': process.env.HOME_AGENT_API_KEY_ENV,
     'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
   });
-  const secrets = new EncryptedFileSecretStore({ file: path.join(app.getPath('userData'), 'secrets.json'), cipher: safeStorageCipher });
-  host = await bootHost({ flags, transport: 'electron', secrets, log: (line) => console.error(`home-agent: ${line}`), signal: lifetime.signal });
+  const secrets = new EncryptedFileSecretStore({
+    file: path.join(app.getPath('userData'), 'secrets.json'),
+    cipher: safeStorageCipher,
+  });
+  host = await bootHost({
+    flags,
+    transport: 'electron',
+    secrets,
+    log: (line) => console.error(`home-agent: ${line}`),
+    signal: lifetime.signal,
+  });
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [electronCsp({ devServer: devServerUrl !== undefined })] } });
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [electronCsp({ devServer: devServerUrl !== undefined })],
+      },
+    });
   });
-  ipcMain.handle(IPC_CALL, createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }));
+  ipcMain.handle(
+    IPC_CALL,
+    createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }),
+  );
   host.bus.subscribe((event) => window?.webContents.send(IPC_EVENT, event));
   host.notices.subscribe((notice) => window?.webContents.send(IPC_NOTICE, notice));
 

@@ -25,10 +25,18 @@ const replies: ScriptedReply[] = [
 ];
 
 const folder = await makeHostFolder(replies);
-const host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, extraArgs: ['--sim-latency-ms', '120'] });
+const host = await startHost({
+  dataDir: folder.dataDir,
+  scriptFile: folder.scriptFile,
+  extraArgs: ['--sim-latency-ms', '120'],
+});
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' });
+  const page = await browser.newPage({
+    viewport: { width: 1360, height: 860 },
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+  });
   await page.goto(host.url);
   await expect(page.getByTestId('connection-status')).toHaveText('Connected');
   const send = async (text: string, turns: number) => {

@@ -18,8 +18,10 @@ function electronUnavailableReason() {
     // electron's own message says to reinstall; the usual cause is a blocked binary download.
     return 'the Electron binary is not installed (its download was skipped or blocked; `npx electron --version` tells)';
   }
-  if (typeof binary !== 'string' || !existsSync(binary)) return 'the Electron binary is not installed (its download did not happen)';
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY/WAYLAND_DISPLAY are unset)';
+  if (typeof binary !== 'string' || !existsSync(binary))
+    return 'the Electron binary is not installed (its download did not happen)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display (DISPLAY/WAYLAND_DISPLAY are unset)';
   return undefined;
 }
 
@@ -31,13 +33,25 @@ function run(command, args) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
-const reason = process.env.HOME_AGENT_BROWSER === '1' ? 'HOME_AGENT_BROWSER=1 asks for browser mode' : electronUnavailableReason();
+const reason =
+  process.env.HOME_AGENT_BROWSER === '1' ? 'HOME_AGENT_BROWSER=1 asks for browser mode' : electronUnavailableReason();
 if (!reason) {
   run(process.execPath, [path.join(root, 'node_modules/@electron-forge/cli/dist/electron-forge.js'), 'start']);
 } else {
   console.log(`Home Agent starts in browser mode: ${reason}.`);
   console.log('Building the UI…');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
   const args = [path.join(root, 'bin/home-agent.mjs'), 'serve', '--sim', ...process.argv.slice(2)];
   run(process.execPath, args);

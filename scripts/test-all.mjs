@@ -16,12 +16,17 @@ if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
 if (missing.length > 0) {
   const canInstall = process.getuid?.() === 0 && which('apt-get');
   if (!canInstall) {
-    console.error(`The tests need ${missing.join(' and ')}. Install with: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+    console.error(
+      `The tests need ${missing.join(' and ')}. Install with: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+    );
     process.exit(1);
   }
   console.log(`Installing ${missing.join(' and ')} (apt-get)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...missing],
+  ]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
@@ -32,14 +37,28 @@ const node = process.execPath;
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
 
 const vitestJson = path.join(out, 'vitest.json');
-const vitest = spawnSync(node, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], { cwd: root, stdio: 'inherit', env });
+const vitest = spawnSync(
+  node,
+  [
+    path.join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+  ],
+  { cwd: root, stdio: 'inherit', env },
+);
 
 const playwrightJson = path.join(out, 'playwright.json');
-const playwright = spawnSync(node, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=list,json'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
-});
+const playwright = spawnSync(
+  node,
+  [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=list,json'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
+  },
+);
 
 function read(file) {
   try {

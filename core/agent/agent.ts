@@ -71,7 +71,10 @@ export class Agent {
    * Starts a turn and returns its id at once with the promise of its end (front ends answer the
    * request with the id and follow the events).
    */
-  startTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): { turnId: string; done: Promise<TurnOutcome> } {
+  startTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): {
+    turnId: string;
+    done: Promise<TurnOutcome>;
+  } {
     if (this.running.has(options.conversationId)) {
       throw new ConversationBusyError('this conversation already has a turn running: wait for it to end or stop it');
     }
@@ -82,7 +85,12 @@ export class Agent {
     }
     this.running.set(options.conversationId, controller);
     const turnId = this.newId();
-    const done = this.runTurnBody({ conversationId: options.conversationId, text: options.text, turnId, signal: controller.signal }).finally(() => {
+    const done = this.runTurnBody({
+      conversationId: options.conversationId,
+      text: options.text,
+      turnId,
+      signal: controller.signal,
+    }).finally(() => {
       this.running.delete(options.conversationId);
       this.turns.delete(done);
     });
@@ -95,7 +103,12 @@ export class Agent {
     return this.startTurn(options).done;
   }
 
-  private async runTurnBody(options: { conversationId: string; text: string; turnId: string; signal: AbortSignal }): Promise<TurnOutcome> {
+  private async runTurnBody(options: {
+    conversationId: string;
+    text: string;
+    turnId: string;
+    signal: AbortSignal;
+  }): Promise<TurnOutcome> {
     const { conversationId, turnId, signal } = options;
     const { store } = this.options;
     const emit = (input: AgentEventInput): void => {
@@ -118,7 +131,11 @@ export class Agent {
       store.ensureConversation(conversationId, options.text.slice(0, 60));
       store.appendMessage(conversationId, { role: 'user', text: options.text });
       const settings = this.options.settings();
-      const assembled = assembleTurn({ plugins: this.options.plugins.enabledPlugins(), settings, listeners: this.options.promptListeners });
+      const assembled = assembleTurn({
+        plugins: this.options.plugins.enabledPlugins(),
+        settings,
+        listeners: this.options.promptListeners,
+      });
       if (!assembled.ok) return end('error', assembled.error);
       const maxSteps = settings.maxSteps ?? 8;
       for (let step = 1; step <= maxSteps; step++) {

@@ -37,7 +37,11 @@ export async function runStep(options: {
   const request: ModelRequest = {
     system: assembled.system,
     messages: store.loadMessages(conversationId),
-    tools: assembled.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+    tools: assembled.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    })),
   };
   emit({
     type: 'request/header',
@@ -58,14 +62,24 @@ export async function runStep(options: {
   if (reply.error !== undefined || signal.aborted) {
     if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });
     if (signal.aborted) return { kind: 'end', reason: 'aborted' };
-    const cut = reply.calls.length > 0 ? ` The reply was cut while it was making ${describeCalls(reply.calls)}; ${reply.calls.length === 1 ? 'that call was' : 'those calls were'} not run.` : '';
+    const cut =
+      reply.calls.length > 0
+        ? ` The reply was cut while it was making ${describeCalls(reply.calls)}; ${reply.calls.length === 1 ? 'that call was' : 'those calls were'} not run.`
+        : '';
     return { kind: 'end', reason: 'error', error: `${modelErrorMessage(reply.error)}${cut}` };
   }
   const incomplete = reply.calls.filter((call) => !call.complete);
   if (incomplete.length > 0) {
     if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });
-    const why = reply.finish === 'length' ? 'the model hit its output limit (max tokens)' : 'the stream ended before the call was complete';
-    return { kind: 'end', reason: 'error', error: `The model's reply was cut off inside ${describeCalls(incomplete)}: ${why}. No tool of this reply was run.` };
+    const why =
+      reply.finish === 'length'
+        ? 'the model hit its output limit (max tokens)'
+        : 'the stream ended before the call was complete';
+    return {
+      kind: 'end',
+      reason: 'error',
+      error: `The model's reply was cut off inside ${describeCalls(incomplete)}: ${why}. No tool of this reply was run.`,
+    };
   }
 
   const prepared: PreparedCall[] = reply.calls.map((call) => {

@@ -25,13 +25,15 @@ export function decideBatchMode(calls: readonly { name: string; tool: ToolDefini
     if (call.tool?.serial) return { mode: 'serial', reason: `serial: ${call.name} declares serial` };
   }
   for (const call of calls) {
-    if (call.tool && !call.tool.parallelSafe) return { mode: 'serial', reason: `serial: ${call.name} is not declared parallel-safe` };
+    if (call.tool && !call.tool.parallelSafe)
+      return { mode: 'serial', reason: `serial: ${call.name} is not declared parallel-safe` };
   }
   const channels = new Set<string>();
   for (const call of calls) {
     const channel = call.tool ? outputChannelOf(call.tool) : undefined;
     if (channel === undefined) continue;
-    if (channels.has(channel)) return { mode: 'serial', reason: `serial: two sends to the output channel ${channel} keep their order` };
+    if (channels.has(channel))
+      return { mode: 'serial', reason: `serial: two sends to the output channel ${channel} keep their order` };
     channels.add(channel);
   }
   return { mode: 'parallel', reason: `parallel: all ${calls.length} calls are parallel-safe` };

@@ -64,7 +64,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
     const call = calls[position] as PreparedCall;
     const startedAt = now();
     const queuedMs = startedAt - batchStart;
-    options.emit({ type: 'tool/start', batchId: options.batchId, callId: call.callId, name: call.name, index: call.index });
+    options.emit({
+      type: 'tool/start',
+      batchId: options.batchId,
+      callId: call.callId,
+      name: call.name,
+      index: call.index,
+    });
     const controller = new AbortController();
     if (options.signal.aborted) controller.abort(options.signal.reason);
     else running.add(controller);
@@ -73,7 +79,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
       run = await runToolCall({
         pipeline,
         call,
-        context: { conversationId: options.conversationId, turnId: options.turnId, batchId: options.batchId, callId: call.callId, index: call.index },
+        context: {
+          conversationId: options.conversationId,
+          turnId: options.turnId,
+          batchId: options.batchId,
+          callId: call.callId,
+          index: call.index,
+        },
         authorization: { conversationId: options.conversationId, caller: 'agent' },
         signal: controller.signal,
       });
@@ -87,7 +99,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
     const tool = pipeline.lookUp(call.name);
     const channel = tool ? outputChannelOf(tool) : undefined;
     if (run.outcome.ok && channel !== undefined) {
-      options.emit({ type: 'output/send', batchId: options.batchId, callId: call.callId, index: call.index, channel, text: String(call.args.text ?? '') });
+      options.emit({
+        type: 'output/send',
+        batchId: options.batchId,
+        callId: call.callId,
+        index: call.index,
+        channel,
+        text: String(call.args.text ?? ''),
+      });
     }
     options.emit({
       type: 'tool/end',
@@ -118,7 +137,11 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-async function runConcurrently(count: number, cap: number | undefined, run: (position: number) => Promise<void>): Promise<void> {
+async function runConcurrently(
+  count: number,
+  cap: number | undefined,
+  run: (position: number) => Promise<void>,
+): Promise<void> {
   const limit = cap === undefined || cap <= 0 ? count : Math.min(cap, count);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -74,7 +74,13 @@ export async function runToolCall(options: {
   const timeout = {
     arm: (): void => {
       if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new ToolError({ reason: 'timeout', detail: `${call.name} did not finish within ${timeoutMs} ms` })), timeoutMs);
+      timer = setTimeout(
+        () =>
+          controller.abort(
+            new ToolError({ reason: 'timeout', detail: `${call.name} did not finish within ${timeoutMs} ms` }),
+          ),
+        timeoutMs,
+      );
     },
     pause: (): void => {
       if (timer !== undefined) clearTimeout(timer);
@@ -90,13 +96,18 @@ export async function runToolCall(options: {
     attachMedia: (item) => void media.push(item),
   };
   try {
-    let outcome = await guarded(signal, call.name, () => dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }));
+    let outcome = await guarded(signal, call.name, () =>
+      dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }),
+    );
     for (const hook of pipeline.afterTool ?? []) {
       try {
         const rewritten = await hook({ tool, name: call.name, args: call.args, outcome, context });
         if (rewritten) outcome = rewritten;
       } catch (error) {
-        outcome = { ok: false, error: { reason: 'failed', detail: `an after-tool hook failed: ${(error as Error).message}` } };
+        outcome = {
+          ok: false,
+          error: { reason: 'failed', detail: `an after-tool hook failed: ${(error as Error).message}` },
+        };
       }
     }
     return { outcome, media };
@@ -118,7 +129,11 @@ async function dispatch(options: {
   if (call.argumentsProblem !== undefined) {
     return {
       ok: false,
-      error: { reason: 'invalid_json', detail: `${call.name}: ${call.argumentsProblem}`, hint: `Call ${call.name} again with its arguments as one JSON object.` },
+      error: {
+        reason: 'invalid_json',
+        detail: `${call.name}: ${call.argumentsProblem}`,
+        hint: `Call ${call.name} again with its arguments as one JSON object.`,
+      },
     };
   }
   const refusal = await authorizeToolCall({ context: options.authorization, tool, args: call.args });
@@ -135,7 +150,15 @@ async function dispatch(options: {
       args: call.args,
       signal: context.signal,
     });
-    if (!approved) return { ok: false, error: { reason: 'denied', detail: `The person did not allow ${call.name} to run.`, hint: 'Do not retry it; ask the person what they want instead.' } };
+    if (!approved)
+      return {
+        ok: false,
+        error: {
+          reason: 'denied',
+          detail: `The person did not allow ${call.name} to run.`,
+          hint: 'Do not retry it; ask the person what they want instead.',
+        },
+      };
     options.timeout.arm();
   }
   const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });

@@ -47,8 +47,21 @@ export type AgentEvent = EventBase &
         startedAt: number;
         endedAt: number;
       }
-    | { type: 'approval/request'; batchId: string; callId: string; index: number; name: string; args: Record<string, unknown> }
-    | { type: 'approval/end'; batchId: string; callId: string; approved: boolean; why: 'answered' | 'timeout' | 'aborted' }
+    | {
+        type: 'approval/request';
+        batchId: string;
+        callId: string;
+        index: number;
+        name: string;
+        args: Record<string, unknown>;
+      }
+    | {
+        type: 'approval/end';
+        batchId: string;
+        callId: string;
+        approved: boolean;
+        why: 'answered' | 'timeout' | 'aborted';
+      }
     | { type: 'output/send'; batchId: string; callId: string; index: number; channel: string; text: string }
     | { type: 'batch/end'; batchId: string; wallMs: number; executed: number }
     | { type: 'step/end'; step: number }
@@ -59,4 +72,8 @@ export type AgentEvent = EventBase &
 export type AgentEventType = AgentEvent['type'];
 
 /** Distributive Omit, so each event variant keeps its own fields. */
-export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'at' | 'conversationId' | 'turnId'> : never) : never;
+export type AgentEventInput = AgentEvent extends infer E
+  ? E extends AgentEvent
+    ? Omit<E, 'at' | 'conversationId' | 'turnId'>
+    : never
+  : never;

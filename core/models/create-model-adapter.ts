@@ -32,7 +32,10 @@ export type ModelConfig = z.infer<typeof modelConfigSchema>;
  */
 export function createModelAdapter(config: ModelConfig): ModelAdapter {
   const valid = modelConfigSchema.parse(config);
-  const options: ModelAdapterOptions = { model: valid.model, baseUrl: valid.baseUrl ?? DEFAULT_BASE_URLS[valid.provider] };
+  const options: ModelAdapterOptions = {
+    model: valid.model,
+    baseUrl: valid.baseUrl ?? DEFAULT_BASE_URLS[valid.provider],
+  };
   if (valid.apiKey !== undefined) options.apiKey = valid.apiKey;
   if (valid.headers !== undefined) options.headers = valid.headers;
   if (valid.timeouts?.firstByteMs !== undefined) options.firstByteTimeoutMs = valid.timeouts.firstByteMs;

@@ -17,7 +17,15 @@ export interface ModelInfo {
 const openAiList = z.object({ data: z.array(z.object({ id: z.string() })) });
 const anthropicList = z.object({ data: z.array(z.object({ id: z.string(), display_name: z.string().nullish() })) });
 const geminiList = z.object({
-  models: z.array(z.object({ name: z.string(), displayName: z.string().nullish(), supportedGenerationMethods: z.array(z.string()).nullish() })).default([]),
+  models: z
+    .array(
+      z.object({
+        name: z.string(),
+        displayName: z.string().nullish(),
+        supportedGenerationMethods: z.array(z.string()).nullish(),
+      }),
+    )
+    .default([]),
 });
 const ollamaList = z.object({ models: z.array(z.object({ name: z.string() })) });
 
@@ -27,13 +35,25 @@ const LIST_TIMEOUT_MS = 15_000;
  * The models a server offers: OpenAI-compatible `/v1/models`, Anthropic `/v1/models`, Gemini
  * `/v1beta/models` (only those that can generate content), Ollama `/api/tags`. Throws a ModelError.
  */
-export async function listModels(options: { provider: ModelProvider; baseUrl?: string; apiKey?: string; signal?: AbortSignal; timeoutMs?: number }): Promise<ModelInfo[]> {
+export async function listModels(options: {
+  provider: ModelProvider;
+  baseUrl?: string;
+  apiKey?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}): Promise<ModelInfo[]> {
   const { provider } = options;
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS[provider];
   const url = listUrl(provider, baseUrl);
   const timeoutMs = options.timeoutMs ?? LIST_TIMEOUT_MS;
   const request = modelStreamRequest({
-    adapter: { model: '(listing models)', apiKey: options.apiKey, firstByteTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, maxRetries: 1 },
+    adapter: {
+      model: '(listing models)',
+      apiKey: options.apiKey,
+      firstByteTimeoutMs: timeoutMs,
+      idleTimeoutMs: timeoutMs,
+      maxRetries: 1,
+    },
     provider,
     baseUrl,
     url,
@@ -48,10 +68,18 @@ export async function listModels(options: { provider: ModelProvider; baseUrl?: s
     case 'openai':
       return parseModelChunk({ provider, text, schema: openAiList }).data.map((model) => ({ id: model.id }));
     case 'anthropic':
-      return parseModelChunk({ provider, text, schema: anthropicList }).data.map((model) => withName(model.id, model.display_name));
+      return parseModelChunk({ provider, text, schema: anthropicList }).data.map((model) =>
+        withName(model.id, model.display_name),
+      );
     case 'gemini':
       return parseModelChunk({ provider, text, schema: geminiList })
-        .models.filter((model) => !model.supportedGenerationMethods || model.supportedGenerationMethods.some((method) => method.includes('generateContent') || method.includes('GenerateContent')))
+        .models.filter(
+          (model) =>
+            !model.supportedGenerationMethods ||
+            model.supportedGenerationMethods.some(
+              (method) => method.includes('generateContent') || method.includes('GenerateContent'),
+            ),
+        )
         .map((model) => withName(model.name.replace(/^models\//, ''), model.displayName));
     case 'ollama':
       return parseModelChunk({ provider, text, schema: ollamaList }).models.map((model) => ({ id: model.name }));

@@ -13,7 +13,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     // Not JSON after all: the caller wraps the text as it is.
     return undefined;

@@ -1,7 +1,8 @@
 import type { ConversationMessage, ToolResultMessage } from './conversation-message.ts';
 
 /** A conversation cut into single user/assistant messages and runs of consecutive tool results. */
-export type ConversationItem = Exclude<ConversationMessage, ToolResultMessage> | { role: 'tool-results'; results: ToolResultMessage[] };
+export type ConversationItem =
+  Exclude<ConversationMessage, ToolResultMessage> | { role: 'tool-results'; results: ToolResultMessage[] };
 
 /**
  * Groups consecutive tool results into one run: every format answers one assistant reply's

@@ -12,7 +12,8 @@ export type SequenceGraphProblem =
 /** The distinct sequences a sequence calls, in the order they first appear. */
 export function sequenceTargets(sequence: Sequence): string[] {
   const targets = new Set<string>();
-  for (const group of sequence.groups) for (const call of group.calls) if (call.sequence !== undefined) targets.add(call.sequence);
+  for (const group of sequence.groups)
+    for (const call of group.calls) if (call.sequence !== undefined) targets.add(call.sequence);
   return [...targets];
 }
 
@@ -22,7 +23,11 @@ export function sequenceTargets(sequence: Sequence): string[] {
  * longer than `maxCallDepth` hops. Empty means the sequence may run. This is where cross-sequence
  * targets are checked; saving does not require them (mutually calling sequences must be savable).
  */
-export function checkSequenceGraph(options: { from?: string; sequences: readonly Sequence[]; maxCallDepth?: number }): SequenceGraphProblem[] {
+export function checkSequenceGraph(options: {
+  from?: string;
+  sequences: readonly Sequence[];
+  maxCallDepth?: number;
+}): SequenceGraphProblem[] {
   const maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
   const byName = new Map(options.sequences.map((sequence) => [sequence.name, sequence]));
   const problems = new Map<string, SequenceGraphProblem>();
@@ -30,7 +35,9 @@ export function checkSequenceGraph(options: { from?: string; sequences: readonly
     if (!problems.has(key)) problems.set(key, problem);
   };
   if (options.from !== undefined && !byName.has(options.from)) {
-    return [{ kind: 'missing', caller: null, target: options.from, message: `there is no sequence named '${options.from}'` }];
+    return [
+      { kind: 'missing', caller: null, target: options.from, message: `there is no sequence named '${options.from}'` },
+    ];
   }
 
   // Depth-first over call chains; a chain stops at a cycle or past the depth limit, so the walk is bounded.
@@ -38,18 +45,31 @@ export function checkSequenceGraph(options: { from?: string; sequences: readonly
     for (const target of sequenceTargets(sequence)) {
       const callee = byName.get(target);
       if (!callee) {
-        add(`missing:${sequence.name}>${target}`, { kind: 'missing', caller: sequence.name, target, message: `sequence '${sequence.name}' calls '${target}', which does not exist` });
+        add(`missing:${sequence.name}>${target}`, {
+          kind: 'missing',
+          caller: sequence.name,
+          target,
+          message: `sequence '${sequence.name}' calls '${target}', which does not exist`,
+        });
         continue;
       }
       const start = stack.indexOf(target);
       if (start >= 0) {
         const path = [...stack.slice(start), target];
-        add(`cycle:${[...new Set(path)].sort().join(',')}`, { kind: 'cycle', path, message: `sequences call each other in a cycle: ${path.join(' → ')}` });
+        add(`cycle:${[...new Set(path)].sort().join(',')}`, {
+          kind: 'cycle',
+          path,
+          message: `sequences call each other in a cycle: ${path.join(' → ')}`,
+        });
         continue;
       }
       const path = [...stack, target];
       if (path.length - 1 > maxCallDepth) {
-        add(`depth:${path.join('>')}`, { kind: 'depth', path, message: `the call chain ${path.join(' → ')} is ${path.length - 1} sequence calls deep; at most ${maxCallDepth} are allowed` });
+        add(`depth:${path.join('>')}`, {
+          kind: 'depth',
+          path,
+          message: `the call chain ${path.join(' → ')} is ${path.length - 1} sequence calls deep; at most ${maxCallDepth} are allowed`,
+        });
         continue;
       }
       visit(callee, path);

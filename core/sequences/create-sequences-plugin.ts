@@ -5,7 +5,12 @@ import { ToolError } from '../tools/tool-error.ts';
 import type { SequenceStore } from './sequence-store.ts';
 import type { Sequence } from './sequence-schema.ts';
 import { validateSequence } from './validate-sequence.ts';
-import { checkSequenceGraph, DEFAULT_MAX_CALL_DEPTH, sequenceTargets, type SequenceGraphProblem } from './check-sequence-graph.ts';
+import {
+  checkSequenceGraph,
+  DEFAULT_MAX_CALL_DEPTH,
+  sequenceTargets,
+  type SequenceGraphProblem,
+} from './check-sequence-graph.ts';
 import { DEFAULT_SEQUENCE_TIMEOUT_MS, runSequence } from './run-sequence.ts';
 import { sequencesPromptSection } from './sequences-prompt-section.ts';
 
@@ -19,10 +24,17 @@ export interface SequencesPluginOptions {
   runTimeoutMs?: number;
 }
 
-const nameParameter = { name: { type: 'string' as const, description: 'The sequence name (lower-case words joined by _).' } };
+const nameParameter = {
+  name: { type: 'string' as const, description: 'The sequence name (lower-case words joined by _).' },
+};
 
 function notFound(name: string): ToolError {
-  return new ToolError({ reason: 'not_found', field: 'name', detail: `There is no sequence named '${name}'.`, hint: 'Call seq_list to see the saved sequences.' });
+  return new ToolError({
+    reason: 'not_found',
+    field: 'name',
+    detail: `There is no sequence named '${name}'.`,
+    hint: 'Call seq_list to see the saved sequences.',
+  });
 }
 
 function graphReport(problems: SequenceGraphProblem[]): { ok: boolean; problems: SequenceGraphProblem[] } {
@@ -67,7 +79,13 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       const replaced = (await store.get(sequence.name)) !== undefined;
       await store.save(sequence);
       // Unknown tools and missing targets are allowed at save (they may appear later); say so.
-      const unknownTools = [...new Set(sequence.groups.flatMap((group) => group.calls.flatMap((call) => (call.tool !== undefined && !tools.byName(call.tool) ? [call.tool] : []))))];
+      const unknownTools = [
+        ...new Set(
+          sequence.groups.flatMap((group) =>
+            group.calls.flatMap((call) => (call.tool !== undefined && !tools.byName(call.tool) ? [call.tool] : [])),
+          ),
+        ),
+      ];
       const graph = checkSequenceGraph({ from: sequence.name, sequences: await store.list(), maxCallDepth });
       return {
         saved: sequence.name,
@@ -109,7 +127,9 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
     handler: async (args) => {
       const name = String(args.name);
       if (!(await store.delete(name))) return notFound(name);
-      const calledBy = (await store.list()).filter((sequence) => sequenceTargets(sequence).includes(name)).map((sequence) => sequence.name);
+      const calledBy = (await store.list())
+        .filter((sequence) => sequenceTargets(sequence).includes(name))
+        .map((sequence) => sequence.name);
       return { deleted: name, called_by: calledBy };
     },
   };
@@ -117,21 +137,32 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
   const check: ToolDefinition = {
     name: 'seq_check',
     description: `Check the calls between sequences: missing targets, cycles, chains deeper than ${maxCallDepth}. Without a name, checks every sequence.`,
-    parameters: { type: 'object', properties: { name: { type: 'string', description: 'One sequence to check from (optional).' } } },
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'One sequence to check from (optional).' } },
+    },
     parallelSafe: true,
     handler: async (args) => {
       const sequences = await store.list();
-      const problems = checkSequenceGraph({ ...(typeof args.name === 'string' ? { from: args.name } : {}), sequences, maxCallDepth });
+      const problems = checkSequenceGraph({
+        ...(typeof args.name === 'string' ? { from: args.name } : {}),
+        sequences,
+        maxCallDepth,
+      });
       return graphReport(problems);
     },
   };
 
   const run: ToolDefinition = {
     name: 'seq_run',
-    description: 'Run a saved sequence and return its report (every call with ok / failed / skipped / refused). Not allowed inside a sequence.',
+    description:
+      'Run a saved sequence and return its report (every call with ok / failed / skipped / refused). Not allowed inside a sequence.',
     parameters: {
       type: 'object',
-      properties: { ...nameParameter, input: { type: 'object', description: 'What the sequence reads as its "input" slot (optional).' } },
+      properties: {
+        ...nameParameter,
+        input: { type: 'object', description: 'What the sequence reads as its "input" slot (optional).' },
+      },
       required: ['name'],
     },
     serial: true,
@@ -143,7 +174,11 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       if (!sequence) return notFound(name);
       const problems = checkSequenceGraph({ from: name, sequences, maxCallDepth });
       if (problems.length > 0) {
-        return new ToolError({ reason: 'failed', detail: `the sequence ${name} cannot run: ${problems.map((problem) => problem.message).join('; ')}`, hint: 'Fix the sequences (seq_save) and call seq_check.' });
+        return new ToolError({
+          reason: 'failed',
+          detail: `the sequence ${name} cannot run: ${problems.map((problem) => problem.message).join('; ')}`,
+          hint: 'Fix the sequences (seq_save) and call seq_check.',
+        });
       }
       return runSequence({
         sequence,

@@ -34,7 +34,11 @@ export function evaluateCondition(node: ConditionNode, slots: SlotValues): unkno
   }
 }
 
-function binary(operator: Extract<ConditionNode, { kind: 'binary' }>['operator'], left: unknown, right: unknown): unknown {
+function binary(
+  operator: Extract<ConditionNode, { kind: 'binary' }>['operator'],
+  left: unknown,
+  right: unknown,
+): unknown {
   switch (operator) {
     case '==':
     case '===':
@@ -69,8 +73,12 @@ function numbers(operator: string, left: unknown, right: unknown, apply: (a: num
 }
 
 function compare(operator: '<' | '>' | '<=' | '>=', left: unknown, right: unknown): boolean {
-  const comparable = (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
-  if (!comparable) throw new ConditionError(`'${operator}' needs two numbers or two strings, got ${describe(left)} and ${describe(right)}`);
+  const comparable =
+    (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
+  if (!comparable)
+    throw new ConditionError(
+      `'${operator}' needs two numbers or two strings, got ${describe(left)} and ${describe(right)}`,
+    );
   const a = left as number | string;
   const b = right as number | string;
   if (operator === '<') return a < b;

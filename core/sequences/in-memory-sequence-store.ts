@@ -10,7 +10,9 @@ export class InMemorySequenceStore implements SequenceStore {
   }
 
   async list(): Promise<Sequence[]> {
-    return [...this.sequences.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((sequence) => structuredClone(sequence));
+    return [...this.sequences.values()]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((sequence) => structuredClone(sequence));
   }
 
   async get(name: string): Promise<Sequence | undefined> {

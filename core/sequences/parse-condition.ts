@@ -2,7 +2,21 @@ import jsep from 'jsep';
 import { FORBIDDEN_PROPERTY_NAMES } from './read-slot-path.ts';
 
 /** The arithmetic and comparison operators a condition may use (no bitwise, no `??`). */
-export const CONDITION_BINARY_OPERATORS = ['==', '!=', '===', '!==', '<', '>', '<=', '>=', '+', '-', '*', '/', '%'] as const;
+export const CONDITION_BINARY_OPERATORS = [
+  '==',
+  '!=',
+  '===',
+  '!==',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+] as const;
 export type ConditionBinaryOperator = (typeof CONDITION_BINARY_OPERATORS)[number];
 
 /**
@@ -18,7 +32,8 @@ export type ConditionNode =
   | { kind: 'binary'; operator: ConditionBinaryOperator; left: ConditionNode; right: ConditionNode };
 
 /** A parsed condition and the slots it reads, or why it was refused (a sentence for the model). */
-export type ConditionParse = { ok: true; condition: ConditionNode; slotsRead: string[] } | { ok: false; detail: string };
+export type ConditionParse =
+  { ok: true; condition: ConditionNode; slotsRead: string[] } | { ok: false; detail: string };
 
 class RefusedConstruct extends Error {}
 
@@ -52,7 +67,8 @@ function convert(node: jsep.Expression, slotsRead: Set<string>): ConditionNode {
   switch (node.type) {
     case 'Literal': {
       const value = (node as jsep.Literal).value;
-      if (value !== null && typeof value === 'object') refuse('only string, number, boolean and null literals are allowed in a condition');
+      if (value !== null && typeof value === 'object')
+        refuse('only string, number, boolean and null literals are allowed in a condition');
       return { kind: 'literal', value };
     }
     case 'Identifier':
@@ -71,18 +87,23 @@ function convert(node: jsep.Expression, slotsRead: Set<string>): ConditionNode {
       const binary = node as jsep.BinaryExpression;
       const left = convert(binary.left, slotsRead);
       const right = convert(binary.right, slotsRead);
-      if (binary.operator === '&&' || binary.operator === '||') return { kind: 'logical', operator: binary.operator, left, right };
+      if (binary.operator === '&&' || binary.operator === '||')
+        return { kind: 'logical', operator: binary.operator, left, right };
       if ((CONDITION_BINARY_OPERATORS as readonly string[]).includes(binary.operator)) {
         return { kind: 'binary', operator: binary.operator as ConditionBinaryOperator, left, right };
       }
-      return refuse(`the operator '${binary.operator}' is not allowed in a condition (allowed: ${CONDITION_BINARY_OPERATORS.join(' ')} && || !)`);
+      return refuse(
+        `the operator '${binary.operator}' is not allowed in a condition (allowed: ${CONDITION_BINARY_OPERATORS.join(' ')} && || !)`,
+      );
     }
     case 'CallExpression':
       return refuse('function calls are not allowed in a condition');
     case 'ThisExpression':
       return refuse("'this' is not allowed in a condition; name a slot instead");
     case 'Compound':
-      return refuse('a condition is one expression (found several parts: a comma, or a keyword such as typeof or in, which are not allowed)');
+      return refuse(
+        'a condition is one expression (found several parts: a comma, or a keyword such as typeof or in, which are not allowed)',
+      );
     default:
       return refuse(`${node.type} is not allowed in a condition`);
   }
@@ -96,11 +117,15 @@ function pathOf(node: jsep.Expression): [string, ...(string | number)[]] {
     return [name];
   }
   if (node.type === 'ThisExpression') refuse("'this' is not allowed in a condition; name a slot instead");
-  if (node.type !== 'MemberExpression') refuse('member access is only allowed on slot paths (like reading.result.celsius)');
+  if (node.type !== 'MemberExpression')
+    refuse('member access is only allowed on slot paths (like reading.result.celsius)');
   const member = node as jsep.MemberExpression;
   let key: string | number;
   if (!member.computed && member.property.type === 'Identifier') key = (member.property as jsep.Identifier).name;
-  else if (member.property.type === 'Literal' && ['string', 'number'].includes(typeof (member.property as jsep.Literal).value)) {
+  else if (
+    member.property.type === 'Literal' &&
+    ['string', 'number'].includes(typeof (member.property as jsep.Literal).value)
+  ) {
     key = (member.property as jsep.Literal).value as string | number;
   } else refuse('a computed member access must use a literal key (like list[0] or a["b"])');
   checkPropertyName(String(key));

@@ -15,7 +15,12 @@ export const REFUSED_IN_SEQUENCE: readonly { pattern: string; why: string }[] = 
 ];
 
 function matches(pattern: string, name: string): boolean {
-  const expression = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const expression = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return expression.test(name);
 }
 
@@ -27,6 +32,7 @@ function matches(pattern: string, name: string): boolean {
 export function refusedInSequence(tool: { name: string; outputChannel?: string | undefined }): string | null {
   const rule = REFUSED_IN_SEQUENCE.find((entry) => matches(entry.pattern, tool.name));
   if (rule) return `${tool.name} may not run inside a sequence: ${rule.why}`;
-  if (tool.outputChannel !== undefined) return `${tool.name} may not run inside a sequence: it messages the outside world (output channel '${tool.outputChannel}')`;
+  if (tool.outputChannel !== undefined)
+    return `${tool.name} may not run inside a sequence: it messages the outside world (output channel '${tool.outputChannel}')`;
   return null;
 }

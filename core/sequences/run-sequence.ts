@@ -50,11 +50,22 @@ export async function runSequence(options: RunSequenceOptions): Promise<Sequence
   if (options.signal.aborted) controller.abort(options.signal.reason);
   else options.signal.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(
-    () => controller.abort(new ToolError({ reason: 'timeout', detail: `the sequence ${options.sequence.name} did not finish within ${timeoutMs} ms` })),
+    () =>
+      controller.abort(
+        new ToolError({
+          reason: 'timeout',
+          detail: `the sequence ${options.sequence.name} did not finish within ${timeoutMs} ms`,
+        }),
+      ),
     timeoutMs,
   );
   try {
-    const level: Level = { options, signal: controller.signal, maxCallDepth: options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH, stack: [options.sequence.name] };
+    const level: Level = {
+      options,
+      signal: controller.signal,
+      maxCallDepth: options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
+      stack: [options.sequence.name],
+    };
     return (await runLevel(level, options.sequence, options.input ?? {})).report;
   } finally {
     clearTimeout(timer);
@@ -62,27 +73,44 @@ export async function runSequence(options: RunSequenceOptions): Promise<Sequence
   }
 }
 
-async function runLevel(level: Level, sequence: Sequence, input: Record<string, unknown>): Promise<{ report: SequenceRunReport; slots: Map<string, unknown> }> {
+async function runLevel(
+  level: Level,
+  sequence: Sequence,
+  input: Record<string, unknown>,
+): Promise<{ report: SequenceRunReport; slots: Map<string, unknown> }> {
   const slots = new Map<string, unknown>([[INPUT_SLOT, input]]);
   const groups: SequenceGroupReport[] = [];
   let stopped = false;
   for (const group of sequence.groups) {
     if (level.signal.aborted) {
       stopped = true;
-      groups.push({ id: group.id, calls: group.calls.map((call, index) => ({ ...identify(call, index), status: 'skipped', error: stopError(level.signal) })) });
+      groups.push({
+        id: group.id,
+        calls: group.calls.map((call, index) => ({
+          ...identify(call, index),
+          status: 'skipped',
+          error: stopError(level.signal),
+        })),
+      });
       continue;
     }
     // Slots are written after the whole group: no call of a group can see another's outcome.
     // A store or ToolAPI that throws (a database error) fails that one call, never the run.
-    const results = await Promise.all(group.calls.map((call, index) => runCall(level, { call, index, slots }).catch((error: unknown) => failed(call, index, errorDataOf(error)))));
+    const results = await Promise.all(
+      group.calls.map((call, index) =>
+        runCall(level, { call, index, slots }).catch((error: unknown) => failed(call, index, errorDataOf(error))),
+      ),
+    );
     results.forEach((result, index) => {
       const slot = group.calls[index]?.slot;
       if (slot !== undefined) slots.set(slot, result.slot);
-      if (level.signal.aborted && (result.report.status === 'failed' || result.report.status === 'skipped')) stopped = true;
+      if (level.signal.aborted && (result.report.status === 'failed' || result.report.status === 'skipped'))
+        stopped = true;
     });
     groups.push({ id: group.id, calls: results.map((result) => result.report) });
   }
-  const ok = !stopped && groups.every((group) => group.calls.every((call) => call.status === 'ok' || call.status === 'skipped'));
+  const ok =
+    !stopped && groups.every((group) => group.calls.every((call) => call.status === 'ok' || call.status === 'skipped'));
   const report: SequenceRunReport = { sequence: sequence.name, groups, ok };
   if (stopped) report.stopped = stopKind(level.signal);
   return { report, slots };
@@ -103,16 +131,30 @@ function stopKind(signal: AbortSignal): 'aborted' | 'timeout' {
 
 function stopError(signal: AbortSignal): ToolErrorData {
   const kind = stopKind(signal);
-  return { reason: kind, detail: kind === 'timeout' ? 'the sequence ran out of time before this call' : 'the sequence was stopped before this call' };
+  return {
+    reason: kind,
+    detail:
+      kind === 'timeout'
+        ? 'the sequence ran out of time before this call'
+        : 'the sequence was stopped before this call',
+  };
 }
 
 type CallResult = { report: SequenceCallReport; slot: SlotValue };
 
-function failed(call: SequenceCall, index: number, error: ToolErrorData, status: 'failed' | 'refused' = 'failed'): CallResult {
+function failed(
+  call: SequenceCall,
+  index: number,
+  error: ToolErrorData,
+  status: 'failed' | 'refused' = 'failed',
+): CallResult {
   return { report: { ...identify(call, index), status, error }, slot: { ok: false, error } };
 }
 
-async function runCall(level: Level, options: { call: SequenceCall; index: number; slots: Map<string, unknown> }): Promise<CallResult> {
+async function runCall(
+  level: Level,
+  options: { call: SequenceCall; index: number; slots: Map<string, unknown> },
+): Promise<CallResult> {
   const { call, index, slots } = options;
   if (call.when !== undefined) {
     const condition = parseCondition(call.when);
@@ -122,7 +164,11 @@ async function runCall(level: Level, options: { call: SequenceCall; index: numbe
       holds = evaluateCondition(condition.condition, slots);
     } catch (error) {
       if (!(error instanceof ConditionError)) throw error;
-      return failed(call, index, { reason: 'failed', field: 'when', detail: `the condition '${call.when}' could not be evaluated: ${error.message}` });
+      return failed(call, index, {
+        reason: 'failed',
+        field: 'when',
+        detail: `the condition '${call.when}' could not be evaluated: ${error.message}`,
+      });
     }
     if (!holds) return { report: { ...identify(call, index), status: 'skipped' }, slot: { ok: false, skipped: true } };
   }
@@ -130,13 +176,28 @@ async function runCall(level: Level, options: { call: SequenceCall; index: numbe
   if (call.sequence !== undefined) return runNested(level, { call, index, args, target: call.sequence });
   const tool = call.tool ?? '';
   const refusal = refusedInSequence(level.options.toolApi.byName(tool) ?? { name: tool });
-  if (refusal) return failed(call, index, { reason: 'unauthorized', detail: refusal, hint: 'Call it outside the sequence, in a reply of its own.' }, 'refused');
-  const context = { conversationId: level.options.conversationId, caller: SEQUENCE_CALLER, signal: level.signal, ...(level.options.turnId !== undefined ? { turnId: level.options.turnId } : {}) };
+  if (refusal)
+    return failed(
+      call,
+      index,
+      { reason: 'unauthorized', detail: refusal, hint: 'Call it outside the sequence, in a reply of its own.' },
+      'refused',
+    );
+  const context = {
+    conversationId: level.options.conversationId,
+    caller: SEQUENCE_CALLER,
+    signal: level.signal,
+    ...(level.options.turnId !== undefined ? { turnId: level.options.turnId } : {}),
+  };
   return fromOutcome(call, index, await level.options.toolApi.call(context, tool, args));
 }
 
 function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome): CallResult {
-  if (outcome.ok) return { report: { ...identify(call, index), status: 'ok', result: outcome.value }, slot: { ok: true, result: outcome.value } };
+  if (outcome.ok)
+    return {
+      report: { ...identify(call, index), status: 'ok', result: outcome.value },
+      slot: { ok: true, result: outcome.value },
+    };
   // A refusal by the CanUse gate (unauthorized) or the person (denied) is reported as refused.
   const status = outcome.error.reason === 'unauthorized' || outcome.error.reason === 'denied' ? 'refused' : 'failed';
   const result = failed(call, index, outcome.error, status);
@@ -147,20 +208,41 @@ function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome): C
   return result;
 }
 
-async function runNested(level: Level, options: { call: SequenceCall; index: number; args: Record<string, unknown>; target: string }): Promise<CallResult> {
+async function runNested(
+  level: Level,
+  options: { call: SequenceCall; index: number; args: Record<string, unknown>; target: string },
+): Promise<CallResult> {
   const { call, index, target } = options;
   if (level.stack.includes(target)) {
-    return failed(call, index, { reason: 'failed', detail: `sequences call each other in a cycle: ${[...level.stack, target].join(' → ')}` });
+    return failed(call, index, {
+      reason: 'failed',
+      detail: `sequences call each other in a cycle: ${[...level.stack, target].join(' → ')}`,
+    });
   }
   if (level.stack.length > level.maxCallDepth) {
-    return failed(call, index, { reason: 'failed', detail: `the call chain ${[...level.stack, target].join(' → ')} is deeper than ${level.maxCallDepth} sequence calls` });
+    return failed(call, index, {
+      reason: 'failed',
+      detail: `the call chain ${[...level.stack, target].join(' → ')} is deeper than ${level.maxCallDepth} sequence calls`,
+    });
   }
   const sequence = await level.options.loadSequence(target);
-  if (!sequence) return failed(call, index, { reason: 'not_found', detail: `there is no sequence named '${target}'`, hint: 'Call seq_list to see the saved sequences.' });
+  if (!sequence)
+    return failed(call, index, {
+      reason: 'not_found',
+      detail: `there is no sequence named '${target}'`,
+      hint: 'Call seq_list to see the saved sequences.',
+    });
   const { report, slots } = await runLevel({ ...level, stack: [...level.stack, target] }, sequence, options.args);
   // The nested run's own slots (not its input) become this call's result: `inner.result.slots.reading.ok`.
   const result = { slots: Object.fromEntries([...slots].filter(([name]) => name !== INPUT_SLOT)) };
-  if (report.ok) return { report: { ...identify(call, index), status: 'ok', result, report }, slot: { ok: true, result } };
-  const error: ToolErrorData = { reason: 'failed', detail: `the sequence ${target} did not succeed${report.stopped ? ` (${report.stopped})` : ''}; see its report` };
-  return { report: { ...identify(call, index), status: 'failed', result, error, report }, slot: { ok: false, result, error } };
+  if (report.ok)
+    return { report: { ...identify(call, index), status: 'ok', result, report }, slot: { ok: true, result } };
+  const error: ToolErrorData = {
+    reason: 'failed',
+    detail: `the sequence ${target} did not succeed${report.stopped ? ` (${report.stopped})` : ''}; see its report`,
+  };
+  return {
+    report: { ...identify(call, index), status: 'failed', result, error, report },
+    slot: { ok: false, result, error },
+  };
 }

@@ -44,7 +44,11 @@ const callSchema = z.strictObject({
   tool: z.string().min(1).max(200).optional(),
   sequence: z.string().min(1).max(100).optional(),
   args: z.record(z.string(), z.unknown()).optional(),
-  slot: z.string().regex(SLOT_NAME_PATTERN, 'must be lower-case letters, digits and _, starting with a letter').max(64).optional(),
+  slot: z
+    .string()
+    .regex(SLOT_NAME_PATTERN, 'must be lower-case letters, digits and _, starting with a letter')
+    .max(64)
+    .optional(),
   when: z.string().min(1).max(1000).optional(),
 });
 

@@ -10,7 +10,10 @@ export interface SlotReference {
 }
 
 /** Every `$slot` marker in an args tree, and the markers that are malformed. */
-export function collectSlotReferences(args: unknown, field: string): { references: SlotReference[]; problems: { field: string; detail: string }[] } {
+export function collectSlotReferences(
+  args: unknown,
+  field: string,
+): { references: SlotReference[]; problems: { field: string; detail: string }[] } {
   const references: SlotReference[] = [];
   const problems: { field: string; detail: string }[] = [];
   const visit = (value: unknown, at: string): void => {

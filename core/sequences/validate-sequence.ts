@@ -18,14 +18,21 @@ export type SequenceValidation = { ok: true; sequence: Sequence } | { ok: false;
  * conditions, no refused tools. Targets of `sequence:` calls are NOT required to exist, so two
  * sequences that call each other can both be saved; `checkSequenceGraph` catches what is missing.
  */
-export function validateSequence(input: unknown, options: { describeTool?: (name: string) => { name: string; outputChannel?: string } | undefined } = {}): SequenceValidation {
+export function validateSequence(
+  input: unknown,
+  options: { describeTool?: (name: string) => { name: string; outputChannel?: string } | undefined } = {},
+): SequenceValidation {
   const parsed = sequenceSchema.safeParse(input);
   if (!parsed.success) {
     return {
       ok: false,
       problems: parsed.error.issues.map((issue) => {
         const field = fieldPath(issue.path) || 'sequence';
-        return { field, reason: valueAt(input, issue.path) === undefined ? 'required' : 'type', detail: `${field}: ${issue.message}` };
+        return {
+          field,
+          reason: valueAt(input, issue.path) === undefined ? 'required' : 'type',
+          detail: `${field}: ${issue.message}`,
+        };
       }),
     };
   }
@@ -49,18 +56,30 @@ function checkGroupIds(sequence: Sequence): SequenceProblem[] {
   sequence.groups.forEach((group, index) => {
     const first = seen.get(group.id);
     if (first === undefined) seen.set(group.id, index);
-    else problems.push({ field: `groups[${index}].id`, reason: 'type', detail: `groups[${index}].id: the group id '${group.id}' is already used by groups[${first}]; group ids must be unique` });
+    else
+      problems.push({
+        field: `groups[${index}].id`,
+        reason: 'type',
+        detail: `groups[${index}].id: the group id '${group.id}' is already used by groups[${first}]; group ids must be unique`,
+      });
   });
   return problems;
 }
 
-function checkCalls(sequence: Sequence, describeTool: ((name: string) => { name: string; outputChannel?: string } | undefined) | undefined): SequenceProblem[] {
+function checkCalls(
+  sequence: Sequence,
+  describeTool: ((name: string) => { name: string; outputChannel?: string } | undefined) | undefined,
+): SequenceProblem[] {
   const problems: SequenceProblem[] = [];
   sequence.groups.forEach((group, groupIndex) =>
     group.calls.forEach((call, callIndex) => {
       const at = `groups[${groupIndex}].calls[${callIndex}]`;
       if (call.tool === undefined && call.sequence === undefined) {
-        problems.push({ field: `${at}.tool`, reason: 'required', detail: `${at}: a call names a tool ("tool") or a sequence ("sequence")` });
+        problems.push({
+          field: `${at}.tool`,
+          reason: 'required',
+          detail: `${at}: a call names a tool ("tool") or a sequence ("sequence")`,
+        });
       } else if (call.tool !== undefined && call.sequence !== undefined) {
         problems.push({ field: at, reason: 'type', detail: `${at}: a call names a tool or a sequence, not both` });
       }
@@ -69,7 +88,11 @@ function checkCalls(sequence: Sequence, describeTool: ((name: string) => { name:
         if (refusal) problems.push({ field: `${at}.tool`, reason: 'unauthorized', detail: `${at}.tool: ${refusal}` });
       }
       if (call.slot !== undefined && RESERVED_SLOT_NAMES.includes(call.slot)) {
-        problems.push({ field: `${at}.slot`, reason: 'type', detail: `${at}.slot: '${call.slot}' is reserved; choose another slot name` });
+        problems.push({
+          field: `${at}.slot`,
+          reason: 'type',
+          detail: `${at}.slot: '${call.slot}' is reserved; choose another slot name`,
+        });
       }
     }),
   );
@@ -85,7 +108,12 @@ function checkSlots(sequence: Sequence): SequenceProblem[] {
       if (call.slot === undefined) return;
       const field = `groups[${groupIndex}].calls[${callIndex}].slot`;
       const first = writer.get(call.slot);
-      if (first) problems.push({ field, reason: 'type', detail: `${field}: the slot '${call.slot}' is already written by ${first.field}; each slot is written once` });
+      if (first)
+        problems.push({
+          field,
+          reason: 'type',
+          detail: `${field}: the slot '${call.slot}' is already written by ${first.field}; each slot is written once`,
+        });
       else writer.set(call.slot, { group: groupIndex, field });
     }),
   );
@@ -95,8 +123,10 @@ function checkSlots(sequence: Sequence): SequenceProblem[] {
     const group = sequence.groups[groupIndex]?.id ?? '';
     let why: string | null = null;
     if (!written) why = `no call writes the slot '${slot}'`;
-    else if (written.group === groupIndex) why = `the slot '${slot}' is written in the same group '${group}', whose calls run in parallel; read it in a later group`;
-    else if (written.group > groupIndex) why = `the slot '${slot}' is read too early: it is written by group '${sequence.groups[written.group]?.id ?? ''}', which runs after group '${group}'`;
+    else if (written.group === groupIndex)
+      why = `the slot '${slot}' is written in the same group '${group}', whose calls run in parallel; read it in a later group`;
+    else if (written.group > groupIndex)
+      why = `the slot '${slot}' is read too early: it is written by group '${sequence.groups[written.group]?.id ?? ''}', which runs after group '${group}'`;
     if (why) problems.push({ field, reason: 'type', detail: `${field}: ${why}` });
   };
   sequence.groups.forEach((group, groupIndex) =>

@@ -14,7 +14,10 @@ export function parseToolArguments(text: string): ParsedArguments {
     return { ok: false, detail: `the arguments are not valid JSON (${(error as Error).message})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, detail: `the arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
+    return {
+      ok: false,
+      detail: `the arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+    };
   }
   return { ok: true, args: value as Record<string, unknown> };
 }

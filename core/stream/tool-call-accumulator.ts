@@ -108,7 +108,15 @@ export class ToolCallAccumulator {
   }
 
   private open(streamIndex: number): Bucket {
-    const bucket: Bucket = { streamIndex, arrival: this.buckets.length, id: undefined, name: undefined, argumentsText: '', requiresEnd: false, ended: false };
+    const bucket: Bucket = {
+      streamIndex,
+      arrival: this.buckets.length,
+      id: undefined,
+      name: undefined,
+      argumentsText: '',
+      requiresEnd: false,
+      ended: false,
+    };
     this.buckets.push(bucket);
     return bucket;
   }

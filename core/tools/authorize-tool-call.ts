@@ -18,6 +18,9 @@ export async function authorizeToolCall(options: {
     // A gate that fails closes: an error while deciding is a refusal, never a pass.
     return ToolError.isInstance(error)
       ? error
-      : new ToolError({ reason: 'unauthorized', detail: `${options.tool.name}: the permission check failed (${(error as Error).message ?? String(error)})` });
+      : new ToolError({
+          reason: 'unauthorized',
+          detail: `${options.tool.name}: the permission check failed (${(error as Error).message ?? String(error)})`,
+        });
   }
 }

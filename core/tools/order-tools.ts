@@ -39,7 +39,9 @@ export function assertToolOrderShape(toolOrder: readonly string[]): void {
  */
 export function orderTools<T extends { name: string }>(tools: readonly T[], toolOrder?: readonly string[]): T[] {
   if (tools.some((tool) => tool.name === TOOL_ORDER_REST)) {
-    throw new ToolOrderError(`a tool is named '${TOOL_ORDER_REST}', the reserved rest entry of toolOrder: rename the tool`);
+    throw new ToolOrderError(
+      `a tool is named '${TOOL_ORDER_REST}', the reserved rest entry of toolOrder: rename the tool`,
+    );
   }
   const lexicographic = [...tools].sort((a, b) => compareCodeUnits(a.name, b.name));
   if (toolOrder === undefined) return lexicographic;

@@ -13,7 +13,11 @@ export interface ToolApi {
   byName(name: string): ToolDeclaration | undefined;
   /** The CanUse gate, exactly as the batch path applies it. Null means allowed. */
   canUse(context: AuthorizationContext, name: string, args: Record<string, unknown>): Promise<ToolError | null>;
-  call(context: AuthorizationContext & { signal: AbortSignal; turnId?: string }, name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  call(
+    context: AuthorizationContext & { signal: AbortSignal; turnId?: string },
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<ToolOutcome>;
 }
 
 /** Builds the ToolAPI over a live tool source (the enabled plugins' tools). */
@@ -40,7 +44,13 @@ export function createToolApi(options: {
       const run = await runToolCall({
         pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline, lookUp: find },
         call: { index: 0, callId, name, args },
-        context: { conversationId: context.conversationId, turnId: context.turnId ?? '', batchId: `toolapi-${callId}`, callId, index: 0 },
+        context: {
+          conversationId: context.conversationId,
+          turnId: context.turnId ?? '',
+          batchId: `toolapi-${callId}`,
+          callId,
+          index: 0,
+        },
         authorization: { conversationId: context.conversationId, caller: context.caller },
         signal: context.signal,
       });

@@ -51,7 +51,10 @@ export interface ToolDefinition {
    * The tool's own part of the CanUse gate (e.g. device grants). Return a ToolError to refuse.
    * Called by the one authorisation function that both the batch path and the ToolAPI use.
    */
-  canUse?: (context: AuthorizationContext, args: Record<string, unknown>) => ToolError | null | Promise<ToolError | null>;
+  canUse?: (
+    context: AuthorizationContext,
+    args: Record<string, unknown>,
+  ) => ToolError | null | Promise<ToolError | null>;
   handler: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
 }
 

@@ -12,7 +12,16 @@ export type ToolErrorReason =
   | 'failed';
 
 export const TOOL_ERROR_REASONS: readonly ToolErrorReason[] = [
-  'not_found', 'required', 'type', 'invalid_json', 'unauthorized', 'denied', 'timeout', 'device_offline', 'aborted', 'failed',
+  'not_found',
+  'required',
+  'type',
+  'invalid_json',
+  'unauthorized',
+  'denied',
+  'timeout',
+  'device_offline',
+  'aborted',
+  'failed',
 ];
 
 /** The plain-data shape of a tool failure, as stored, sent to front ends and rendered for the model. */

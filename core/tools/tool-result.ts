@@ -21,7 +21,11 @@ export function normaliseToolOutcome(outcome: { returned: unknown } | { thrown: 
   if (ToolError.isInstance(value)) return { ok: false, error: value.toData() };
   if (isToolError(value)) {
     const legacy = (value as { error: unknown }).error;
-    return { ok: false, error: { reason: 'failed', detail: typeof legacy === 'string' ? legacy : compactJson(legacy) }, value };
+    return {
+      ok: false,
+      error: { reason: 'failed', detail: typeof legacy === 'string' ? legacy : compactJson(legacy) },
+      value,
+    };
   }
   return { ok: true, value };
 }
@@ -37,7 +41,9 @@ export function errorDataOf(thrown: unknown): ToolErrorData {
 export function compactJson(value: unknown): string {
   if (value === undefined) return 'null';
   try {
-    return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null';
+    return (
+      JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null'
+    );
   } catch (error) {
     // A cyclic value cannot be JSON; say why in words rather than send "[object Object]".
     const why = ((error as Error)?.message ?? String(error)).split('\n')[0];

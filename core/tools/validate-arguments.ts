@@ -9,9 +9,18 @@ export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: 
  * nested objects and arrays. Lenient where models are: `"true"`/`"false"`/`1`/`0` for booleans and
  * numeric strings for numbers are coerced, not rejected. Returns a copy; the input is not changed.
  */
-export function validateArguments(options: { toolName: string; schema: JsonSchema; args: Record<string, unknown> }): ArgumentCheck {
+export function validateArguments(options: {
+  toolName: string;
+  schema: JsonSchema;
+  args: Record<string, unknown>;
+}): ArgumentCheck {
   try {
-    const value = checkValue(options.schema.type ? options.schema : { ...options.schema, type: 'object' }, options.args, '', options.toolName);
+    const value = checkValue(
+      options.schema.type ? options.schema : { ...options.schema, type: 'object' },
+      options.args,
+      '',
+      options.toolName,
+    );
     return { ok: true, args: value as Record<string, unknown> };
   } catch (error) {
     if (ToolError.isInstance(error)) return { ok: false, error };
@@ -22,7 +31,8 @@ export function validateArguments(options: { toolName: string; schema: JsonSchem
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
@@ -64,9 +74,12 @@ function checkValue(schema: JsonSchema, value: unknown, path: string, toolName: 
     case 'number':
     case 'integer': {
       const coerced = coerceNumber(value, schema.type === 'integer');
-      if (coerced === undefined) throw typeError(toolName, path, schema.type === 'integer' ? 'an integer' : 'a number', value);
-      if (schema.minimum !== undefined && coerced < schema.minimum) throw typeError(toolName, path, `at least ${schema.minimum}`, value);
-      if (schema.maximum !== undefined && coerced > schema.maximum) throw typeError(toolName, path, `at most ${schema.maximum}`, value);
+      if (coerced === undefined)
+        throw typeError(toolName, path, schema.type === 'integer' ? 'an integer' : 'a number', value);
+      if (schema.minimum !== undefined && coerced < schema.minimum)
+        throw typeError(toolName, path, `at least ${schema.minimum}`, value);
+      if (schema.maximum !== undefined && coerced > schema.maximum)
+        throw typeError(toolName, path, `at most ${schema.maximum}`, value);
       result = coerced;
       break;
     }
@@ -78,7 +91,9 @@ function checkValue(schema: JsonSchema, value: unknown, path: string, toolName: 
       break;
     case 'array': {
       if (!Array.isArray(value)) throw typeError(toolName, path, 'an array', value);
-      result = schema.items ? value.map((item, i) => checkValue(schema.items as JsonSchema, item, `${path}[${i}]`, toolName)) : [...value];
+      result = schema.items
+        ? value.map((item, i) => checkValue(schema.items as JsonSchema, item, `${path}[${i}]`, toolName))
+        : [...value];
       break;
     }
     case 'object':
@@ -99,7 +114,8 @@ function checkValue(schema: JsonSchema, value: unknown, path: string, toolName: 
 }
 
 function checkObject(schema: JsonSchema, value: unknown, path: string, toolName: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw typeError(toolName, path, 'an object', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw typeError(toolName, path, 'an object', value);
   const input = value as Record<string, unknown>;
   const output: Record<string, unknown> = { ...input };
   for (const name of schema.required ?? []) {

@@ -25,12 +25,22 @@ export type ConfirmPairing = (candidate: PairingCandidate) => boolean | Promise<
  * so store and registry never disagree.
  */
 export class DevicePairing {
-  constructor(private readonly options: { store: PairingStore; registry: DeviceRegistry; connectorFor?: (path: string) => TransportConnector; now?: () => number }) {}
+  constructor(
+    private readonly options: {
+      store: PairingStore;
+      registry: DeviceRegistry;
+      connectorFor?: (path: string) => TransportConnector;
+      now?: () => number;
+    },
+  ) {}
 
   /** Attaches every paired device (offline ones too, listed with their remembered tools). */
   async attachPaired(): Promise<void> {
     for (const paired of this.options.store.list()) {
-      if (this.options.registry.list().some((device) => device.path === paired.path || device.id === paired.identity.id)) continue;
+      if (
+        this.options.registry.list().some((device) => device.path === paired.path || device.id === paired.identity.id)
+      )
+        continue;
       await this.options.registry.attachConnector(this.connector(paired.path, paired.profile), {
         grant: paired.grants,
         alias: paired.alias,
@@ -42,11 +52,22 @@ export class DevicePairing {
   }
 
   /** Pairs the device at `path`; null when the user declines. Throws when the device does not answer. */
-  async pair(options: { path: string; alias?: string; profile?: string; confirm: ConfirmPairing; timeoutMs?: number; signal?: AbortSignal }): Promise<PairedDevice | null> {
+  async pair(options: {
+    path: string;
+    alias?: string;
+    profile?: string;
+    confirm: ConfirmPairing;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+  }): Promise<PairedDevice | null> {
     const { registry, store } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
-    const hello = await probeDevice({ connector: this.connector(options.path, options.profile), timeoutMs: options.timeoutMs, signal: options.signal });
+    const hello = await probeDevice({
+      connector: this.connector(options.path, options.profile),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
     const candidate: PairingCandidate = { path: options.path, identity: hello.device, tools: hello.tools };
     if (!(await options.confirm(candidate))) return null;
     const paired: PairedDevice = {
@@ -82,7 +103,10 @@ export class DevicePairing {
   /** Takes these actions away from the agent. */
   revoke(deviceId: string, actions: readonly string[]): PairedDevice {
     const paired = this.require(deviceId);
-    return this.setGrants(paired, paired.grants.filter((action) => !actions.includes(action)));
+    return this.setGrants(
+      paired,
+      paired.grants.filter((action) => !actions.includes(action)),
+    );
   }
 
   /** Removes everything about the device: record, grants, and its session. */
@@ -99,7 +123,12 @@ export class DevicePairing {
     const hello = entry?.session.hello;
     if (entry === undefined || hello === undefined) throw new Error(`${deviceId} is not connected`);
     if (entry.trusted) return true;
-    const accepted = await confirm({ path: paired.path, identity: hello.device, tools: hello.tools, previousIdentity: paired.identity });
+    const accepted = await confirm({
+      path: paired.path,
+      identity: hello.device,
+      tools: hello.tools,
+      previousIdentity: paired.identity,
+    });
     if (!accepted) return false;
     this.options.registry.trustCurrentIdentity(deviceId);
     if (hello.device.id !== deviceId) this.options.store.forget(deviceId);

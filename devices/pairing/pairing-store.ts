@@ -32,7 +32,9 @@ export class InMemoryPairingStore implements PairingStore {
   private readonly devices = new Map<string, PairedDevice>();
 
   list(): PairedDevice[] {
-    return [...this.devices.values()].map(copy).sort((a, b) => (a.identity.id < b.identity.id ? -1 : a.identity.id > b.identity.id ? 1 : 0));
+    return [...this.devices.values()]
+      .map(copy)
+      .sort((a, b) => (a.identity.id < b.identity.id ? -1 : a.identity.id > b.identity.id ? 1 : 0));
   }
 
   get(deviceId: string): PairedDevice | undefined {

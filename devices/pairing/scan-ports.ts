@@ -25,17 +25,25 @@ const DEV_PATTERN = /^tty(?:USB|ACM|S)\d+$/;
  * (ttyUSB*, ttyACM*, ttyS*), then manual paths such as pseudo-terminals, which no list shows.
  * Never throws: what went wrong comes back in `warnings`.
  */
-export async function scanPorts(options: ScanPortsOptions = {}): Promise<{ candidates: PortCandidate[]; warnings: string[] }> {
+export async function scanPorts(
+  options: ScanPortsOptions = {},
+): Promise<{ candidates: PortCandidate[]; warnings: string[] }> {
   const found = new Map<string, PortCandidate>();
   const warnings: string[] = [];
   const timeoutMs = options.timeoutMs ?? 3000;
   try {
     const listed = await withTimeout((options.listPorts ?? (() => SerialPort.list()))(), timeoutMs, options.signal);
     for (const port of listed) {
-      found.set(port.path, { path: port.path, source: 'list', ...(port.manufacturer ? { manufacturer: port.manufacturer } : {}) });
+      found.set(port.path, {
+        path: port.path,
+        source: 'list',
+        ...(port.manufacturer ? { manufacturer: port.manufacturer } : {}),
+      });
     }
   } catch (error) {
-    warnings.push(`listing serial ports failed (${(error as Error).message}); scanning ${options.devDirectory ?? '/dev'} instead`);
+    warnings.push(
+      `listing serial ports failed (${(error as Error).message}); scanning ${options.devDirectory ?? '/dev'} instead`,
+    );
   }
   const devDirectory = options.devDirectory ?? '/dev';
   try {
@@ -69,6 +77,9 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, signal?: AbortSi
       signal?.removeEventListener('abort', onAbort);
       settle();
     }
-    promise.then((value) => finish(() => resolve(value)), (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))));
+    promise.then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
+    );
   });
 }

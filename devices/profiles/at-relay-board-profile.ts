@@ -6,7 +6,13 @@ export const AT_RELAY_BOARD_PROFILE = parseLineProfile({
   kind: 'relay',
   model: 'AT-RELAY-4',
   lineEnding: '\r\n',
-  identify: { command: 'AT+ID?', response: { pattern: '^\\+ID:(?<id>[A-Za-z0-9._-]+),(?<firmware>[A-Za-z0-9._-]+)$', captures: { id: 'string', firmware: 'string' } } },
+  identify: {
+    command: 'AT+ID?',
+    response: {
+      pattern: '^\\+ID:(?<id>[A-Za-z0-9._-]+),(?<firmware>[A-Za-z0-9._-]+)$',
+      captures: { id: 'string', firmware: 'string' },
+    },
+  },
   tools: [
     {
       name: 'set',
@@ -29,7 +35,11 @@ export const AT_RELAY_BOARD_PROFILE = parseLineProfile({
     {
       name: 'get',
       description: 'Read whether one relay channel (1–4) is on.',
-      parameters: { type: 'object', properties: { channel: { type: 'integer', minimum: 1, maximum: 4 } }, required: ['channel'] },
+      parameters: {
+        type: 'object',
+        properties: { channel: { type: 'integer', minimum: 1, maximum: 4 } },
+        required: ['channel'],
+      },
       parallelSafe: true,
       command: 'AT+R{channel}?',
       formats: { channel: { 1: '1', 2: '2', 3: '3', 4: '4' } },

@@ -8,14 +8,21 @@ import type { ProfileTool, ResponsePattern } from './line-profile-schema.ts';
 export function renderCommand(tool: ProfileTool, args: Record<string, unknown>): string {
   return tool.command.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
     const value = args[name];
-    if (value === undefined || value === null) throw new ToolError({ reason: 'required', field: name, detail: `${name} is required` });
-    if (typeof value === 'object') throw new ToolError({ reason: 'type', field: name, detail: `${name} must be a plain value` });
+    if (value === undefined || value === null)
+      throw new ToolError({ reason: 'required', field: name, detail: `${name} is required` });
+    if (typeof value === 'object')
+      throw new ToolError({ reason: 'type', field: name, detail: `${name} must be a plain value` });
     const text = String(value);
     const formatted = tool.formats[name]?.[text] ?? text;
     if (tool.formats[name] && tool.formats[name][text] === undefined) {
-      throw new ToolError({ reason: 'type', field: name, detail: `${name} must be one of ${Object.keys(tool.formats[name]).join(', ')}` });
+      throw new ToolError({
+        reason: 'type',
+        field: name,
+        detail: `${name} must be one of ${Object.keys(tool.formats[name]).join(', ')}`,
+      });
     }
-    if (/[\r\n]/.test(formatted)) throw new ToolError({ reason: 'type', field: name, detail: `${name} must not contain line breaks` });
+    if (/[\r\n]/.test(formatted))
+      throw new ToolError({ reason: 'type', field: name, detail: `${name} must not contain line breaks` });
     return formatted;
   });
 }
@@ -32,7 +39,8 @@ export function matchResponse(patterns: readonly ResponsePattern[], line: string
     const match = new RegExp(pattern.pattern).exec(line);
     if (!match) continue;
     const groups = match.groups ?? {};
-    if (pattern.error !== undefined) return { matched: true, ok: false, reason: pattern.error, detail: groups.detail ?? line };
+    if (pattern.error !== undefined)
+      return { matched: true, ok: false, reason: pattern.error, detail: groups.detail ?? line };
     const result: Record<string, unknown> = {};
     for (const [name, type] of Object.entries(pattern.captures)) {
       const raw = groups[name];

@@ -8,7 +8,14 @@ import type { LineProfile, ResponsePattern } from './line-profile-schema.ts';
 
 /** The tools a profile declares, as a hello would. */
 export function profileTools(profile: LineProfile): DeviceTool[] {
-  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm }) => ({ name, description, parameters, parallelSafe, serial, confirm }));
+  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm }) => ({
+    name,
+    description,
+    parameters,
+    parallelSafe,
+    serial,
+    confirm,
+  }));
 }
 
 /**
@@ -22,26 +29,31 @@ export function profileConnector(inner: TransportConnector, profile: LineProfile
     label: inner.label,
     waitUntilPresent: (signal) => inner.waitUntilPresent(signal),
     async open(handlers, signal) {
-      let awaiting: { id: number; patterns: readonly ResponsePattern[]; onMatch(result: Record<string, unknown>): unknown } | undefined;
+      let awaiting:
+        | { id: number; patterns: readonly ResponsePattern[]; onMatch(result: Record<string, unknown>): unknown }
+        | undefined;
       const respond = (frame: ResponseFrame): void => {
         queueMicrotask(() => handlers.onLine(encodeFrame(frame).trimEnd()));
       };
-      const device: LineTransport = await inner.open({
-        onLine(line) {
-          const current = awaiting;
-          const match = current ? matchResponse(current.patterns, line) : { matched: false as const };
-          if (!current || !match.matched) {
-            // Not an answer to what we asked: hand it on so the session counts and reports it.
-            handlers.onLine(line);
-            return;
-          }
-          awaiting = undefined;
-          if (match.ok) respond({ id: current.id, ok: true, result: current.onMatch(match.result) });
-          else respond({ id: current.id, ok: false, error: { reason: match.reason, detail: match.detail } });
+      const device: LineTransport = await inner.open(
+        {
+          onLine(line) {
+            const current = awaiting;
+            const match = current ? matchResponse(current.patterns, line) : { matched: false as const };
+            if (!current || !match.matched) {
+              // Not an answer to what we asked: hand it on so the session counts and reports it.
+              handlers.onLine(line);
+              return;
+            }
+            awaiting = undefined;
+            if (match.ok) respond({ id: current.id, ok: true, result: current.onMatch(match.result) });
+            else respond({ id: current.id, ok: false, error: { reason: match.reason, detail: match.detail } });
+          },
+          onOversized: handlers.onOversized,
+          onClose: handlers.onClose,
         },
-        onOversized: handlers.onOversized,
-        onClose: handlers.onClose,
-      }, signal);
+        signal,
+      );
       const send = (command: string): Promise<void> => device.write(`${command}${profile.lineEnding}`);
       return {
         label: device.label,
@@ -58,7 +70,12 @@ export function profileConnector(inner: TransportConnector, profile: LineProfile
               id: request.id,
               patterns: [profile.identify.response],
               onMatch: (identity): HelloResult => ({
-                device: { id: String(identity.id), kind: profile.kind, model: profile.model, firmware: String(identity.firmware ?? '') },
+                device: {
+                  id: String(identity.id),
+                  kind: profile.kind,
+                  model: profile.model,
+                  firmware: String(identity.firmware ?? ''),
+                },
                 tools: profileTools(profile),
                 concurrent: false,
               }),
@@ -66,15 +83,34 @@ export function profileConnector(inner: TransportConnector, profile: LineProfile
             return send(profile.identify.command);
           }
           const tool = profile.tools.find((candidate) => candidate.name === request.tool);
-          if (tool === undefined) return respond({ id: request.id, ok: false, error: { reason: 'failed', detail: `no action ${request.tool}` } });
+          if (tool === undefined)
+            return respond({
+              id: request.id,
+              ok: false,
+              error: { reason: 'failed', detail: `no action ${request.tool}` },
+            });
           let command: string;
           try {
             command = renderCommand(tool, request.args);
           } catch (error) {
-            const failure = ToolError.isInstance(error) ? error : new ToolError({ reason: 'failed', detail: String(error) });
-            return respond({ id: request.id, ok: false, error: { reason: failure.reason, detail: failure.detail ?? failure.reason, ...(failure.field ? { field: failure.field } : {}) } });
+            const failure = ToolError.isInstance(error)
+              ? error
+              : new ToolError({ reason: 'failed', detail: String(error) });
+            return respond({
+              id: request.id,
+              ok: false,
+              error: {
+                reason: failure.reason,
+                detail: failure.detail ?? failure.reason,
+                ...(failure.field ? { field: failure.field } : {}),
+              },
+            });
           }
-          awaiting = { id: request.id, patterns: tool.responses, onMatch: (result) => ({ ...request.args, ...result }) };
+          awaiting = {
+            id: request.id,
+            patterns: tool.responses,
+            onMatch: (result) => ({ ...request.args, ...result }),
+          };
           return send(command);
         },
       };

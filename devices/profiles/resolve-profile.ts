@@ -18,7 +18,9 @@ export function resolveProfile(nameOrFile: string): LineProfile {
   try {
     text = readFileSync(nameOrFile, 'utf8');
   } catch {
-    throw new Error(`no line profile named '${nameOrFile}' (built in: ${Object.keys(BUILTIN_PROFILES).join(', ')}) and no such file`);
+    throw new Error(
+      `no line profile named '${nameOrFile}' (built in: ${Object.keys(BUILTIN_PROFILES).join(', ')}) and no such file`,
+    );
   }
   let json: unknown;
   try {

@@ -23,10 +23,17 @@ export const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() =>
 );
 
 /** Lower-case words joined by single `-` or `_`; safe inside tool names (`lamp__set`, `door_sensor__read`). */
-export const nameSchema = z.string().max(40).regex(/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/, 'lower-case word(s) joined by single - or _');
+export const nameSchema = z
+  .string()
+  .max(40)
+  .regex(/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/, 'lower-case word(s) joined by single - or _');
 
 export const deviceIdentitySchema = z.object({
-  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ -'),
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ -'),
   kind: nameSchema,
   model: z.string().max(100),
   firmware: z.string().max(100),
@@ -59,7 +66,12 @@ const requestId = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 export const requestFrameSchema = z.discriminatedUnion('op', [
   z.object({ id: requestId, op: z.literal('hello') }),
-  z.object({ id: requestId, op: z.literal('call'), tool: nameSchema, args: z.record(z.string(), z.unknown()).default({}) }),
+  z.object({
+    id: requestId,
+    op: z.literal('call'),
+    tool: nameSchema,
+    args: z.record(z.string(), z.unknown()).default({}),
+  }),
 ]);
 /** Host → device. */
 export type RequestFrame = z.infer<typeof requestFrameSchema>;

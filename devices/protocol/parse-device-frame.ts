@@ -20,5 +20,9 @@ export function parseDeviceFrame(line: string, maxBytes = MAX_FRAME_BYTES): Devi
   }
   const response = responseFrameSchema.safeParse(value);
   if (response.success) return { kind: 'response', frame: response.data };
-  return { kind: 'invalid', problem: 'invalid_frame', detail: response.error.issues[0]?.message ?? 'bad response frame' };
+  return {
+    kind: 'invalid',
+    problem: 'invalid_frame',
+    detail: response.error.issues[0]?.message ?? 'bad response frame',
+  };
 }

@@ -1,7 +1,6 @@
 /** The outcome of reading one line as JSON: a value, or why it is not one. */
 export type JsonLineResult =
-  | { ok: true; value: unknown }
-  | { ok: false; problem: 'oversized' | 'invalid_json'; detail: string };
+  { ok: true; value: unknown } | { ok: false; problem: 'oversized' | 'invalid_json'; detail: string };
 
 /**
  * Safe-parses one untrusted line as JSON, refusing lines over `maxBytes` before parsing them.

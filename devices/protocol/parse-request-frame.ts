@@ -16,5 +16,10 @@ export function parseRequestFrame(line: string, maxBytes = MAX_FRAME_BYTES): Req
   const rawId = (json.value as { id?: unknown } | null)?.id;
   const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId >= 0 ? rawId : null;
   const issue = request.error.issues[0];
-  return { ok: false, id, problem: 'invalid_frame', detail: issue ? `${issue.path.join('.')}: ${issue.message}` : 'bad request' };
+  return {
+    ok: false,
+    id,
+    problem: 'invalid_frame',
+    detail: issue ? `${issue.path.join('.')}: ${issue.message}` : 'bad request',
+  };
 }

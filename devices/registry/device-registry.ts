@@ -93,9 +93,11 @@ export class DeviceRegistry {
 
   /** Attaches any transport connector (e.g. an in-process simulated device). */
   async attachConnector(connector: TransportConnector, options: AttachOptions = {}): Promise<DeviceInfo> {
-    if (this.entries.some((entry) => entry.path === connector.label)) throw new Error(`${connector.label} is already attached`);
+    if (this.entries.some((entry) => entry.path === connector.label))
+      throw new Error(`${connector.label} is already attached`);
     const waitMs = options.waitOnlineMs ?? 5000;
-    if (waitMs === 0 && options.trustedIdentity === undefined) throw new Error('attaching without waiting needs a trusted identity');
+    if (waitMs === 0 && options.trustedIdentity === undefined)
+      throw new Error('attaching without waiting needs a trusted identity');
     const session = new DeviceSession({ ...this.sessionDefaults, connector });
     const entry: MutableEntry = {
       path: connector.label,
@@ -120,8 +122,12 @@ export class DeviceRegistry {
     }
     entry.unsubscribe.push(
       session.onStatus(() => this.changeListeners.emit()),
-      session.onEvent((event) => this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.path })),
-      session.onProblem((problem) => this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.path })),
+      session.onEvent((event) =>
+        this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.path }),
+      ),
+      session.onProblem((problem) =>
+        this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.path }),
+      ),
     );
     this.entries.push(entry);
     this.changeListeners.emit();
@@ -154,7 +160,9 @@ export class DeviceRegistry {
     return this.entries
       .filter((entry) => entry.trustedIdentity !== undefined)
       .map((entry) => this.view(entry))
-      .sort((a, b) => (a.trustedIdentity.id < b.trustedIdentity.id ? -1 : a.trustedIdentity.id > b.trustedIdentity.id ? 1 : 0));
+      .sort((a, b) =>
+        a.trustedIdentity.id < b.trustedIdentity.id ? -1 : a.trustedIdentity.id > b.trustedIdentity.id ? 1 : 0,
+      );
   }
 
   /** Replaces what the agent may use on a device. */
@@ -175,7 +183,10 @@ export class DeviceRegistry {
   /** Runs one action on a device (no grant check: callers authorise first). */
   call(id: string, action: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
-    if (entry === undefined) return Promise.reject(new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` }));
+    if (entry === undefined)
+      return Promise.reject(
+        new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` }),
+      );
     return entry.session.call(action, args, options);
   }
 

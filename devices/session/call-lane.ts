@@ -15,7 +15,8 @@ export class CallLane {
 
   /** Resolves with a release function when it is this caller's turn; rejects `aborted` on abort. */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(new ToolError({ reason: 'aborted', detail: 'aborted while queued for the port' }));
+    if (signal?.aborted)
+      return Promise.reject(new ToolError({ reason: 'aborted', detail: 'aborted while queued for the port' }));
     if (!this.busy) {
       this.busy = true;
       return Promise.resolve(this.releaser());

@@ -101,7 +101,8 @@ export class DeviceSession {
   /** Starts connecting (and reconnecting, for the session's whole life). */
   start(): void {
     this.loop ??= this.connectLoop().catch((error: unknown) => {
-      if (!this.lifetime.signal.aborted) this.reportProblem({ problem: 'connection', detail: `connect loop stopped: ${String(error)}` });
+      if (!this.lifetime.signal.aborted)
+        this.reportProblem({ problem: 'connection', detail: `connect loop stopped: ${String(error)}` });
     });
   }
 
@@ -109,11 +110,20 @@ export class DeviceSession {
   whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
     if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
     return new Promise((resolve, reject) => {
-      const signals = [this.lifetime.signal, AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
+      const signals = [
+        this.lifetime.signal,
+        AbortSignal.timeout(options.timeoutMs),
+        ...(options.signal ? [options.signal] : []),
+      ];
       const signal = AbortSignal.any(signals);
       const stop = (): void => {
         remove();
-        reject(new ToolError({ reason: 'device_offline', detail: `${this.label}: not online within ${options.timeoutMs} ms` }));
+        reject(
+          new ToolError({
+            reason: 'device_offline',
+            detail: `${this.label}: not online within ${options.timeoutMs} ms`,
+          }),
+        );
       };
       const remove = this.onStatus((status) => {
         if (status !== 'online' || !this.helloValue) return;
@@ -130,7 +140,10 @@ export class DeviceSession {
     // A session still making its first connection (the app just started) gets the hello's time to
     // come up; a device that was online and dropped ('offline') fails fast, as DESIGN.md asks.
     if (this.statusValue === 'connecting') {
-      await this.whenOnline({ timeoutMs: this.options.helloTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+      await this.whenOnline({
+        timeoutMs: this.options.helloTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }).catch(() => undefined);
     }
     const hello = this.requireOnline();
     if (!hello.tools.some((declared) => declared.name === tool)) {
@@ -139,7 +152,10 @@ export class DeviceSession {
     const release = hello.concurrent ? () => undefined : await this.lane.acquire(options.signal);
     try {
       this.requireOnline();
-      const response = await this.request({ op: 'call', tool, args }, { timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs, signal: options.signal });
+      const response = await this.request(
+        { op: 'call', tool, args },
+        { timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs, signal: options.signal },
+      );
       if (response.ok) return response.result;
       throw mapDeviceError(response.error, hello.device.id);
     } finally {
@@ -162,19 +178,34 @@ export class DeviceSession {
 
   private requireOnline(): HelloResult {
     if (this.statusValue !== 'online' || this.helloValue === undefined) {
-      throw new ToolError({ reason: 'device_offline', detail: `${this.helloValue?.device.id ?? this.label} is ${this.statusValue}`, hint: 'retry once the device is back' });
+      throw new ToolError({
+        reason: 'device_offline',
+        detail: `${this.helloValue?.device.id ?? this.label} is ${this.statusValue}`,
+        hint: 'retry once the device is back',
+      });
     }
     return this.helloValue;
   }
 
-  private async request(body: RequestBody, options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<ResponseFrame> {
+  private async request(
+    body: RequestBody,
+    options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<ResponseFrame> {
     const transport = this.transport;
-    if (transport === undefined || !transport.isOpen) throw new ToolError({ reason: 'device_offline', detail: `${this.label} is not open` });
+    if (transport === undefined || !transport.isOpen)
+      throw new ToolError({ reason: 'device_offline', detail: `${this.label} is not open` });
     const id = this.nextId++;
     const frame = { ...body, id } as RequestFrame;
-    const answer = this.pending.wait(id, { timeoutMs: options.timeoutMs, signal: options.signal, label: `${this.label} ${frame.op === 'call' ? frame.tool : frame.op}#${id}` });
+    const answer = this.pending.wait(id, {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      label: `${this.label} ${frame.op === 'call' ? frame.tool : frame.op}#${id}`,
+    });
     transport.write(encodeFrame(frame)).catch((error: unknown) => {
-      this.pending.fail(id, new ToolError({ reason: 'device_offline', detail: `${this.label}: write failed: ${String(error)}` }));
+      this.pending.fail(
+        id,
+        new ToolError({ reason: 'device_offline', detail: `${this.label}: write failed: ${String(error)}` }),
+      );
     });
     return answer;
   }
@@ -188,14 +219,17 @@ export class DeviceSession {
       try {
         let onClose!: (reason: TransportClose) => void;
         closed = new Promise((resolve) => (onClose = resolve));
-        transport = await this.options.connector.open({
-          onLine: (line) => this.handleLine(line),
-          onOversized: (bytes) => this.countProblem({ problem: 'oversized', detail: `${bytes} bytes` }),
-          onClose: (reason) => {
-            this.handleClose(reason);
-            onClose(reason);
+        transport = await this.options.connector.open(
+          {
+            onLine: (line) => this.handleLine(line),
+            onOversized: (bytes) => this.countProblem({ problem: 'oversized', detail: `${bytes} bytes` }),
+            onClose: (reason) => {
+              this.handleClose(reason);
+              onClose(reason);
+            },
           },
-        }, signal);
+          signal,
+        );
       } catch (error) {
         if (signal.aborted) return;
         await this.pause(`open failed: ${String(error)}`);
@@ -240,7 +274,11 @@ export class DeviceSession {
   }
 
   private failEverything(why: string): void {
-    const error = new ToolError({ reason: 'device_offline', detail: `${this.helloValue?.device.id ?? this.label}: ${why}`, hint: 'retry once the device is back' });
+    const error = new ToolError({
+      reason: 'device_offline',
+      detail: `${this.helloValue?.device.id ?? this.label}: ${why}`,
+      hint: 'retry once the device is back',
+    });
     this.lane.failAll(error);
     this.pending.failAll(error);
   }
@@ -248,7 +286,8 @@ export class DeviceSession {
   private handleLine(line: string): void {
     const parsed = parseDeviceFrame(line);
     if (parsed.kind === 'response') {
-      if (!this.pending.settle(parsed.frame)) this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
+      if (!this.pending.settle(parsed.frame))
+        this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
     } else if (parsed.kind === 'event') {
       this.eventListeners.emit(parsed.frame);
     } else {

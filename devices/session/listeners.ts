@@ -14,7 +14,9 @@ export class Listeners<T> {
         listener(value);
       } catch (error) {
         // A listener's bug must not stop the session's bookkeeping nor crash the app: surface it as a warning.
-        process.emitWarning(`a device listener threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        process.emitWarning(
+          `a device listener threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       }
     }
   }

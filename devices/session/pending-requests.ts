@@ -17,7 +17,8 @@ export class PendingRequests {
   /** Registers request `id`; the promise settles with its response, or rejects `timeout`/`aborted`/whatever `failAll` says. */
   wait(id: number, options: { timeoutMs: number; signal?: AbortSignal; label: string }): Promise<ResponseFrame> {
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(new ToolError({ reason: 'aborted', detail: `${options.label}: aborted` }));
+    if (signal?.aborted)
+      return Promise.reject(new ToolError({ reason: 'aborted', detail: `${options.label}: aborted` }));
     return new Promise((resolve, reject) => {
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -30,7 +31,13 @@ export class PendingRequests {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new ToolError({ reason: 'timeout', detail: `${options.label}: no answer within ${options.timeoutMs} ms`, hint: 'the device may be busy or silent; try again later' }));
+        reject(
+          new ToolError({
+            reason: 'timeout',
+            detail: `${options.label}: no answer within ${options.timeoutMs} ms`,
+            hint: 'the device may be busy or silent; try again later',
+          }),
+        );
       }, options.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.byId.set(id, {

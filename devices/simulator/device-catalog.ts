@@ -40,6 +40,11 @@ export function createFirmwares(options: { kinds: readonly SimulatedKind[]; late
     const count = (counts.get(kind) ?? 0) + 1;
     counts.set(kind, count);
     const dialect = lineKinds[kind]?.dialect();
-    return new SimulatedFirmware({ id: `${kind}-${count}`, model: factories[kind](), latencyMs: options.latencyMs, ...(dialect ? { dialect } : {}) });
+    return new SimulatedFirmware({
+      id: `${kind}-${count}`,
+      model: factories[kind](),
+      latencyMs: options.latencyMs,
+      ...(dialect ? { dialect } : {}),
+    });
   });
 }

@@ -15,15 +15,25 @@ export function createLampModel(): SimulatedDeviceModel & { state: { on: boolean
       {
         name: 'set',
         description: 'Switch the lamp on or off and/or set its brightness (0–100).',
-        parameters: { type: 'object', properties: { on: { type: 'boolean' }, brightness: { type: 'integer', minimum: 0, maximum: 100 } } },
+        parameters: {
+          type: 'object',
+          properties: { on: { type: 'boolean' }, brightness: { type: 'integer', minimum: 0, maximum: 100 } },
+        },
         parallelSafe: true,
         serial: false,
       },
-      { name: 'get', description: 'Read whether the lamp is on and its brightness.', parameters: noArguments, parallelSafe: true, serial: false },
+      {
+        name: 'get',
+        description: 'Read whether the lamp is on and its brightness.',
+        parameters: noArguments,
+        parallelSafe: true,
+        serial: false,
+      },
     ],
     handle(tool, args) {
       if (tool === 'get') return { ...state };
-      if (args.on === undefined && args.brightness === undefined) throw new DeviceFailure('required', 'give on and/or brightness', 'on');
+      if (args.on === undefined && args.brightness === undefined)
+        throw new DeviceFailure('required', 'give on and/or brightness', 'on');
       if (args.on !== undefined) {
         if (typeof args.on !== 'boolean') throw new DeviceFailure('type', 'on must be a boolean', 'on');
         state.on = args.on;
@@ -48,7 +58,15 @@ export function createThermometerModel(): SimulatedDeviceModel & { state: { cels
     model: 'SimTH 2',
     firmware: '2.1.0',
     state,
-    tools: [{ name: 'read', description: 'Read the temperature (°C) and relative humidity (%).', parameters: noArguments, parallelSafe: true, serial: false }],
+    tools: [
+      {
+        name: 'read',
+        description: 'Read the temperature (°C) and relative humidity (%).',
+        parameters: noArguments,
+        parallelSafe: true,
+        serial: false,
+      },
+    ],
     handle() {
       return { ...state };
     },
@@ -83,7 +101,10 @@ export function createDisplayModel(): SimulatedDeviceModel & { state: { text: st
 }
 
 /** A door contact: `read` → {open}; sends a `door` event {open} whenever it changes (`setOpen`). */
-export function createDoorSensorModel(): SimulatedDeviceModel & { state: { open: boolean }; setOpen(open: boolean): void } {
+export function createDoorSensorModel(): SimulatedDeviceModel & {
+  state: { open: boolean };
+  setOpen(open: boolean): void;
+} {
   const state = { open: false };
   let emit: EmitEvent = () => undefined;
   return {
@@ -91,7 +112,15 @@ export function createDoorSensorModel(): SimulatedDeviceModel & { state: { open:
     model: 'SimDoor 1',
     firmware: '1.0.0',
     state,
-    tools: [{ name: 'read', description: 'Read whether the door is open.', parameters: noArguments, parallelSafe: true, serial: false }],
+    tools: [
+      {
+        name: 'read',
+        description: 'Read whether the door is open.',
+        parameters: noArguments,
+        parallelSafe: true,
+        serial: false,
+      },
+    ],
     handle() {
       return { ...state };
     },

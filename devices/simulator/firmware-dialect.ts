@@ -22,12 +22,24 @@ export const jsonDialect: FirmwareDialect = {
   decode(line) {
     const parsed = parseRequestFrame(line);
     if (!parsed.ok) {
-      return parsed.id === null ? { type: 'invalid' } : { type: 'invalid', reply: encodeFrame({ id: parsed.id, ok: false, error: { reason: parsed.problem, detail: parsed.detail } }) };
+      return parsed.id === null
+        ? { type: 'invalid' }
+        : {
+            type: 'invalid',
+            reply: encodeFrame({ id: parsed.id, ok: false, error: { reason: parsed.problem, detail: parsed.detail } }),
+          };
     }
     const request = parsed.frame;
-    return request.op === 'hello' ? { type: 'hello', id: request.id } : { type: 'call', id: request.id, tool: request.tool, args: request.args };
+    return request.op === 'hello'
+      ? { type: 'hello', id: request.id }
+      : { type: 'call', id: request.id, tool: request.tool, args: request.args };
   },
   hello: (id, hello) => encodeFrame({ id, ok: true, result: hello }),
   result: (request, result) => encodeFrame({ id: request.id, ok: true, result: result ?? null }),
-  failure: (request, failure) => encodeFrame({ id: request.id, ok: false, error: { reason: failure.reason, detail: failure.message, ...(failure.field ? { field: failure.field } : {}) } }),
+  failure: (request, failure) =>
+    encodeFrame({
+      id: request.id,
+      ok: false,
+      error: { reason: failure.reason, detail: failure.message, ...(failure.field ? { field: failure.field } : {}) },
+    }),
 };

@@ -27,12 +27,19 @@ export async function startPseudoTerminalPair(options: PseudoTerminalPairOptions
   // socat runs under a small sh guard that holds our stdin pipe: when this process dies, even by
   // SIGKILL, the pipe reaches EOF and the guard kills socat, so no pseudo-terminal outlives its owner.
   const guard = 'exec 3<&0; "$0" "$@" & child=$!; (read -r _ <&3; kill "$child" 2>/dev/null) & wait "$child"';
-  const child = spawn('sh', [
-    '-c', guard, options.socatPath ?? 'socat',
-    '-d', '-d',
-    `pty,raw,echo=0,link=${options.hostPath}`,
-    `pty,raw,echo=0,link=${options.devicePath}`,
-  ], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      guard,
+      options.socatPath ?? 'socat',
+      '-d',
+      '-d',
+      `pty,raw,echo=0,link=${options.hostPath}`,
+      `pty,raw,echo=0,link=${options.devicePath}`,
+    ],
+    { stdio: ['pipe', 'ignore', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
@@ -45,7 +52,10 @@ export async function startPseudoTerminalPair(options: PseudoTerminalPairOptions
   let stderr = '';
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`socat did not start within ${options.timeoutMs ?? 5000} ms: ${stderr.trim()}`)), options.timeoutMs ?? 5000);
+      const timer = setTimeout(
+        () => fail(new Error(`socat did not start within ${options.timeoutMs ?? 5000} ms: ${stderr.trim()}`)),
+        options.timeoutMs ?? 5000,
+      );
       const onAbort = (): void => fail(new Error('aborted while starting socat'));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       function fail(error: Error): void {

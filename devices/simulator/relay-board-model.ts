@@ -7,7 +7,8 @@ export function createRelayBoardModel(): SimulatedDeviceModel & { state: { chann
   const state = { channels: [false, false, false, false] };
   const channelOf = (args: Record<string, unknown>): number => {
     const channel = args.channel;
-    if (typeof channel !== 'number' || !Number.isInteger(channel) || channel < 1 || channel > 4) throw new DeviceFailure('type', 'channel must be 1-4', 'channel');
+    if (typeof channel !== 'number' || !Number.isInteger(channel) || channel < 1 || channel > 4)
+      throw new DeviceFailure('type', 'channel must be 1-4', 'channel');
     return channel;
   };
   return {
@@ -16,8 +17,21 @@ export function createRelayBoardModel(): SimulatedDeviceModel & { state: { chann
     firmware: '1.4.0',
     state,
     tools: [
-      { name: 'set', description: 'Switch one relay channel.', parameters: { type: 'object', properties: { channel: { type: 'integer' }, on: { type: 'boolean' } } }, parallelSafe: true, serial: false, confirm: true },
-      { name: 'get', description: 'Read one relay channel.', parameters: { type: 'object', properties: { channel: { type: 'integer' } } }, parallelSafe: true, serial: false },
+      {
+        name: 'set',
+        description: 'Switch one relay channel.',
+        parameters: { type: 'object', properties: { channel: { type: 'integer' }, on: { type: 'boolean' } } },
+        parallelSafe: true,
+        serial: false,
+        confirm: true,
+      },
+      {
+        name: 'get',
+        description: 'Read one relay channel.',
+        parameters: { type: 'object', properties: { channel: { type: 'integer' } } },
+        parallelSafe: true,
+        serial: false,
+      },
     ],
     handle(tool, args) {
       const channel = channelOf(args);
@@ -38,7 +52,8 @@ export function createAtRelayDialect(): FirmwareDialect {
       const text = line.trim();
       if (text === 'AT+ID?') return { type: 'hello', id: nextId++ };
       const set = /^AT\+R([1-4])=([01])$/.exec(text);
-      if (set) return { type: 'call', id: nextId++, tool: 'set', args: { channel: Number(set[1]), on: set[2] === '1' } };
+      if (set)
+        return { type: 'call', id: nextId++, tool: 'set', args: { channel: Number(set[1]), on: set[2] === '1' } };
       const get = /^AT\+R([1-4])\?$/.exec(text);
       if (get) return { type: 'call', id: nextId++, tool: 'get', args: { channel: Number(get[1]) } };
       return { type: 'invalid', reply: 'ERROR:unknown command\r\n' };

@@ -50,11 +50,22 @@ export class SimulatedFirmware {
 
   private readonly dialect: FirmwareDialect;
 
-  constructor(options: { id: string; model: SimulatedDeviceModel; latencyMs: number; firmwareVersion?: string; dialect?: FirmwareDialect }) {
+  constructor(options: {
+    id: string;
+    model: SimulatedDeviceModel;
+    latencyMs: number;
+    firmwareVersion?: string;
+    dialect?: FirmwareDialect;
+  }) {
     this.model = options.model;
     this.dialect = options.dialect ?? jsonDialect;
     this.latencyMs = options.latencyMs;
-    this.identityValue = { id: options.id, kind: options.model.kind, model: options.model.model, firmware: options.firmwareVersion ?? options.model.firmware };
+    this.identityValue = {
+      id: options.id,
+      kind: options.model.kind,
+      model: options.model.model,
+      firmware: options.firmwareVersion ?? options.model.firmware,
+    };
     options.model.bindEvents?.((event, data) => this.sendEvent(event, data));
   }
 
@@ -147,10 +158,14 @@ export class SimulatedFirmware {
     }
     let answer: string;
     try {
-      if (!this.model.tools.some((tool) => tool.name === request.tool)) throw new DeviceFailure('not_found', `no action ${request.tool}`);
+      if (!this.model.tools.some((tool) => tool.name === request.tool))
+        throw new DeviceFailure('not_found', `no action ${request.tool}`);
       answer = this.dialect.result(request, this.model.handle(request.tool, request.args));
     } catch (error) {
-      answer = this.dialect.failure(request, error instanceof DeviceFailure ? error : new DeviceFailure('failed', String(error)));
+      answer = this.dialect.failure(
+        request,
+        error instanceof DeviceFailure ? error : new DeviceFailure('failed', String(error)),
+      );
     }
     this.record({ seq: ++logSequence, type: 'end', requestId: request.id, tool: request.tool });
     await this.answer(answer, signal);

@@ -31,7 +31,10 @@ export interface InProcessDevices {
  * Simulated devices joined to the app by in-process line pairs: no socat, no serial port. For the
  * out-of-the-box demo on machines without socat; tests use `startSimulatedDevices`.
  */
-export function startInProcessDevices(options: { kinds: readonly SimulatedKind[]; latencyMs?: number }): InProcessDevices {
+export function startInProcessDevices(options: {
+  kinds: readonly SimulatedKind[];
+  latencyMs?: number;
+}): InProcessDevices {
   const firmwares = createFirmwares({ kinds: options.kinds, latencyMs: options.latencyMs ?? 250 });
   const plugged = new Map<string, boolean>();
   const waiters = new Map<string, Set<() => void>>();
@@ -67,7 +70,14 @@ export function startInProcessDevices(options: { kinds: readonly SimulatedKind[]
     };
     const kind = firmware.identity.kind as SimulatedKind;
     const profile = profileForKind(kind);
-    return { id, kind, path: `sim:${id}`, connector: profile ? profileConnector(connector, profile) : connector, firmware, ...(profile ? { profile } : {}) };
+    return {
+      id,
+      kind,
+      path: `sim:${id}`,
+      connector: profile ? profileConnector(connector, profile) : connector,
+      firmware,
+      ...(profile ? { profile } : {}),
+    };
   });
   const find = (id: string): InProcessDevice => {
     const device = devices.find((candidate) => candidate.id === id);

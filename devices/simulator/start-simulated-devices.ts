@@ -52,7 +52,13 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
   const devices: SimulatedDevice[] = firmwares.map((firmware) => {
     const kind = firmware.identity.kind as SimulatedKind;
     const profile = profileForKind(kind);
-    return { id: firmware.identity.id, kind, path: join(directory, firmware.identity.id), firmware, ...(profile ? { profile } : {}) };
+    return {
+      id: firmware.identity.id,
+      kind,
+      path: join(directory, firmware.identity.id),
+      firmware,
+      ...(profile ? { profile } : {}),
+    };
   });
   const find = (id: string): SimulatedDevice => {
     const device = devices.find((candidate) => candidate.id === id);
@@ -60,9 +66,16 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
     return device;
   };
   const plug = async (device: SimulatedDevice): Promise<void> => {
-    const pair = await startPseudoTerminalPair({ hostPath: device.path, devicePath: `${device.path}.device`, socatPath: options.socatPath, signal: owner.signal });
+    const pair = await startPseudoTerminalPair({
+      hostPath: device.path,
+      devicePath: `${device.path}.device`,
+      socatPath: options.socatPath,
+      signal: owner.signal,
+    });
     pairs.set(device.id, pair);
-    await device.firmware.connect((handlers) => openSerialLineTransport({ path: pair.devicePath, handlers, signal: owner.signal }));
+    await device.firmware.connect((handlers) =>
+      openSerialLineTransport({ path: pair.devicePath, handlers, signal: owner.signal }),
+    );
   };
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

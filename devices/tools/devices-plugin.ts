@@ -24,7 +24,10 @@ export function createDevicesPlugin(registry: DeviceRegistry): Plugin {
     promptSections: (): PromptSection[] => {
       const devices = registry.list();
       if (devices.length === 0) return [];
-      const lines = devices.map((device) => `- ${device.id} (${device.kind}${device.alias !== device.id ? `, "${device.alias}"` : ''}): ${device.online ? 'online' : device.status}`);
+      const lines = devices.map(
+        (device) =>
+          `- ${device.id} (${device.kind}${device.alias !== device.id ? `, "${device.alias}"` : ''}): ${device.online ? 'online' : device.status}`,
+      );
       return [{ id: 'devices', order: 50, text: `Devices (pass device_id to device tools):\n${lines.join('\n')}` }];
     },
   };
@@ -37,7 +40,8 @@ function actionGroups(registry: DeviceRegistry): ActionGroup[] {
     for (const tool of entry.tools) {
       const kind = entry.trustedIdentity.kind;
       const id = entry.trustedIdentity.id;
-      if (!authorisedDevices(registry, { kind, action: tool.name }).some((device) => device.trustedIdentity.id === id)) continue;
+      if (!authorisedDevices(registry, { kind, action: tool.name }).some((device) => device.trustedIdentity.id === id))
+        continue;
       const name = `${kind}__${tool.name}`;
       const group = groups.get(name) ?? { kind, action: tool.name, declarations: [], devices: [] };
       group.declarations.push(tool);
@@ -52,7 +56,11 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
   const { kind, action } = group;
   const first = group.declarations[0]!;
   const ids = group.devices.map((device) => device.trustedIdentity.id);
-  const listed = group.devices.map((device) => (device.alias && device.alias !== device.trustedIdentity.id ? `${device.trustedIdentity.id} ("${device.alias}")` : device.trustedIdentity.id));
+  const listed = group.devices.map((device) =>
+    device.alias && device.alias !== device.trustedIdentity.id
+      ? `${device.trustedIdentity.id} ("${device.alias}")`
+      : device.trustedIdentity.id,
+  );
   return {
     name: `${kind}__${action}`,
     description: `${first.description} Devices: ${listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}`,
@@ -81,7 +89,11 @@ function withDeviceId(parameters: JsonSchema, ids: string[]): JsonSchema {
   const schema: JsonSchema = {
     type: 'object',
     properties: {
-      device_id: { type: 'string', enum: ids, description: `Which ${ids.length === 1 ? 'device (optional: there is one)' : 'device'}.` },
+      device_id: {
+        type: 'string',
+        enum: ids,
+        description: `Which ${ids.length === 1 ? 'device (optional: there is one)' : 'device'}.`,
+      },
       ...(parameters.properties ?? {}),
     },
   };

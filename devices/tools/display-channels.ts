@@ -13,7 +13,11 @@ export function displayChannels(registry: DeviceRegistry): OutputChannel[] {
       name: deviceId.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
       description: `Text display ${deviceId}${device.alias && device.alias !== deviceId ? ` ("${device.alias}")` : ''}, at most 64 characters.`,
       async send(text, context) {
-        const decision = authorizeDeviceCall(registry, { kind: 'display', action: 'show', args: { device_id: deviceId } });
+        const decision = authorizeDeviceCall(registry, {
+          kind: 'display',
+          action: 'show',
+          args: { device_id: deviceId },
+        });
         if (!decision.ok) throw decision.error;
         return registry.call(deviceId, 'show', { text }, { signal: context.signal });
       },

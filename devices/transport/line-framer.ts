@@ -9,7 +9,9 @@ export class LineFramer {
   private discarding = false;
   private discarded = 0;
 
-  constructor(private readonly options: { maxBytes: number; onLine(line: string): void; onOversized(bytes: number): void }) {}
+  constructor(
+    private readonly options: { maxBytes: number; onLine(line: string): void; onOversized(bytes: number): void },
+  ) {}
 
   /** Bytes held for the unfinished line; never more than maxBytes + 1. */
   get bufferedBytes(): number {

@@ -12,7 +12,10 @@ export interface MemoryLineEnd {
  * socat is missing. Bytes cross asynchronously and through the same framer as a real port;
  * closing either end closes the other as `disconnected`.
  */
-export function createMemoryLinePair(options: { label: string; maxFrameBytes?: number }): [MemoryLineEnd, MemoryLineEnd] {
+export function createMemoryLinePair(options: {
+  label: string;
+  maxFrameBytes?: number;
+}): [MemoryLineEnd, MemoryLineEnd] {
   const maxBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const ends: MemoryEnd[] = [];
   const makeEnd = (side: 0 | 1): MemoryLineEnd => ({

@@ -61,7 +61,11 @@ class SerialLineTransport implements LineTransport {
     private readonly options: LineTransportHandlers & { maxBytes: number; openedTarget: string; watchPathMs: number },
   ) {
     const handlers = options;
-    const framer = new LineFramer({ maxBytes: handlers.maxBytes, onLine: handlers.onLine, onOversized: handlers.onOversized });
+    const framer = new LineFramer({
+      maxBytes: handlers.maxBytes,
+      onLine: handlers.onLine,
+      onOversized: handlers.onOversized,
+    });
     port.on('data', (data: Buffer) => framer.push(data));
     port.on('close', (error?: Error & { disconnected?: boolean }) => {
       clearTimeout(this.watchTimer);

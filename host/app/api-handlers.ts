@@ -23,11 +23,15 @@ export async function dispatchApiCall(handlers: ApiHandlers, method: string, inp
   const entry = apiContract[method as ApiMethod];
   const parsed = entry.input.safeParse(input ?? {});
   if (!parsed.success) {
-    throw new ApiError(400, `invalid input for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ')}`);
+    throw new ApiError(
+      400,
+      `invalid input for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ')}`,
+    );
   }
   const handler = handlers[method as ApiMethod] as (value: unknown) => unknown;
   const output = await handler(parsed.data);
   const checked = entry.output.safeParse(output);
-  if (!checked.success) throw new ApiError(500, `the host produced an invalid answer for ${method}: ${checked.error.message}`);
+  if (!checked.success)
+    throw new ApiError(500, `the host produced an invalid answer for ${method}: ${checked.error.message}`);
   return checked.data;
 }

@@ -37,17 +37,28 @@ export async function attachDevices(options: {
       if (findExecutable('socat')) {
         const simulated = await startSimulatedDevices({ kinds: DEMO_DEVICE_KINDS, latencyMs });
         owners.push(() => simulated.close());
-        for (const device of simulated.devices) await registry.attach(device.path, { grant: 'all', signal: options.signal });
+        for (const device of simulated.devices)
+          await registry.attach(device.path, { grant: 'all', signal: options.signal });
       } else {
-        options.log('socat is not installed: the simulated devices run in-process (no serial port). Install socat to run them behind pseudo-terminals.');
+        options.log(
+          'socat is not installed: the simulated devices run in-process (no serial port). Install socat to run them behind pseudo-terminals.',
+        );
         const simulated = startInProcessDevices({ kinds: DEMO_DEVICE_KINDS, latencyMs });
         owners.push(() => simulated.close());
-        for (const device of simulated.devices) await registry.attachConnector(device.connector, { grant: 'all', signal: options.signal });
+        for (const device of simulated.devices)
+          await registry.attachConnector(device.connector, { grant: 'all', signal: options.signal });
       }
     }
     for (const device of options.devices) {
-      if (!existsSync(device.path)) throw new Error(`--device ${device.path}: no such port (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`);
-      await registry.attach(device.path, { grant: 'all', signal: options.signal, ...(device.profile ? { profile: resolveProfile(device.profile) } : {}) });
+      if (!existsSync(device.path))
+        throw new Error(
+          `--device ${device.path}: no such port (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
+        );
+      await registry.attach(device.path, {
+        grant: 'all',
+        signal: options.signal,
+        ...(device.profile ? { profile: resolveProfile(device.profile) } : {}),
+      });
     }
     if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();
   } catch (error) {
@@ -63,14 +74,22 @@ export async function attachDevices(options: {
     const key = `${problem.deviceId}:${problem.problem}`;
     if (reported.has(key)) return;
     reported.add(key);
-    options.log(`${problem.deviceId} sent a frame that was dropped (${problem.problem}: ${problem.detail}); further ones are only counted`);
+    options.log(
+      `${problem.deviceId} sent a frame that was dropped (${problem.problem}: ${problem.detail}); further ones are only counted`,
+    );
   });
-  registry.onEvent((event) => options.log(`${event.deviceId} reports ${event.event}${event.data === undefined ? '' : ` ${JSON.stringify(event.data)}`}`));
+  registry.onEvent((event) =>
+    options.log(
+      `${event.deviceId} reports ${event.event}${event.data === undefined ? '' : ` ${JSON.stringify(event.data)}`}`,
+    ),
+  );
   return {
     plugin: createDevicesPlugin(registry),
     onNotice: (listener) => {
       const stopChanges = registry.onChange(() => listener({ type: 'devices/changed' }));
-      const stopEvents = registry.onEvent((event) => listener({ type: 'device/event', deviceId: event.deviceId, event: event.event, data: event.data }));
+      const stopEvents = registry.onEvent((event) =>
+        listener({ type: 'device/event', deviceId: event.deviceId, event: event.event, data: event.data }),
+      );
       return () => {
         stopChanges();
         stopEvents();
@@ -95,7 +114,14 @@ export async function attachDevices(options: {
   };
 }
 
-function frameProblemsOf(registry: DeviceRegistry, id: string): { oversized: number; invalidJson: number; invalidFrame: number } {
+function frameProblemsOf(
+  registry: DeviceRegistry,
+  id: string,
+): { oversized: number; invalidJson: number; invalidFrame: number } {
   const stats = registry.get(id)?.session.stats;
-  return { oversized: stats?.oversized ?? 0, invalidJson: stats?.invalidJson ?? 0, invalidFrame: stats?.invalidFrame ?? 0 };
+  return {
+    oversized: stats?.oversized ?? 0,
+    invalidJson: stats?.invalidJson ?? 0,
+    invalidFrame: stats?.invalidFrame ?? 0,
+  };
 }

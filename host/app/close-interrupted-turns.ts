@@ -8,7 +8,14 @@ import type { SqliteConversationStore } from '../store/sqlite-conversation-store
 export function closeInterruptedTurns(store: SqliteConversationStore, now: () => number = Date.now): number {
   const unfinished = store.unfinishedTurns();
   for (const { conversationId, turnId } of unfinished) {
-    store.appendEvent({ type: 'turn/end', reason: 'aborted', error: 'Home Agent stopped during this turn, so it did not finish.', at: now(), conversationId, turnId });
+    store.appendEvent({
+      type: 'turn/end',
+      reason: 'aborted',
+      error: 'Home Agent stopped during this turn, so it did not finish.',
+      at: now(),
+      conversationId,
+      turnId,
+    });
   }
   return unfinished.length;
 }

@@ -38,7 +38,11 @@ export function createApiHandlers(parts: {
     'app/info': () => ({
       version: options.version,
       transport: options.transport === 'electron' ? 'electron' : 'web',
-      model: { label: parts.model.label, scripted: parts.model.scripted === true, ...(parts.modelNotice ? { notice: parts.modelNotice } : {}) },
+      model: {
+        label: parts.model.label,
+        scripted: parts.model.scripted === true,
+        ...(parts.modelNotice ? { notice: parts.modelNotice } : {}),
+      },
       dataDir: options.dataDir,
     }),
     'conversations/list': () => ({ conversations: store.listConversations() }),
@@ -59,10 +63,19 @@ export function createApiHandlers(parts: {
     'approval/answer': (input) => ({ accepted: parts.approvals.answer(input.callId, input.approved) }),
     'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
     'plugins/list': () => ({
-      plugins: plugins.all().map(({ plugin, enabled }) => ({ name: plugin.name, description: plugin.description, enabled, tools: plugin.tools().map((tool) => tool.name).sort() })),
+      plugins: plugins.all().map(({ plugin, enabled }) => ({
+        name: plugin.name,
+        description: plugin.description,
+        enabled,
+        tools: plugin
+          .tools()
+          .map((tool) => tool.name)
+          .sort(),
+      })),
     }),
     'plugins/set-enabled': (input) => {
-      if (!plugins.all().some(({ plugin }) => plugin.name === input.name)) throw new ApiError(404, `there is no plugin named '${input.name}'`);
+      if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
+        throw new ApiError(404, `there is no plugin named '${input.name}'`);
       if (!input.enabled) {
         const warning = toolOrderBreakage({ plugins, settings: parts.settings(), disabling: input.name });
         if (warning && input.confirm !== true) return { applied: false, warning };
@@ -76,11 +89,17 @@ export function createApiHandlers(parts: {
       const secrets = options.secrets;
       return {
         available: secrets !== undefined,
-        apiKeys: Object.fromEntries(MODEL_PROVIDERS.map((provider) => [provider, secrets?.has(apiKeySecretName(provider)) ?? false])),
+        apiKeys: Object.fromEntries(
+          MODEL_PROVIDERS.map((provider) => [provider, secrets?.has(apiKeySecretName(provider)) ?? false]),
+        ),
       };
     },
     'secrets/set-api-key': (input) => {
-      if (!options.secrets) throw new ApiError(400, 'this front end keeps no keys: put the key in an environment variable on this machine and pass --api-key-env');
+      if (!options.secrets)
+        throw new ApiError(
+          400,
+          'this front end keeps no keys: put the key in an environment variable on this machine and pass --api-key-env',
+        );
       try {
         options.secrets.set(apiKeySecretName(input.provider), input.apiKey);
       } catch (error) {
@@ -89,7 +108,9 @@ export function createApiHandlers(parts: {
       }
       return { stored: true, appliesAt: 'next start' as const };
     },
-    'secrets/delete-api-key': (input) => ({ deleted: options.secrets?.delete(apiKeySecretName(input.provider)) ?? false }),
+    'secrets/delete-api-key': (input) => ({
+      deleted: options.secrets?.delete(apiKeySecretName(input.provider)) ?? false,
+    }),
     'settings/get': () => ({ settings: parts.settingsStore.getAll() }),
     'settings/set': (input) => {
       if (!isSettingKey(input.key)) throw new ApiError(400, `there is no setting named '${input.key}'`);

@@ -74,23 +74,30 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
   let devices: DeviceLayer | undefined;
   try {
-    const onInvalidRow = (report: unknown): void => options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
+    const onInvalidRow = (report: unknown): void =>
+      options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
     const store = new SqliteConversationStore({ db, onInvalidRow });
     closeInterruptedTurns(store);
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
-    devices = options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
+    devices =
+      options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
     const stored = settingsStore.getAll();
     const selected = options.model
       ? { adapter: options.model }
-      : await selectModel({
-          provider: options.modelChoice?.provider ?? stored.provider,
-          model: options.modelChoice?.model ?? stored.model,
-          baseUrl: options.modelChoice?.baseUrl ?? stored.baseUrl,
-          apiKeyEnv: options.modelChoice?.apiKeyEnv ?? stored.apiKeyEnv,
-          scriptFile: options.modelChoice?.scriptFile,
-        }, { storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)) });
-    const bus = new EventBus((error, event) => options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`));
+      : await selectModel(
+          {
+            provider: options.modelChoice?.provider ?? stored.provider,
+            model: options.modelChoice?.model ?? stored.model,
+            baseUrl: options.modelChoice?.baseUrl ?? stored.baseUrl,
+            apiKeyEnv: options.modelChoice?.apiKeyEnv ?? stored.apiKeyEnv,
+            scriptFile: options.modelChoice?.scriptFile,
+          },
+          { storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)) },
+        );
+    const bus = new EventBus((error, event) =>
+      options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`),
+    );
     const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
     const toolApi = createToolApi({ tools: () => plugins.enabledTools() });
     plugins.register(createSystemPlugin(() => toolApi));
@@ -98,7 +105,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (devices) plugins.register(devices.plugin);
     const notices = new NoticeBus();
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
-    plugins.register(createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }));
+    plugins.register(
+      createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
+    );
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const approvals = new PersonApprovalGate({
@@ -122,7 +131,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
       onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     });
     const modelNotice = 'notice' in selected ? selected.notice : undefined;
-    const handlers = createApiHandlers({ agent, approvals, notices, store, settingsStore, pluginState, plugins, settings, devices, model: selected.adapter, ...(modelNotice ? { modelNotice } : {}), options });
+    const handlers = createApiHandlers({
+      agent,
+      approvals,
+      notices,
+      store,
+      settingsStore,
+      pluginState,
+      plugins,
+      settings,
+      devices,
+      model: selected.adapter,
+      ...(modelNotice ? { modelNotice } : {}),
+      options,
+    });
     let disposed: Promise<void> | undefined;
     return {
       agent,

@@ -32,7 +32,13 @@ export class PersonApprovalGate {
   readonly gate: ApprovalGate = async (request) => {
     if (!request.tool.needsApproval) return true;
     if (this.options.policy !== 'ask') return this.options.policy === 'allow';
-    const base = { at: Date.now(), conversationId: request.conversationId, turnId: request.turnId, batchId: request.batchId, callId: request.callId };
+    const base = {
+      at: Date.now(),
+      conversationId: request.conversationId,
+      turnId: request.turnId,
+      batchId: request.batchId,
+      callId: request.callId,
+    };
     const answered = new Promise<{ approved: boolean; why: 'answered' | 'timeout' | 'aborted' }>((resolve) => {
       const finish = (result: { approved: boolean; why: 'answered' | 'timeout' | 'aborted' }): void => {
         clearTimeout(timer);
@@ -41,13 +47,22 @@ export class PersonApprovalGate {
         resolve(result);
       };
       const onAbort = (): void => finish({ approved: false, why: 'aborted' });
-      const timer = setTimeout(() => finish({ approved: false, why: 'timeout' }), this.options.waitMs ?? DEFAULT_WAIT_MS);
+      const timer = setTimeout(
+        () => finish({ approved: false, why: 'timeout' }),
+        this.options.waitMs ?? DEFAULT_WAIT_MS,
+      );
       if (request.signal.aborted) return onAbort();
       request.signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(request.callId, (answer) => finish({ approved: answer, why: 'answered' }));
     });
     // Announced only once the answer can be received: a front end may answer at once.
-    this.options.emit({ ...base, type: 'approval/request', index: request.index, name: request.tool.name, args: request.args });
+    this.options.emit({
+      ...base,
+      type: 'approval/request',
+      index: request.index,
+      name: request.tool.name,
+      args: request.args,
+    });
     const { approved, why } = await answered;
     this.options.emit({ ...base, at: Date.now(), type: 'approval/end', approved, why });
     return approved;

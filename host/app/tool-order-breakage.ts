@@ -6,7 +6,11 @@ import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
  * Says why disabling a plugin would make every turn fail — `toolOrder` names tools only it
  * provides — or undefined when disabling it is harmless.
  */
-export function toolOrderBreakage(options: { plugins: PluginRegistry; settings: AgentSettings; disabling: string }): string | undefined {
+export function toolOrderBreakage(options: {
+  plugins: PluginRegistry;
+  settings: AgentSettings;
+  disabling: string;
+}): string | undefined {
   const toolOrder = options.settings.toolOrder;
   if (toolOrder === undefined) return undefined;
   const remaining = new Set(

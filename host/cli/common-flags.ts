@@ -37,7 +37,8 @@ const toolOrderSchema = z.array(z.string().min(1));
 function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${value}'`);
+  if (!Number.isInteger(number) || number < min)
+    throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${value}'`);
   return number;
 }
 
@@ -54,7 +55,10 @@ export function readCommonFlags(values: Record<string, string | boolean | string
     apiKeyEnv: values['api-key-env'],
     scriptFile: values.script,
   });
-  if (!choice.success) throw new UsageError(choice.error.issues.map((issue) => `--${flagOf(String(issue.path[0]))}: ${issue.message}`).join('; '));
+  if (!choice.success)
+    throw new UsageError(
+      choice.error.issues.map((issue) => `--${flagOf(String(issue.path[0]))}: ${issue.message}`).join('; '),
+    );
   let toolOrder: string[] | undefined;
   if (typeof values['tool-order'] === 'string') {
     let json: unknown;
@@ -64,7 +68,8 @@ export function readCommonFlags(values: Record<string, string | boolean | string
       throw new UsageError(`--tool-order must be a JSON list of tool names, e.g. '["lamp__set","<unlisted-tools>"]'`);
     }
     const parsed = toolOrderSchema.safeParse(json);
-    if (!parsed.success) throw new UsageError(`--tool-order must be a JSON list of tool names, e.g. '["lamp__set","<unlisted-tools>"]'`);
+    if (!parsed.success)
+      throw new UsageError(`--tool-order must be a JSON list of tool names, e.g. '["lamp__set","<unlisted-tools>"]'`);
     toolOrder = parsed.data;
   }
   const flags: CommonFlags = {

@@ -26,7 +26,10 @@ const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices
 `;
 
 /** Runs the CLI; SIGINT/SIGTERM abort the running command. Never throws: errors become exit codes. */
-export async function main(argv: string[], streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Promise<number> {
+export async function main(
+  argv: string[],
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
+): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     streams.stdout.write(USAGE);

@@ -10,7 +10,8 @@ export function resolveDataDir(explicit?: string): string {
   if (process.env.HOME_AGENT_DATA_DIR) return path.resolve(process.env.HOME_AGENT_DATA_DIR);
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'home-agent');
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'home-agent');
+  if (process.platform === 'win32')
+    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'home-agent');
   return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'home-agent');
 }
 

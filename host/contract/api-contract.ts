@@ -12,25 +12,74 @@ export { PROVIDERS, TOOL_ORDER_REST };
  */
 
 const toolErrorData = z.object({
-  reason: z.enum(['not_found', 'required', 'type', 'invalid_json', 'unauthorized', 'denied', 'timeout', 'device_offline', 'aborted', 'failed']),
+  reason: z.enum([
+    'not_found',
+    'required',
+    'type',
+    'invalid_json',
+    'unauthorized',
+    'denied',
+    'timeout',
+    'device_offline',
+    'aborted',
+    'failed',
+  ]),
   field: z.string().optional(),
   detail: z.string().optional(),
   hint: z.string().optional(),
 });
 
 const eventBase = { at: z.number(), conversationId: z.string(), turnId: z.string() };
-const callSummary = z.object({ index: z.number(), callId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
-const toolCallRecord = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), argumentsText: z.string().optional() });
+const callSummary = z.object({
+  index: z.number(),
+  callId: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+});
+const toolCallRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  argumentsText: z.string().optional(),
+});
 
 /** Every agent event as it crosses a transport (mirrors core/events/agent-event.ts). */
 export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ ...eventBase, type: z.literal('turn/start'), text: z.string(), model: z.string() }),
   z.object({ ...eventBase, type: z.literal('step/start'), step: z.number() }),
-  z.object({ ...eventBase, type: z.literal('request/header'), step: z.number(), tools: z.array(z.string()), systemPromptHash: z.string(), requestHash: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('request/header'),
+    step: z.number(),
+    tools: z.array(z.string()),
+    systemPromptHash: z.string(),
+    requestHash: z.string(),
+  }),
   z.object({ ...eventBase, type: z.literal('text/delta'), step: z.number(), text: z.string() }),
-  z.object({ ...eventBase, type: z.literal('message/assistant'), step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecord) }),
-  z.object({ ...eventBase, type: z.literal('batch/start'), step: z.number(), batchId: z.string(), mode: z.enum(['parallel', 'serial']), reason: z.string(), calls: z.array(callSummary) }),
-  z.object({ ...eventBase, type: z.literal('tool/start'), batchId: z.string(), callId: z.string(), name: z.string(), index: z.number() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('message/assistant'),
+    step: z.number(),
+    text: z.string(),
+    toolCalls: z.array(toolCallRecord),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('batch/start'),
+    step: z.number(),
+    batchId: z.string(),
+    mode: z.enum(['parallel', 'serial']),
+    reason: z.string(),
+    calls: z.array(callSummary),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('tool/start'),
+    batchId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    index: z.number(),
+  }),
   z.object({
     ...eventBase,
     type: z.literal('tool/end'),
@@ -46,13 +95,47 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     startedAt: z.number(),
     endedAt: z.number(),
   }),
-  z.object({ ...eventBase, type: z.literal('approval/request'), batchId: z.string(), callId: z.string(), index: z.number(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
-  z.object({ ...eventBase, type: z.literal('approval/end'), batchId: z.string(), callId: z.string(), approved: z.boolean(), why: z.enum(['answered', 'timeout', 'aborted']) }),
-  z.object({ ...eventBase, type: z.literal('output/send'), batchId: z.string(), callId: z.string(), index: z.number(), channel: z.string(), text: z.string() }),
-  z.object({ ...eventBase, type: z.literal('batch/end'), batchId: z.string(), wallMs: z.number(), executed: z.number() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('approval/request'),
+    batchId: z.string(),
+    callId: z.string(),
+    index: z.number(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('approval/end'),
+    batchId: z.string(),
+    callId: z.string(),
+    approved: z.boolean(),
+    why: z.enum(['answered', 'timeout', 'aborted']),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('output/send'),
+    batchId: z.string(),
+    callId: z.string(),
+    index: z.number(),
+    channel: z.string(),
+    text: z.string(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('batch/end'),
+    batchId: z.string(),
+    wallMs: z.number(),
+    executed: z.number(),
+  }),
   z.object({ ...eventBase, type: z.literal('step/end'), step: z.number() }),
   z.object({ ...eventBase, type: z.literal('agent/error'), message: z.string() }),
-  z.object({ ...eventBase, type: z.literal('turn/end'), reason: z.enum(['done', 'error', 'aborted', 'max_steps']), error: z.string().optional() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('turn/end'),
+    reason: z.enum(['done', 'error', 'aborted', 'max_steps']),
+    error: z.string().optional(),
+  }),
 ]);
 export type HostAgentEvent = z.infer<typeof agentEventSchema>;
 
@@ -63,11 +146,21 @@ export type HostAgentEvent = z.infer<typeof agentEventSchema>;
 export const hostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('devices/changed') }),
   z.object({ type: z.literal('plugins/changed') }),
-  z.object({ type: z.literal('device/event'), deviceId: z.string(), event: z.string(), data: z.record(z.string(), z.unknown()) }),
+  z.object({
+    type: z.literal('device/event'),
+    deviceId: z.string(),
+    event: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
 ]);
 export type HostNotice = z.infer<typeof hostNoticeSchema>;
 
-const conversationSummary = z.object({ id: z.string(), title: z.string(), createdAt: z.number(), updatedAt: z.number() });
+const conversationSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
 const deviceSummary = z.object({
@@ -97,18 +190,28 @@ export const apiContract = {
   'conversations/list': { input: z.object({}), output: z.object({ conversations: z.array(conversationSummary) }) },
   'conversations/create': { input: z.object({ title: z.string().max(200).optional() }), output: conversationSummary },
   /** The journal of one conversation: the same events the live stream carries, in order. */
-  'conversations/events': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ events: z.array(agentEventSchema) }) },
+  'conversations/events': {
+    input: z.object({ conversationId: z.string().min(1) }),
+    output: z.object({ events: z.array(agentEventSchema) }),
+  },
   'chat/send': {
     input: z.object({ conversationId: z.string().min(1).optional(), text: z.string().min(1).max(20_000) }),
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
   /** The person's answer to an `approval/request`; false when no such question is open. */
-  'approval/answer': { input: z.object({ callId: z.string().min(1), approved: z.boolean() }), output: z.object({ accepted: z.boolean() }) },
+  'approval/answer': {
+    input: z.object({ callId: z.string().min(1), approved: z.boolean() }),
+    output: z.object({ accepted: z.boolean() }),
+  },
   'chat/abort': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ aborted: z.boolean() }) },
   'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
   'plugins/list': {
     input: z.object({}),
-    output: z.object({ plugins: z.array(z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) })) }),
+    output: z.object({
+      plugins: z.array(
+        z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) }),
+      ),
+    }),
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */
   'plugins/set-enabled': {
@@ -116,13 +219,22 @@ export const apiContract = {
     output: z.object({ applied: z.boolean(), warning: z.string().optional() }),
   },
   /** Which providers have a key in the OS keychain (never the keys themselves: they never reach a front end). */
-  'secrets/status': { input: z.object({}), output: z.object({ available: z.boolean(), apiKeys: z.record(z.string(), z.boolean()) }) },
+  'secrets/status': {
+    input: z.object({}),
+    output: z.object({ available: z.boolean(), apiKeys: z.record(z.string(), z.boolean()) }),
+  },
   /** Stores a provider's key in the OS keychain (desktop app only); used from the next start. */
   'secrets/set-api-key': {
-    input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']), apiKey: z.string().min(1).max(1000) }),
+    input: z.object({
+      provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']),
+      apiKey: z.string().min(1).max(1000),
+    }),
     output: z.object({ stored: z.boolean(), appliesAt: z.literal('next start') }),
   },
-  'secrets/delete-api-key': { input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']) }), output: z.object({ deleted: z.boolean() }) },
+  'secrets/delete-api-key': {
+    input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']) }),
+    output: z.object({ deleted: z.boolean() }),
+  },
   /** The stored settings (never an API key: only the name of the variable that holds it). */
   'settings/get': { input: z.object({}), output: z.object({ settings: z.record(z.string(), z.unknown()) }) },
   'settings/set': {

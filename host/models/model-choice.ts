@@ -8,7 +8,10 @@ export const modelChoiceSchema = z.object({
   provider: z.enum(PROVIDERS).optional(),
   model: z.string().min(1).optional(),
   baseUrl: z.string().url().optional(),
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+    .optional(),
   scriptFile: z.string().min(1).optional(),
 });
 export type ModelChoice = z.infer<typeof modelChoiceSchema>;

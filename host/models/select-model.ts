@@ -23,12 +23,16 @@ export class ModelConfigError extends Error {
  * Builds the model adapter for a choice. With no provider configured, the demo model is used and
  * the notice says so.
  */
-export async function selectModel(choice: ModelChoice, options: { storedApiKey?: (provider: string) => string | undefined } = {}): Promise<SelectedModel> {
+export async function selectModel(
+  choice: ModelChoice,
+  options: { storedApiKey?: (provider: string) => string | undefined } = {},
+): Promise<SelectedModel> {
   const provider = choice.provider;
   if (provider === 'demo') return { adapter: new DemoModel() };
   if (provider === undefined) return defaultModel(choice);
   if (provider === 'scripted') {
-    if (!choice.scriptFile) throw new ModelConfigError('--provider scripted needs --script FILE (a JSON file {"replies":[…]})');
+    if (!choice.scriptFile)
+      throw new ModelConfigError('--provider scripted needs --script FILE (a JSON file {"replies":[…]})');
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
   }
   return { adapter: await selectRemoteModel({ ...choice, provider }, options.storedApiKey) };
@@ -49,7 +53,9 @@ async function readScript(file: string) {
   }
   const parsed = scriptSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ModelConfigError(`the script ${file} is not a script: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    throw new ModelConfigError(
+      `the script ${file} is not a script: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -69,9 +75,15 @@ async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
         notice: `No model is configured: using Ollama at ${baseUrl} with ${model}. Pass --provider to choose another.`,
       };
     }
-    return { adapter: new DemoModel(), notice: `Ollama answers at ${baseUrl} but has no model pulled (ollama pull llama3.1): using the demo model (no AI).` };
+    return {
+      adapter: new DemoModel(),
+      notice: `Ollama answers at ${baseUrl} but has no model pulled (ollama pull llama3.1): using the demo model (no AI).`,
+    };
   }
-  return { adapter: new DemoModel(), notice: `No model is configured and no Ollama answers at ${baseUrl}: using the demo model (no AI). See README "Models" to connect one.` };
+  return {
+    adapter: new DemoModel(),
+    notice: `No model is configured and no Ollama answers at ${baseUrl}: using the demo model (no AI). See README "Models" to connect one.`,
+  };
 }
 
 async function selectRemoteModel(
@@ -79,13 +91,19 @@ async function selectRemoteModel(
   storedApiKey?: (provider: string) => string | undefined,
 ): Promise<ModelAdapter> {
   if (!choice.model) {
-    throw new ModelConfigError(`--provider ${choice.provider} needs --model M (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`);
+    throw new ModelConfigError(
+      `--provider ${choice.provider} needs --model M (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`,
+    );
   }
   // The key: the variable named explicitly, else the OS keychain (desktop app), else the provider's usual variable.
   const explicit = choice.apiKeyEnv ? process.env[choice.apiKeyEnv] : undefined;
-  if (choice.apiKeyEnv && !explicit) throw new ModelConfigError(`--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`);
+  if (choice.apiKeyEnv && !explicit)
+    throw new ModelConfigError(
+      `--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`,
+    );
   const defaultVariable = DEFAULT_API_KEY_ENV[choice.provider];
-  const apiKey = explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
+  const apiKey =
+    explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
   return createModelAdapter({
     provider: choice.provider,
     model: choice.model,

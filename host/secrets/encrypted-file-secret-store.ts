@@ -28,7 +28,9 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   set(name: string, value: string): void {
     if (!this.options.cipher.isAvailable()) {
-      throw new SecretStoreError('the OS keychain is not available here, so the key cannot be stored safely: put it in an environment variable and pass --api-key-env');
+      throw new SecretStoreError(
+        'the OS keychain is not available here, so the key cannot be stored safely: put it in an environment variable and pass --api-key-env',
+      );
     }
     const secrets = this.read();
     secrets[name] = this.options.cipher.encrypt(value).toString('base64');
@@ -49,10 +51,15 @@ export class EncryptedFileSecretStore implements SecretStore {
     try {
       json = JSON.parse(readFileSync(this.options.file, 'utf8'));
     } catch (error) {
-      throw new SecretStoreError(`${this.options.file} is not readable as the secrets file (${(error as Error).message}); it was left untouched — move it aside to start again`);
+      throw new SecretStoreError(
+        `${this.options.file} is not readable as the secrets file (${(error as Error).message}); it was left untouched — move it aside to start again`,
+      );
     }
     const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) throw new SecretStoreError(`${this.options.file} is not a Home Agent secrets file; it was left untouched — move it aside to start again`);
+    if (!parsed.success)
+      throw new SecretStoreError(
+        `${this.options.file} is not a Home Agent secrets file; it was left untouched — move it aside to start again`,
+      );
     return { ...parsed.data.secrets };
   }
 

@@ -23,4 +23,5 @@ export const conversationMessageSchema = z.discriminatedUnion('role', [
 ]);
 
 // Fails to compile when the schema and core's type drift apart.
-const _schemaMatchesCore: (message: z.output<typeof conversationMessageSchema>) => ConversationMessage = (message) => message;
+const _schemaMatchesCore: (message: z.output<typeof conversationMessageSchema>) => ConversationMessage = (message) =>
+  message;

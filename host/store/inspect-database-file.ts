@@ -48,7 +48,8 @@ function checkHeader(file: string, header: Buffer): void {
   if (header.length < SQLITE_MAGIC.length || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
     throw corrupt(file, 'is not a SQLite database (it does not start with the SQLite header)');
   }
-  if (header.length < HEADER_BYTES) throw corrupt(file, `is truncated: ${header.length} bytes, shorter than the ${HEADER_BYTES}-byte SQLite header`);
+  if (header.length < HEADER_BYTES)
+    throw corrupt(file, `is truncated: ${header.length} bytes, shorter than the ${HEADER_BYTES}-byte SQLite header`);
   const rawPageSize = header.readUInt16BE(16);
   const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
   if (pageSize < 512 || pageSize > 65_536 || (pageSize & (pageSize - 1)) !== 0) {
@@ -60,7 +61,10 @@ function checkHeader(file: string, header: Buffer): void {
   const countValid = pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92);
   const size = statSync(file).size;
   if (countValid && !walHasContent(file) && size < pages * pageSize) {
-    throw corrupt(file, `is truncated: its header says ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), the file holds ${size}`);
+    throw corrupt(
+      file,
+      `is truncated: its header says ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), the file holds ${size}`,
+    );
   }
 }
 
@@ -120,14 +124,29 @@ function checkOwnership(file: string, db: Database.Database): void {
   if (applicationId === APPLICATION_ID) return;
   if (applicationId !== 0) {
     const hex = `0x${(applicationId >>> 0).toString(16).padStart(8, '0')}`;
-    throw new StoreError({ kind: 'foreign', file, detail: `belongs to another program (its application_id is ${hex}, ours is 0x${APPLICATION_ID.toString(16)})`, hint: MOVE_ASIDE_HINT });
+    throw new StoreError({
+      kind: 'foreign',
+      file,
+      detail: `belongs to another program (its application_id is ${hex}, ours is 0x${APPLICATION_ID.toString(16)})`,
+      hint: MOVE_ASIDE_HINT,
+    });
   }
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
+  const tables = db
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+    )
+    .pluck()
+    .all() as string[];
   const known = knownTables();
   const unknown = tables.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ', …' : '');
-    throw new StoreError({ kind: 'foreign', file, detail: `holds tables Home Agent does not know (${shown}) and no Home Agent application_id`, hint: MOVE_ASIDE_HINT });
+    throw new StoreError({
+      kind: 'foreign',
+      file,
+      detail: `holds tables Home Agent does not know (${shown}) and no Home Agent application_id`,
+      hint: MOVE_ASIDE_HINT,
+    });
   }
 }
 
@@ -139,7 +158,9 @@ function knownTables(): ReadonlySet<string> {
   const scratch = new Database(':memory:');
   try {
     for (const migrate of migrations) migrate(scratch);
-    knownTableNames = new Set(scratch.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
+    knownTableNames = new Set(
+      scratch.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[],
+    );
     return knownTableNames;
   } finally {
     scratch.close();

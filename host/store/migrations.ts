@@ -108,4 +108,10 @@ function createSequences(db: Database.Database): void {
 }
 
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
-export const migrations: readonly Migration[] = [createConversations, createSettingsAndPluginState, createPairedDevices, addPairedDeviceProfile, createSequences];
+export const migrations: readonly Migration[] = [
+  createConversations,
+  createSettingsAndPluginState,
+  createPairedDevices,
+  addPairedDeviceProfile,
+  createSequences,
+];

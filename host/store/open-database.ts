@@ -39,7 +39,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
 
 function openReadonly(file: string, userVersion: number | undefined): Database.Database {
   if (userVersion === undefined) {
-    throw new StoreError({ kind: 'missing', file, detail: 'does not exist', hint: 'Start Home Agent once without read-only mode, or check --data-dir.' });
+    throw new StoreError({
+      kind: 'missing',
+      file,
+      detail: 'does not exist',
+      hint: 'Start Home Agent once without read-only mode, or check --data-dir.',
+    });
   }
   if (userVersion < migrations.length) {
     throw new StoreError({

@@ -2,7 +2,13 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { deviceIdentitySchema, deviceToolSchema } from '../../devices/protocol/frame-schema.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
-import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler, type InvalidRowReport } from './parse-stored-row.ts';
+import {
+  parseStoredJson,
+  reportInvalidRow,
+  toStoredJson,
+  type InvalidRowHandler,
+  type InvalidRowReport,
+} from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
 
 export type { PairedDevice };
@@ -13,9 +19,20 @@ export interface PairedDeviceStoreOptions {
   onInvalidRow?: InvalidRowHandler;
 }
 
-type DeviceRow = { deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number; profile: string | null };
+type DeviceRow = {
+  deviceId: string;
+  path: string;
+  alias: string;
+  identity: string;
+  tools: string;
+  grants: string;
+  pairedAt: number;
+  confirmedIdentity: number;
+  profile: string | null;
+};
 
-const COLUMNS = 'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile';
+const COLUMNS =
+  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 
@@ -31,7 +48,17 @@ export class PairedDeviceStore implements PairingStore {
       list: db.prepare<[], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices ORDER BY paired_at, device_id`),
       byId: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE device_id = ?`),
       byPath: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE path = ?`),
-      upsert: db.prepare<{ deviceId: string; path: string; alias: string; identity: string; tools: string; grants: string; pairedAt: number; confirmedIdentity: number; profile: string | null }>(
+      upsert: db.prepare<{
+        deviceId: string;
+        path: string;
+        alias: string;
+        identity: string;
+        tools: string;
+        grants: string;
+        pairedAt: number;
+        confirmedIdentity: number;
+        profile: string | null;
+      }>(
         `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile)
          VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
@@ -66,14 +93,18 @@ export class PairedDeviceStore implements PairingStore {
     const identity = deviceIdentitySchema.safeParse(device.identity);
     if (!identity.success) throw invalid(`device identity: ${z.prettifyError(identity.error).replaceAll('\n', ' ')}`);
     const tools = toolsSchema.safeParse(device.tools);
-    if (!tools.success) throw invalid(`device ${identity.data.id} tools: ${z.prettifyError(tools.error).replaceAll('\n', ' ')}`);
+    if (!tools.success)
+      throw invalid(`device ${identity.data.id} tools: ${z.prettifyError(tools.error).replaceAll('\n', ' ')}`);
     if (device.alias.trim() === '') throw invalid(`device ${identity.data.id}: the alias is empty`);
     const toolNames = new Set(tools.data.map((tool) => tool.name));
     const unknownGrants = device.grants.filter((grant) => !toolNames.has(grant));
-    if (unknownGrants.length > 0) throw invalid(`device ${identity.data.id}: grants name tools it does not have (${unknownGrants.join(', ')})`);
+    if (unknownGrants.length > 0)
+      throw invalid(`device ${identity.data.id}: grants name tools it does not have (${unknownGrants.join(', ')})`);
     const holder = this.statements.byPath.get(device.path);
     if (holder !== undefined && holder.deviceId !== identity.data.id) {
-      throw invalid(`${device.path} is paired with device ${holder.deviceId}; forget it before pairing ${identity.data.id} there`);
+      throw invalid(
+        `${device.path} is paired with device ${holder.deviceId}; forget it before pairing ${identity.data.id} there`,
+      );
     }
     this.statements.upsert.run({
       deviceId: identity.data.id,
@@ -95,13 +126,23 @@ export class PairedDeviceStore implements PairingStore {
 
   private parse(row: DeviceRow): PairedDevice | undefined {
     const key = row.deviceId;
-    const identity = parseStoredJson({ schema: deviceIdentitySchema, text: row.identity, table: 'paired_devices', key });
+    const identity = parseStoredJson({
+      schema: deviceIdentitySchema,
+      text: row.identity,
+      table: 'paired_devices',
+      key,
+    });
     const tools = parseStoredJson({ schema: toolsSchema, text: row.tools, table: 'paired_devices', key });
     const grants = parseStoredJson({ schema: grantsSchema, text: row.grants, table: 'paired_devices', key });
     if (!identity.ok) return this.skip(identity.report);
     if (!tools.ok) return this.skip(tools.report);
     if (!grants.ok) return this.skip(grants.report);
-    if (identity.value.id !== row.deviceId) return this.skip({ table: 'paired_devices', key, detail: `identity id ${identity.value.id} differs from the row's ${row.deviceId}` });
+    if (identity.value.id !== row.deviceId)
+      return this.skip({
+        table: 'paired_devices',
+        key,
+        detail: `identity id ${identity.value.id} differs from the row's ${row.deviceId}`,
+      });
     return {
       path: row.path,
       alias: row.alias,

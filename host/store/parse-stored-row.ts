@@ -15,7 +15,12 @@ export type InvalidRowHandler = (report: InvalidRowReport) => void;
 export type StoredRowResult<T> = { ok: true; value: T } | { ok: false; report: InvalidRowReport };
 
 /** Parses a stored JSON text through `schema`; never throws (a bad row becomes a report). */
-export function parseStoredJson<S extends z.ZodType>(options: { schema: S; text: string; table: string; key: string }): StoredRowResult<z.output<S>> {
+export function parseStoredJson<S extends z.ZodType>(options: {
+  schema: S;
+  text: string;
+  table: string;
+  key: string;
+}): StoredRowResult<z.output<S>> {
   const { table, key } = options;
   let raw: unknown;
   try {
@@ -24,7 +29,8 @@ export function parseStoredJson<S extends z.ZodType>(options: { schema: S; text:
     return { ok: false, report: { table, key, detail: `not JSON (${(error as Error).message})` } };
   }
   const parsed = options.schema.safeParse(raw);
-  if (!parsed.success) return { ok: false, report: { table, key, detail: z.prettifyError(parsed.error).replaceAll('\n', ' ') } };
+  if (!parsed.success)
+    return { ok: false, report: { table, key, detail: z.prettifyError(parsed.error).replaceAll('\n', ' ') } };
   return { ok: true, value: parsed.data };
 }
 
@@ -48,6 +54,9 @@ export function toStoredJson(value: unknown, what: string): string {
     if (text === undefined) throw new TypeError('the value has no JSON form');
     return text;
   } catch (error) {
-    throw new StoreError({ kind: 'invalid_value', detail: `${what} cannot be stored as JSON (${(error as Error).message})` }, { cause: error });
+    throw new StoreError(
+      { kind: 'invalid_value', detail: `${what} cannot be stored as JSON (${(error as Error).message})` },
+      { cause: error },
+    );
   }
 }

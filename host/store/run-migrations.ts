@@ -22,7 +22,12 @@ export function runMigrations(options: RunMigrationsOptions): { from: number; to
   const step = db.transaction((): boolean => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > migrations.length) {
-      throw new StoreError({ kind: 'too_new', file, detail: `was upgraded by a newer Home Agent meanwhile (schema version ${version})`, hint: `Update Home Agent. ${MOVE_ASIDE_HINT}` });
+      throw new StoreError({
+        kind: 'too_new',
+        file,
+        detail: `was upgraded by a newer Home Agent meanwhile (schema version ${version})`,
+        hint: `Update Home Agent. ${MOVE_ASIDE_HINT}`,
+      });
     }
     const migrate = migrations[version];
     if (migrate === undefined) return false;

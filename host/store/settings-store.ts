@@ -46,7 +46,10 @@ export class SettingsStore {
     if (!isSettingKey(key)) throw new StoreError({ kind: 'invalid_value', detail: `${String(key)} is not a setting` });
     const parsed = settingsKeys[key].safeParse(value);
     if (!parsed.success) {
-      throw new StoreError({ kind: 'invalid_value', detail: `setting ${key}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}` });
+      throw new StoreError({
+        kind: 'invalid_value',
+        detail: `setting ${key}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
+      });
     }
     this.statements.upsert.run(key, toStoredJson(parsed.data, `setting ${key}`), this.now());
   }

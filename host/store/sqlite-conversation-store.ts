@@ -44,20 +44,31 @@ export class SqliteConversationStore implements ConversationStore {
         'INSERT OR IGNORE INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
       ),
       summary: db.prepare<[string], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM conversations WHERE id = ?`),
-      list: db.prepare<[], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC`),
+      list: db.prepare<[], SummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC`,
+      ),
       rename: db.prepare<[string, string]>('UPDATE conversations SET title = ? WHERE id = ?'),
       appendMessage: db.prepare<{ conversationId: string; role: string; payload: string; createdAt: number }>(
         `INSERT INTO messages (conversation_id, seq, role, payload, created_at)
          SELECT @conversationId, COALESCE(MAX(seq), 0) + 1, @role, @payload, @createdAt FROM messages WHERE conversation_id = @conversationId`,
       ),
-      messages: db.prepare<[string], PayloadRow & { role: string }>('SELECT seq, role, payload FROM messages WHERE conversation_id = ? ORDER BY seq'),
-      appendEvent: db.prepare<{ conversationId: string; turnId: string; type: string; at: number; payload: string }, { seq: number }>(
+      messages: db.prepare<[string], PayloadRow & { role: string }>(
+        'SELECT seq, role, payload FROM messages WHERE conversation_id = ? ORDER BY seq',
+      ),
+      appendEvent: db.prepare<
+        { conversationId: string; turnId: string; type: string; at: number; payload: string },
+        { seq: number }
+      >(
         `INSERT INTO events (conversation_id, seq, turn_id, type, at, payload)
          SELECT @conversationId, COALESCE(MAX(seq), 0) + 1, @turnId, @type, @at, @payload FROM events WHERE conversation_id = @conversationId
          RETURNING seq`,
       ),
-      events: db.prepare<[string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? ORDER BY seq'),
-      eventsOfType: db.prepare<[string, string], PayloadRow>('SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq'),
+      events: db.prepare<[string], PayloadRow>(
+        'SELECT seq, payload FROM events WHERE conversation_id = ? ORDER BY seq',
+      ),
+      eventsOfType: db.prepare<[string, string], PayloadRow>(
+        'SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq',
+      ),
       unfinishedTurns: db.prepare<[], { conversationId: string; turnId: string }>(
         `SELECT started.conversation_id AS conversationId, started.turn_id AS turnId FROM events AS started
          WHERE started.type = 'turn/start'
@@ -77,7 +88,8 @@ export class SqliteConversationStore implements ConversationStore {
     const id = this.newId();
     const now = this.now();
     const inserted = this.statements.insertConversation.run(id, title, now, now);
-    if (inserted.changes !== 1) throw new StoreError({ kind: 'invalid_value', detail: `conversation id ${id} is already taken` });
+    if (inserted.changes !== 1)
+      throw new StoreError({ kind: 'invalid_value', detail: `conversation id ${id} is already taken` });
     return { id, title, createdAt: now, updatedAt: now };
   }
 
@@ -105,7 +117,10 @@ export class SqliteConversationStore implements ConversationStore {
       const parsed = parseStoredJson({ schema: conversationMessageSchema, text: row.payload, table: 'messages', key });
       if (!parsed.ok) reportInvalidRow(parsed.report, this.onInvalidRow);
       else if (parsed.value.role !== row.role) {
-        reportInvalidRow({ table: 'messages', key, detail: `role column says ${row.role}, payload says ${parsed.value.role}` }, this.onInvalidRow);
+        reportInvalidRow(
+          { table: 'messages', key, detail: `role column says ${row.role}, payload says ${parsed.value.role}` },
+          this.onInvalidRow,
+        );
       } else messages.push(parsed.value);
     }
     return messages;
@@ -117,7 +132,8 @@ export class SqliteConversationStore implements ConversationStore {
     try {
       this.statements.appendMessage.run({ conversationId, role: message.role, payload, createdAt: this.now() });
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownConversation(conversationId, error);
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw unknownConversation(conversationId, error);
       throw error;
     }
   }
@@ -127,7 +143,8 @@ export class SqliteConversationStore implements ConversationStore {
     const payload = toStoredJson(event, `the ${event.type} event`);
     const { conversationId, turnId, type } = event;
     const row = this.statements.appendEvent.get({ conversationId, turnId, type, at: Math.trunc(event.at), payload });
-    if (row === undefined) throw new StoreError({ kind: 'invalid_value', detail: `the ${event.type} event was not journaled` });
+    if (row === undefined)
+      throw new StoreError({ kind: 'invalid_value', detail: `the ${event.type} event was not journaled` });
     return row.seq;
   }
 
@@ -155,7 +172,12 @@ export class SqliteConversationStore implements ConversationStore {
   private parseEvents(conversationId: string, rows: PayloadRow[]): AgentEvent[] {
     const events: AgentEvent[] = [];
     for (const row of rows) {
-      const parsed = parseStoredJson({ schema: agentEventSchema, text: row.payload, table: 'events', key: `${conversationId}#${row.seq}` });
+      const parsed = parseStoredJson({
+        schema: agentEventSchema,
+        text: row.payload,
+        table: 'events',
+        key: `${conversationId}#${row.seq}`,
+      });
       if (parsed.ok) events.push(parsed.value);
       else reportInvalidRow(parsed.report, this.onInvalidRow);
     }

@@ -8,12 +8,18 @@ export class SqliteSequenceStore implements SequenceStore {
   private readonly statements;
   private readonly now: () => number;
 
-  constructor(private readonly options: { db: Database.Database; now?: () => number; onInvalidRow?: InvalidRowHandler }) {
+  constructor(
+    private readonly options: { db: Database.Database; now?: () => number; onInvalidRow?: InvalidRowHandler },
+  ) {
     const { db } = options;
     this.now = options.now ?? Date.now;
     this.statements = {
-      list: db.prepare<[], { name: string; definition: string }>('SELECT name, definition FROM sequences ORDER BY name'),
-      get: db.prepare<[string], { name: string; definition: string }>('SELECT name, definition FROM sequences WHERE name = ?'),
+      list: db.prepare<[], { name: string; definition: string }>(
+        'SELECT name, definition FROM sequences ORDER BY name',
+      ),
+      get: db.prepare<[string], { name: string; definition: string }>(
+        'SELECT name, definition FROM sequences WHERE name = ?',
+      ),
       upsert: db.prepare<[string, string, number]>(
         'INSERT INTO sequences (name, definition, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET definition = excluded.definition, updated_at = excluded.updated_at',
       ),

@@ -4,7 +4,8 @@
  * (`missing`, `outdated`), a stored row no longer validates (`invalid_row`), a value to store is
  * invalid (`invalid_value`), or a referenced row does not exist (`not_found`).
  */
-export type StoreErrorKind = 'corrupt' | 'foreign' | 'too_new' | 'missing' | 'outdated' | 'invalid_row' | 'invalid_value' | 'not_found';
+export type StoreErrorKind =
+  'corrupt' | 'foreign' | 'too_new' | 'missing' | 'outdated' | 'invalid_row' | 'invalid_value' | 'not_found';
 
 export interface StoreErrorData {
   kind: StoreErrorKind;

@@ -19,7 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
@@ -60,13 +61,16 @@ export async function startWebServer(options: {
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host) && options.token.length < 16) {
-    throw new Error(`refusing to serve on ${host} without a token of at least 16 characters: anyone on the network could control the home. Pass --token or bind 127.0.0.1.`);
+    throw new Error(
+      `refusing to serve on ${host} without a token of at least 16 characters: anyone on the network could control the home. Pass --token or bind 127.0.0.1.`,
+    );
   }
   const staticRoot = path.resolve(options.staticDir);
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       const status = error instanceof ApiError ? error.status : 500;
-      if (!response.headersSent) response.writeHead(status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
+      if (!response.headersSent)
+        response.writeHead(status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
       response.end(JSON.stringify({ ok: false, error: { message: (error as Error).message } }));
     });
   });
@@ -75,7 +79,8 @@ export async function startWebServer(options: {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/api/')) {
       const auth = request.headers.authorization;
-      if (!tokenMatches(options.token, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined)) throw new ApiError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
+      if (!tokenMatches(options.token, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined))
+        throw new ApiError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
       if (request.method !== 'POST') throw new ApiError(400, 'API calls are POST requests with a JSON body');
       const body = await readBody(request);
       let input: unknown;
@@ -101,10 +106,17 @@ export async function startWebServer(options: {
       content = await readFile(file);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain', ...SECURITY_HEADERS });
-      response.end(relative === 'index.html' ? 'The UI is not built: run `npm run build:renderer` (npm start does it for you).' : 'not found');
+      response.end(
+        relative === 'index.html'
+          ? 'The UI is not built: run `npm run build:renderer` (npm start does it for you).'
+          : 'not found',
+      );
       return;
     }
-    response.writeHead(200, { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS });
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      ...SECURITY_HEADERS,
+    });
     response.end(content);
   }
 

@@ -1,4 +1,12 @@
-import { agentEventSchema, apiContract, hostNoticeSchema, type ApiInput, type ApiMethod, type ApiOutput, type HomeAgentApi } from '../../host/contract/api-contract.ts';
+import {
+  agentEventSchema,
+  apiContract,
+  hostNoticeSchema,
+  type ApiInput,
+  type ApiMethod,
+  type ApiOutput,
+  type HomeAgentApi,
+} from '../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient } from './api-client.ts';
 
 /**
@@ -17,7 +25,11 @@ export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
         throw new ApiCallError({ method, message: error instanceof Error ? error.message : String(error) });
       }
       const output = apiContract[method].output.safeParse(raw);
-      if (!output.success) throw new ApiCallError({ method, message: `The host's answer to ${method} does not match the contract: ${output.error.message}` });
+      if (!output.success)
+        throw new ApiCallError({
+          method,
+          message: `The host's answer to ${method} does not match the contract: ${output.error.message}`,
+        });
       return output.data as ApiOutput<M>;
     },
     onNotice(listener) {

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { agentEventSchema, apiContract, hostNoticeSchema, type ApiInput, type ApiMethod, type ApiOutput, type HostAgentEvent, type HostNotice } from '../../host/contract/api-contract.ts';
+import {
+  agentEventSchema,
+  apiContract,
+  hostNoticeSchema,
+  type ApiInput,
+  type ApiMethod,
+  type ApiOutput,
+  type HostAgentEvent,
+  type HostNotice,
+} from '../../host/contract/api-contract.ts';
 import { ApiCallError, parseJson, type ApiClient, type ConnectionState } from './api-client.ts';
 
 /** Where and how the web client reaches `home-agent serve`. */
@@ -83,7 +92,11 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
       if (disposed) return;
       // A refused token stays refused: reconnecting would only knock on the door again.
       if (close.code === UNAUTHORIZED_CLOSE_CODE || connection.status === 'unauthorized') {
-        setConnection({ status: 'unauthorized', message: connection.message ?? 'The host refused this page’s token. Open the address printed by home-agent serve.' });
+        setConnection({
+          status: 'unauthorized',
+          message:
+            connection.message ?? 'The host refused this page’s token. Open the address printed by home-agent serve.',
+        });
         return;
       }
       setConnection({ status: 'closed', message: 'Lost the connection to the host; reconnecting…' });
@@ -104,7 +117,8 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
     if (disposed) throw new ApiCallError({ method, message: 'The API client was disposed.' });
     const entry = apiContract[method];
     const body = entry.input.safeParse(input);
-    if (!body.success) throw new ApiCallError({ method, message: `Invalid input for ${method}: ${body.error.message}` });
+    if (!body.success)
+      throw new ApiCallError({ method, message: `Invalid input for ${method}: ${body.error.message}` });
     const controller = new AbortController();
     inFlight.add(controller);
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(requestTimeoutMs)]);
@@ -118,19 +132,32 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
       const json = parseJson(await response.text());
       const envelope = json.ok ? envelopeSchema.safeParse(json.value) : undefined;
       if (!envelope?.success) {
-        throw new ApiCallError({ method, status: response.status, message: `The host answered ${method} with HTTP ${response.status} and no readable body.` });
+        throw new ApiCallError({
+          method,
+          status: response.status,
+          message: `The host answered ${method} with HTTP ${response.status} and no readable body.`,
+        });
       }
       if (!envelope.data.ok) {
         if (response.status === 401) setConnection({ status: 'unauthorized', message: envelope.data.error.message });
         throw new ApiCallError({ method, status: response.status, message: envelope.data.error.message });
       }
       const output = entry.output.safeParse(envelope.data.result);
-      if (!output.success) throw new ApiCallError({ method, message: `The host's answer to ${method} does not match the contract: ${output.error.message}` });
+      if (!output.success)
+        throw new ApiCallError({
+          method,
+          message: `The host's answer to ${method} does not match the contract: ${output.error.message}`,
+        });
       return output.data as ApiOutput<M>;
     } catch (error) {
       if (error instanceof ApiCallError) throw error;
       const timedOut = signal.aborted && !controller.signal.aborted;
-      throw new ApiCallError({ method, message: timedOut ? `${method} got no answer in ${requestTimeoutMs} ms.` : `${method} failed: ${describe(error)}` });
+      throw new ApiCallError({
+        method,
+        message: timedOut
+          ? `${method} got no answer in ${requestTimeoutMs} ms.`
+          : `${method} failed: ${describe(error)}`,
+      });
     } finally {
       inFlight.delete(controller);
     }

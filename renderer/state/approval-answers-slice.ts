@@ -48,7 +48,11 @@ export function createApprovalAnswersSlice(api: ApiClient): StateCreator<AppStat
           const { accepted } = await api.call('approval/answer', { callId, approved });
           setAnswer(callId, { phase: accepted ? 'sent' : 'refused', approved });
         } catch (error) {
-          setAnswer(callId, { phase: 'failed', approved, message: `Your answer did not reach the host: ${messageOf(error)}` });
+          setAnswer(callId, {
+            phase: 'failed',
+            approved,
+            message: `Your answer did not reach the host: ${messageOf(error)}`,
+          });
         }
       },
       showApproval(callId) {

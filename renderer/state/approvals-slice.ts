@@ -40,8 +40,16 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
     case 'approval/request': {
       const known = data.approvals[event.callId];
       const asked = { name: event.name, args: event.args, index: event.index, requestedAt: event.at };
-      if (known) return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });
-      return put(data, { callId: event.callId, conversationId: event.conversationId, turnId: event.turnId, batchId: event.batchId, ...asked, status: 'waiting' });
+      if (known)
+        return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });
+      return put(data, {
+        callId: event.callId,
+        conversationId: event.conversationId,
+        turnId: event.turnId,
+        batchId: event.batchId,
+        ...asked,
+        status: 'waiting',
+      });
     }
     case 'approval/end': {
       const known = data.approvals[event.callId];
@@ -99,7 +107,12 @@ export function dropConversationApprovals(data: ApprovalsData, conversationId: s
 function closeOpenQuestions(data: ApprovalsData, event: Extract<HostAgentEvent, { type: 'turn/end' }>): ApprovalsData {
   let approvals = data.approvals;
   for (const approval of Object.values(data.approvals)) {
-    if (approval.turnId !== event.turnId || approval.conversationId !== event.conversationId || approval.status !== 'waiting') continue;
+    if (
+      approval.turnId !== event.turnId ||
+      approval.conversationId !== event.conversationId ||
+      approval.status !== 'waiting'
+    )
+      continue;
     approvals = { ...approvals, [approval.callId]: { ...approval, status: 'unanswered', endedAt: event.at } };
   }
   return approvals === data.approvals ? data : { approvals };

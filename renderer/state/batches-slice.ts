@@ -66,10 +66,17 @@ export function reduceBatches(data: BatchesData, event: HostAgentEvent): Batches
       );
     case 'tool/end':
       return updateBatch(data, event.batchId, (batch) =>
-        updateRow(batch, { index: event.index, callId: event.callId, name: event.name }, (row) => finishRow(row, event)),
+        updateRow(batch, { index: event.index, callId: event.callId, name: event.name }, (row) =>
+          finishRow(row, event),
+        ),
       );
     case 'batch/end':
-      return updateBatch(data, event.batchId, (batch) => ({ ...batch, endedAt: event.at, wallMs: event.wallMs, executed: event.executed }));
+      return updateBatch(data, event.batchId, (batch) => ({
+        ...batch,
+        endedAt: event.at,
+        wallMs: event.wallMs,
+        executed: event.executed,
+      }));
     case 'turn/end':
       return interruptOpenBatches(data, event);
     default:
@@ -92,7 +99,13 @@ function startBatch(data: BatchesData, event: BatchStartEvent): BatchesData {
   const order = data.batchOrder[event.conversationId] ?? [];
   const known = order.includes(event.batchId);
   const rows = event.calls
-    .map((call): ToolRowView => ({ index: call.index, callId: call.callId, name: call.name, args: call.args, status: 'queued' }))
+    .map((call): ToolRowView => ({
+      index: call.index,
+      callId: call.callId,
+      name: call.name,
+      args: call.args,
+      status: 'queued',
+    }))
     .sort(byIndex);
   const batch: BatchView = {
     id: event.batchId,
@@ -134,7 +147,11 @@ function updateBatch(data: BatchesData, batchId: string, change: (batch: BatchVi
 }
 
 /** Finds the row by call id (else index); a call batch/start did not declare is inserted in index order. */
-function updateRow(batch: BatchView, call: { index: number; callId: string; name: string }, change: (row: ToolRowView) => ToolRowView): BatchView {
+function updateRow(
+  batch: BatchView,
+  call: { index: number; callId: string; name: string },
+  change: (row: ToolRowView) => ToolRowView,
+): BatchView {
   const position = batch.rows.findIndex((row) => row.callId === call.callId);
   if (position !== -1) {
     const rows = batch.rows.slice();
@@ -150,7 +167,9 @@ function interruptOpenBatches(data: BatchesData, event: Extract<HostAgentEvent, 
   for (const id of data.batchOrder[event.conversationId] ?? []) {
     const batch = batches[id];
     if (!batch || batch.turnId !== event.turnId || batch.endedAt !== undefined) continue;
-    const rows = batch.rows.map((row): ToolRowView => (row.status === 'done' ? row : { ...row, status: 'interrupted' }));
+    const rows = batch.rows.map((row): ToolRowView =>
+      row.status === 'done' ? row : { ...row, status: 'interrupted' },
+    );
     batches = { ...batches, [id]: { ...batch, rows, endedAt: event.at, interrupted: true } };
   }
   return batches === data.batches ? data : { ...data, batches };

@@ -20,7 +20,8 @@ export function createConversationsSlice(api: ApiClient): StateCreator<AppState,
   return (set, get) => ({
     conversations: [],
     openConversationId: null,
-    setConversations: (conversations) => set({ conversations: [...conversations].sort((left, right) => right.updatedAt - left.updatedAt) }),
+    setConversations: (conversations) =>
+      set({ conversations: [...conversations].sort((left, right) => right.updatedAt - left.updatedAt) }),
     openConversation: (openConversationId) => set({ openConversationId }),
     async refreshConversations() {
       try {

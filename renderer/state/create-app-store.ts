@@ -11,7 +11,14 @@ import { createPluginsSlice, type PluginsSlice } from './plugins-slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
-export type AppState = AppSlice & ConversationsSlice & EventsSlice & ChatSlice & DevicesSlice & PluginsSlice & SettingsSlice & ApprovalAnswersSlice;
+export type AppState = AppSlice &
+  ConversationsSlice &
+  EventsSlice &
+  ChatSlice &
+  DevicesSlice &
+  PluginsSlice &
+  SettingsSlice &
+  ApprovalAnswersSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */

@@ -32,7 +32,8 @@ export function createDevicesSlice(api: ApiClient): StateCreator<AppState, [], [
         const { devices } = await api.call('devices/list', {});
         if (request === latest) set({ devices, devicesStatus: 'loaded', devicesError: null });
       } catch (error) {
-        if (request === latest) set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` });
+        if (request === latest)
+          set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` });
       }
     },
   });

@@ -80,7 +80,10 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     const state = store.getState();
     if (notice.type === 'devices/changed') void state.refreshDevices();
     else if (notice.type === 'plugins/changed') void state.refreshPlugins();
-    else state.showNotice(`${notice.deviceId}: ${notice.event}${Object.keys(notice.data).length > 0 ? ` ${JSON.stringify(notice.data)}` : ''}`);
+    else
+      state.showNotice(
+        `${notice.deviceId}: ${notice.event}${Object.keys(notice.data).length > 0 ? ` ${JSON.stringify(notice.data)}` : ''}`,
+      );
   });
   const unsubscribeConnection = api.onConnection((connection) => {
     store.getState().setConnection(connection);

@@ -24,11 +24,19 @@ export const createEventsSlice: StateCreator<AppState, [], [], EventsSlice> = (s
       ...foldedPart(replaceConversation(state, { conversationId, events }), state),
       journalStatus: { ...state.journalStatus, [conversationId]: 'loaded' },
     })),
-  setJournalStatus: (conversationId, status) => set((state) => ({ journalStatus: { ...state.journalStatus, [conversationId]: status } })),
+  setJournalStatus: (conversationId, status) =>
+    set((state) => ({ journalStatus: { ...state.journalStatus, [conversationId]: status } })),
 });
 
 /** Only the folded fields, and none at all when nothing changed (so no subscriber wakes up). */
 function foldedPart(next: FoldedData, previous: FoldedData): Partial<FoldedData> {
   if (next === previous) return {};
-  return { turns: next.turns, turnOrder: next.turnOrder, batches: next.batches, batchOrder: next.batchOrder, channelOutputs: next.channelOutputs, approvals: next.approvals };
+  return {
+    turns: next.turns,
+    turnOrder: next.turnOrder,
+    batches: next.batches,
+    batchOrder: next.batchOrder,
+    channelOutputs: next.channelOutputs,
+    approvals: next.approvals,
+  };
 }

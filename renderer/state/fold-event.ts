@@ -1,5 +1,10 @@
 import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
-import { dropConversationApprovals, emptyApprovalsData, reduceApprovals, type ApprovalsData } from './approvals-slice.ts';
+import {
+  dropConversationApprovals,
+  emptyApprovalsData,
+  reduceApprovals,
+  type ApprovalsData,
+} from './approvals-slice.ts';
 import { dropConversationBatches, emptyBatchesData, reduceBatches, type BatchesData } from './batches-slice.ts';
 import { dropConversationChannels, emptyChannelsData, reduceChannels, type ChannelsData } from './channels-slice.ts';
 import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } from './turns-slice.ts';
@@ -7,7 +12,12 @@ import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } fr
 /** Everything the renderer derives from host events: the data of the turns, batches, channels and approvals slices. */
 export type FoldedData = TurnsData & BatchesData & ChannelsData & ApprovalsData;
 
-export const emptyFoldedData: FoldedData = { ...emptyTurnsData, ...emptyBatchesData, ...emptyChannelsData, ...emptyApprovalsData };
+export const emptyFoldedData: FoldedData = {
+  ...emptyTurnsData,
+  ...emptyBatchesData,
+  ...emptyChannelsData,
+  ...emptyApprovalsData,
+};
 
 /**
  * Pure: the folded view after one event. The live stream and a conversation's stored journal go
@@ -36,11 +46,24 @@ export function foldEvents(data: FoldedData, events: readonly HostAgentEvent[]):
 }
 
 /** Pure: the view with one conversation rebuilt from its journal alone (what it held before is dropped). */
-export function replaceConversation(data: FoldedData, options: { conversationId: string; events: readonly HostAgentEvent[] }): FoldedData {
+export function replaceConversation(
+  data: FoldedData,
+  options: { conversationId: string; events: readonly HostAgentEvent[] },
+): FoldedData {
   const turns = dropConversationTurns(data, options.conversationId);
   const batches = dropConversationBatches(data, options.conversationId);
   const channels = dropConversationChannels(data, options.conversationId);
   const approvals = dropConversationApprovals(data, options.conversationId);
-  const cleared: FoldedData = { turns: turns.turns, turnOrder: turns.turnOrder, batches: batches.batches, batchOrder: batches.batchOrder, channelOutputs: channels.channelOutputs, approvals: approvals.approvals };
-  return foldEvents(cleared, options.events.filter((event) => event.conversationId === options.conversationId));
+  const cleared: FoldedData = {
+    turns: turns.turns,
+    turnOrder: turns.turnOrder,
+    batches: batches.batches,
+    batchOrder: batches.batchOrder,
+    channelOutputs: channels.channelOutputs,
+    approvals: approvals.approvals,
+  };
+  return foldEvents(
+    cleared,
+    options.events.filter((event) => event.conversationId === options.conversationId),
+  );
 }

@@ -5,7 +5,10 @@ import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
  * Live events the journal already holds are dropped (matched as a multiset on their canonical
  * JSON, so two equal deltas both count); the rest follow the journal in arrival order.
  */
-export function mergeJournal(options: { journal: readonly HostAgentEvent[]; buffered: readonly HostAgentEvent[] }): HostAgentEvent[] {
+export function mergeJournal(options: {
+  journal: readonly HostAgentEvent[];
+  buffered: readonly HostAgentEvent[];
+}): HostAgentEvent[] {
   const remaining = new Map<string, number>();
   for (const event of options.journal) {
     const key = canonicalJson(event);

@@ -25,24 +25,36 @@ export const idlePluginToggle: PluginToggleFlow = { phase: 'idle' };
 export function nextPluginToggle(flow: PluginToggleFlow, input: PluginToggleInput): PluginToggleFlow {
   switch (input.type) {
     case 'toggle':
-      return flow.phase === 'idle' ? { phase: 'sending', name: input.name, enabled: input.enabled, confirm: false } : flow;
+      return flow.phase === 'idle'
+        ? { phase: 'sending', name: input.name, enabled: input.enabled, confirm: false }
+        : flow;
     case 'answer':
       if (flow.phase !== 'sending') return flow;
       if (input.applied) return idlePluginToggle;
       // Only a first, unconfirmed request may end in a question; a refused confirmation is a failure.
-      if (input.warning !== undefined && !flow.confirm) return { phase: 'warning', name: flow.name, enabled: flow.enabled, warning: input.warning };
-      return { phase: 'idle', error: { name: flow.name, message: input.warning ?? `The host did not apply the change to ${flow.name}.` } };
+      if (input.warning !== undefined && !flow.confirm)
+        return { phase: 'warning', name: flow.name, enabled: flow.enabled, warning: input.warning };
+      return {
+        phase: 'idle',
+        error: { name: flow.name, message: input.warning ?? `The host did not apply the change to ${flow.name}.` },
+      };
     case 'failed':
       return flow.phase === 'sending' ? { phase: 'idle', error: { name: flow.name, message: input.message } } : flow;
     case 'confirm':
-      return flow.phase === 'warning' ? { phase: 'sending', name: flow.name, enabled: flow.enabled, confirm: true } : flow;
+      return flow.phase === 'warning'
+        ? { phase: 'sending', name: flow.name, enabled: flow.enabled, confirm: true }
+        : flow;
     case 'cancel':
       return flow.phase === 'warning' ? idlePluginToggle : flow;
   }
 }
 
 /** Pure: the request a flow in `sending` makes, or undefined in any other phase. */
-export function pluginToggleRequest(flow: PluginToggleFlow): { name: string; enabled: boolean; confirm?: true } | undefined {
+export function pluginToggleRequest(
+  flow: PluginToggleFlow,
+): { name: string; enabled: boolean; confirm?: true } | undefined {
   if (flow.phase !== 'sending') return undefined;
-  return flow.confirm ? { name: flow.name, enabled: flow.enabled, confirm: true } : { name: flow.name, enabled: flow.enabled };
+  return flow.confirm
+    ? { name: flow.name, enabled: flow.enabled, confirm: true }
+    : { name: flow.name, enabled: flow.enabled };
 }

@@ -4,7 +4,13 @@ import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './conversations-slice.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './devices-slice.ts';
-import { idlePluginToggle, nextPluginToggle, pluginToggleRequest, type PluginToggleFlow, type PluginToggleInput } from './plugin-toggle-flow.ts';
+import {
+  idlePluginToggle,
+  nextPluginToggle,
+  pluginToggleRequest,
+  type PluginToggleFlow,
+  type PluginToggleInput,
+} from './plugin-toggle-flow.ts';
 
 /** One plugin as the host lists it. */
 export type PluginSummary = ApiOutput<'plugins/list'>['plugins'][number];
@@ -39,9 +45,17 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
       try {
         const answer = await api.call('plugins/set-enabled', request);
         if (answer.applied) {
-          set((state) => ({ plugins: state.plugins.map((plugin) => (plugin.name === request.name ? { ...plugin, enabled: request.enabled } : plugin)) }));
+          set((state) => ({
+            plugins: state.plugins.map((plugin) =>
+              plugin.name === request.name ? { ...plugin, enabled: request.enabled } : plugin,
+            ),
+          }));
         }
-        step(answer.warning === undefined ? { type: 'answer', applied: answer.applied } : { type: 'answer', applied: answer.applied, warning: answer.warning });
+        step(
+          answer.warning === undefined
+            ? { type: 'answer', applied: answer.applied }
+            : { type: 'answer', applied: answer.applied, warning: answer.warning },
+        );
         if (answer.applied) void get().refreshPlugins();
       } catch (error) {
         step({ type: 'failed', message: messageOf(error) });
@@ -60,7 +74,8 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
           const { plugins } = await api.call('plugins/list', {});
           if (request === latest) set({ plugins, pluginsStatus: 'loaded', pluginsError: null });
         } catch (error) {
-          if (request === latest) set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` });
+          if (request === latest)
+            set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` });
         }
       },
       async setPluginEnabled(name, enabled) {

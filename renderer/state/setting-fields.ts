@@ -20,7 +20,13 @@ export interface SettingField {
 
 /** Every setting of the host's settings table, in the form's order. */
 export const settingFields = [
-  { key: 'provider', label: 'Provider', kind: 'select', restartRequired: true, hint: 'Flags given to home-agent at start (--provider, --model) win over these.' },
+  {
+    key: 'provider',
+    label: 'Provider',
+    kind: 'select',
+    restartRequired: true,
+    hint: 'Flags given to home-agent at start (--provider, --model) win over these.',
+  },
   { key: 'model', label: 'Model', kind: 'text', restartRequired: true, placeholder: 'e.g. gpt-4o-mini, llama3.1' },
   { key: 'baseUrl', label: 'Base URL', kind: 'text', restartRequired: true, placeholder: 'http://127.0.0.1:11434/v1' },
   {
@@ -41,10 +47,24 @@ export const settingFields = [
   },
   { key: 'maxSteps', label: 'Max steps', kind: 'integer', hint: 'Model replies per turn, 1–100.' },
   { key: 'toolTimeoutMs', label: 'Tool timeout (ms)', kind: 'integer' },
-  { key: 'concurrencyCap', label: 'Parallel calls at most', kind: 'integer', hint: 'Empty: every call of a parallel reply runs at once.' },
+  {
+    key: 'concurrencyCap',
+    label: 'Parallel calls at most',
+    kind: 'integer',
+    hint: 'Empty: every call of a parallel reply runs at once.',
+  },
 ] as const satisfies readonly SettingField[];
 
-export type SettingKey = 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'persona' | 'toolOrder' | 'maxSteps' | 'toolTimeoutMs' | 'concurrencyCap';
+export type SettingKey =
+  | 'provider'
+  | 'model'
+  | 'baseUrl'
+  | 'apiKeyEnv'
+  | 'persona'
+  | 'toolOrder'
+  | 'maxSteps'
+  | 'toolTimeoutMs'
+  | 'concurrencyCap';
 
 /** Pure: a stored value as the text its field shows (empty when unset or not of the field's shape). */
 export function formatSettingValue(kind: SettingFieldKind, value: unknown): string {
@@ -67,7 +87,9 @@ export function parseSettingText(kind: SettingFieldKind, text: string): ParsedSe
   const trimmed = kind === 'textarea' ? text : text.trim();
   if (trimmed.trim() === '') return { ok: true, value: null };
   if (kind === 'integer') {
-    return /^[+-]?\d+$/.test(trimmed) ? { ok: true, value: Number(trimmed) } : { ok: false, error: 'Enter a whole number, or leave it empty for the default.' };
+    return /^[+-]?\d+$/.test(trimmed)
+      ? { ok: true, value: Number(trimmed) }
+      : { ok: false, error: 'Enter a whole number, or leave it empty for the default.' };
   }
   return { ok: true, value: trimmed };
 }
@@ -88,5 +110,8 @@ export function parseToolOrderText(text: string): ParsedSetting {
 export function settingErrorText(key: string, message: string): string {
   const prefix = `Store invalid_value: setting ${key}: `;
   const rest = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-  return rest.replace(/^✖\s*/, '').replaceAll(/\s*✖\s*/g, ' ').trim();
+  return rest
+    .replace(/^✖\s*/, '')
+    .replaceAll(/\s*✖\s*/g, ' ')
+    .trim();
 }

@@ -48,7 +48,11 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
         const { settings } = await api.call('settings/set', { key, value: parsed.value });
         // Saved: the stored value is shown again, and a new read wins over any older one in flight.
         latest += 1;
-        set((state) => ({ settings, settingDrafts: without(state.settingDrafts, key), settingErrors: without(state.settingErrors, key) }));
+        set((state) => ({
+          settings,
+          settingDrafts: without(state.settingDrafts, key),
+          settingErrors: without(state.settingErrors, key),
+        }));
         return true;
       } catch (error) {
         setError(key, settingErrorText(key, messageOf(error)));
@@ -75,7 +79,8 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
           const { settings } = await api.call('settings/get', {});
           if (request === latest) set({ settings, settingsStatus: 'loaded', settingsError: null });
         } catch (error) {
-          if (request === latest) set({ settingsStatus: 'failed', settingsError: `Could not read the settings: ${messageOf(error)}` });
+          if (request === latest)
+            set({ settingsStatus: 'failed', settingsError: `Could not read the settings: ${messageOf(error)}` });
         }
       },
       editSetting(key, text) {

@@ -48,7 +48,11 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
       return updateTurn(data, event, (turn) => {
         const position = turn.items.findIndex((item) => item.kind === 'assistant' && item.step === event.step);
         const existing = turn.items[position];
-        if (existing?.kind !== 'assistant') return { ...turn, items: [...turn.items, { kind: 'assistant', step: event.step, text: event.text, final: false }] };
+        if (existing?.kind !== 'assistant')
+          return {
+            ...turn,
+            items: [...turn.items, { kind: 'assistant', step: event.step, text: event.text, final: false }],
+          };
         return { ...turn, items: replaceAt(turn.items, position, { ...existing, text: existing.text + event.text }) };
       });
     case 'message/assistant':
@@ -59,9 +63,15 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         return { ...turn, items: position === -1 ? [...turn.items, item] : replaceAt(turn.items, position, item) };
       });
     case 'batch/start':
-      return updateTurn(data, event, (turn) => ({ ...turn, items: [...turn.items, { kind: 'batch', batchId: event.batchId }] }));
+      return updateTurn(data, event, (turn) => ({
+        ...turn,
+        items: [...turn.items, { kind: 'batch', batchId: event.batchId }],
+      }));
     case 'agent/error':
-      return updateTurn(data, event, (turn) => ({ ...turn, items: [...turn.items, { kind: 'error', message: event.message }] }));
+      return updateTurn(data, event, (turn) => ({
+        ...turn,
+        items: [...turn.items, { kind: 'error', message: event.message }],
+      }));
     case 'turn/end':
       return updateTurn(data, event, (turn) => {
         const ended: TurnView = { ...turn, status: event.reason, endedAt: event.at };
@@ -86,7 +96,9 @@ export function dropConversationTurns(data: TurnsData, conversationId: string): 
 
 function putTurn(data: TurnsData, turn: TurnView): TurnsData {
   const order = data.turnOrder[turn.conversationId] ?? [];
-  const turnOrder = order.includes(turn.id) ? data.turnOrder : { ...data.turnOrder, [turn.conversationId]: [...order, turn.id] };
+  const turnOrder = order.includes(turn.id)
+    ? data.turnOrder
+    : { ...data.turnOrder, [turn.conversationId]: [...order, turn.id] };
   return { turns: { ...data.turns, [turn.id]: turn }, turnOrder };
 }
 

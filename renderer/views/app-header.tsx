@@ -1,7 +1,12 @@
 import { ApprovalsPending } from './approvals-pending.tsx';
 import { useAppStore } from './use-app-store.ts';
 
-const connectionLabels = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected', unauthorized: 'Not authorised' } as const;
+const connectionLabels = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  closed: 'Disconnected',
+  unauthorized: 'Not authorised',
+} as const;
 
 /** The title bar: the app's name, questions waiting for the person, the model in use (labelled plainly when it is not an AI), the link state. */
 export function AppHeader() {
@@ -13,7 +18,11 @@ export function AppHeader() {
       <div className="app-header-right">
         <ApprovalsPending />
         {model && (
-          <span className={model.scripted ? 'model-label model-label-scripted' : 'model-label'} data-testid="model-label" title={model.notice ?? model.label}>
+          <span
+            className={model.scripted ? 'model-label model-label-scripted' : 'model-label'}
+            data-testid="model-label"
+            title={model.notice ?? model.label}
+          >
             {model.label}
           </span>
         )}

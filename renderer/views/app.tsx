@@ -7,7 +7,9 @@ import { useAppStore } from './use-app-store.ts';
 /** The whole window: header, conversations, the chat, and the side area (channels, devices, plugins, settings). */
 export function App() {
   const notice = useAppStore((state) => state.notice);
-  const connectionMessage = useAppStore((state) => (state.connection.status === 'open' ? undefined : state.connection.message));
+  const connectionMessage = useAppStore((state) =>
+    state.connection.status === 'open' ? undefined : state.connection.message,
+  );
   const showNotice = useAppStore((state) => state.showNotice);
   const message = notice ?? connectionMessage;
   return (

@@ -31,7 +31,15 @@ export function ApprovalCard(props: { callId: string }) {
   const titleId = `approval-title-${props.callId}`;
   const entries = Object.entries(approval.args);
   return (
-    <div className="approval-card" ref={card} tabIndex={-1} role="group" aria-labelledby={titleId} data-testid="approval-card" data-call-id={props.callId}>
+    <div
+      className="approval-card"
+      ref={card}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={titleId}
+      data-testid="approval-card"
+      data-call-id={props.callId}
+    >
       <p className="approval-title" id={titleId}>
         <span className="tool-name" data-testid="approval-tool-name">
           {approval.name}
@@ -47,7 +55,9 @@ export function ApprovalCard(props: { callId: string }) {
             return (
               <div key={key} className="approval-arg" data-testid="approval-arg" data-arg={key}>
                 <dt>{key}</dt>
-                <dd title={text.length > VALUE_LENGTH ? text : undefined}>{text.length > VALUE_LENGTH ? `${text.slice(0, VALUE_LENGTH - 1)}…` : text}</dd>
+                <dd title={text.length > VALUE_LENGTH ? text : undefined}>
+                  {text.length > VALUE_LENGTH ? `${text.slice(0, VALUE_LENGTH - 1)}…` : text}
+                </dd>
               </div>
             );
           })}
@@ -85,14 +95,28 @@ function AnswerStatus(props: { answer: ApprovalAnswerState | undefined }) {
   if (!answer) return <span className="approval-answer-status" aria-live="polite" />;
   if (answer.phase === 'failed') {
     return (
-      <span className="approval-answer-status approval-answer-failed" role="alert" data-testid="approval-answer-status" data-phase="failed">
+      <span
+        className="approval-answer-status approval-answer-failed"
+        role="alert"
+        data-testid="approval-answer-status"
+        data-phase="failed"
+      >
         {answer.message}
       </span>
     );
   }
-  const text = { sending: 'Sending your answer…', sent: answer.approved ? 'Allowed; waiting for the host…' : 'Denied; waiting for the host…', refused: 'already answered elsewhere' }[answer.phase];
+  const text = {
+    sending: 'Sending your answer…',
+    sent: answer.approved ? 'Allowed; waiting for the host…' : 'Denied; waiting for the host…',
+    refused: 'already answered elsewhere',
+  }[answer.phase];
   return (
-    <span className="approval-answer-status" aria-live="polite" data-testid="approval-answer-status" data-phase={answer.phase}>
+    <span
+      className="approval-answer-status"
+      aria-live="polite"
+      data-testid="approval-answer-status"
+      data-phase={answer.phase}
+    >
       {text}
     </span>
   );

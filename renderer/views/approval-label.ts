@@ -13,4 +13,3 @@ const labels: Record<ApprovalStatus, string> = {
 export function approvalLabel(status: ApprovalStatus): string {
   return labels[status];
 }
-

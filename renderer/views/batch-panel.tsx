@@ -12,10 +12,19 @@ export function BatchPanel(props: { batchId: string }) {
   const timeline = computeBatchTimeline(batch, now);
   const finished = batch.rows.filter((row) => row.status === 'done').length;
   return (
-    <section className={`batch-panel batch-panel-${batch.mode}`} data-testid="batch-panel" data-batch-id={batch.id} aria-label={`Batch ${batch.sequence}`}>
+    <section
+      className={`batch-panel batch-panel-${batch.mode}`}
+      data-testid="batch-panel"
+      data-batch-id={batch.id}
+      aria-label={`Batch ${batch.sequence}`}
+    >
       <header className="batch-header">
-        <span className="batch-mode" data-testid="batch-mode">{batch.mode}</span>
-        <span className="batch-reason" data-testid="batch-reason">{batch.reason}</span>
+        <span className="batch-mode" data-testid="batch-mode">
+          {batch.mode}
+        </span>
+        <span className="batch-reason" data-testid="batch-reason">
+          {batch.reason}
+        </span>
         <span className="batch-totals">
           {batch.wallMs !== undefined ? (
             <>

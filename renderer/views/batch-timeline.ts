@@ -30,7 +30,10 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
   const live = batch.endedAt === undefined;
   const until = live ? Math.max(now, latestKnownTime(batch)) : (batch.endedAt as number);
   const spans = batch.rows.map((row) => rowSpans(row, { batchStartedAt: batch.startedAt, until }));
-  const origin = Math.min(batch.startedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
+  const origin = Math.min(
+    batch.startedAt,
+    ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)),
+  );
   const end = Math.max(
     origin + (batch.wallMs ?? 0),
     ...spans.flatMap((span) => [span.queued?.[1], span.run?.[1]].filter(isNumber)),
@@ -45,7 +48,12 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
     spanMs,
     bars: batch.rows.map((row, position) => {
       const span = spans[position] as RowSpans;
-      return { callId: row.callId, queued: toSegment(span.queued), run: toSegment(span.run), live: live && row.status === 'running' };
+      return {
+        callId: row.callId,
+        queued: toSegment(span.queued),
+        run: toSegment(span.run),
+        live: live && row.status === 'running',
+      };
     }),
   };
 }

@@ -17,7 +17,13 @@ export function ChannelOutputs() {
           <h3 className="channel-name">{channel}</h3>
           <ol className="channel-outputs">
             {(byChannel[channel] ?? []).map((output) => (
-              <li key={`${output.batchId}-${output.callId}`} className="channel-output" data-testid="channel-output" data-channel={channel} data-batch-id={output.batchId}>
+              <li
+                key={`${output.batchId}-${output.callId}`}
+                className="channel-output"
+                data-testid="channel-output"
+                data-channel={channel}
+                data-batch-id={output.batchId}
+              >
                 <span className="channel-output-source">
                   batch {output.batchSequence} · call {output.index + 1}
                 </span>
@@ -37,6 +43,8 @@ function outputsOfOpenConversation(state: AppState): Record<string, ChannelOutpu
 
 /** Channels in the order their first output was declared. */
 function orderChannels(byChannel: Record<string, ChannelOutputView[]>): string[] {
-  const firsts = Object.entries(byChannel).flatMap(([channel, outputs]) => (outputs[0] ? [{ channel, first: outputs[0] }] : []));
+  const firsts = Object.entries(byChannel).flatMap(([channel, outputs]) =>
+    outputs[0] ? [{ channel, first: outputs[0] }] : [],
+  );
   return firsts.sort((left, right) => compareOutputs(left.first, right.first)).map((entry) => entry.channel);
 }

@@ -8,8 +8,12 @@ const noTurns: string[] = [];
 /** The open conversation's turns, kept scrolled to the newest, with the composer below. */
 export function ChatView() {
   const openId = useAppStore((state) => state.openConversationId);
-  const turnIds = useAppStore((state) => (state.openConversationId ? state.turnOrder[state.openConversationId] : undefined) ?? noTurns);
-  const journal = useAppStore((state) => (state.openConversationId ? state.journalStatus[state.openConversationId] : undefined));
+  const turnIds = useAppStore(
+    (state) => (state.openConversationId ? state.turnOrder[state.openConversationId] : undefined) ?? noTurns,
+  );
+  const journal = useAppStore((state) =>
+    state.openConversationId ? state.journalStatus[state.openConversationId] : undefined,
+  );
   // Any change to the open conversation's folded data moves the view to its end.
   const turns = useAppStore((state) => state.turns);
   const batches = useAppStore((state) => state.batches);
@@ -34,7 +38,11 @@ export function ChatView() {
       >
         {turnIds.length === 0 ? (
           <div className="chat-empty">
-            {journal === 'loading' ? 'Loading…' : openId ? 'No messages yet. Ask the agent to do something in your home.' : 'Ask the agent to do something in your home — a new conversation starts with your first message.'}
+            {journal === 'loading'
+              ? 'Loading…'
+              : openId
+                ? 'No messages yet. Ask the agent to do something in your home.'
+                : 'Ask the agent to do something in your home — a new conversation starts with your first message.'}
           </div>
         ) : (
           turnIds.map((turnId) => <TurnView key={turnId} turnId={turnId} />)

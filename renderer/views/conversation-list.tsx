@@ -8,7 +8,12 @@ export function ConversationList() {
   const createConversation = useAppStore((state) => state.createConversation);
   return (
     <nav className="conversation-list" aria-label="Conversations">
-      <button type="button" className="button button-primary new-conversation" data-testid="new-conversation-button" onClick={() => void createConversation()}>
+      <button
+        type="button"
+        className="button button-primary new-conversation"
+        data-testid="new-conversation-button"
+        onClick={() => void createConversation()}
+      >
         New conversation
       </button>
       <ul>

@@ -9,8 +9,18 @@ export function DeviceList() {
   return (
     <section className="side-section" aria-label="Devices">
       <div className="side-section-bar">
-        <span className="side-section-count">{status === 'loaded' || devices.length > 0 ? `${devices.length} device${devices.length === 1 ? '' : 's'}` : ''}</span>
-        <button type="button" className="button button-small" data-testid="devices-refresh" disabled={status === 'loading'} onClick={() => void refreshDevices()}>
+        <span className="side-section-count">
+          {status === 'loaded' || devices.length > 0
+            ? `${devices.length} device${devices.length === 1 ? '' : 's'}`
+            : ''}
+        </span>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="devices-refresh"
+          disabled={status === 'loading'}
+          onClick={() => void refreshDevices()}
+        >
           {status === 'loading' ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
@@ -20,19 +30,36 @@ export function DeviceList() {
         </p>
       )}
       {status === 'loaded' && devices.length === 0 && (
-        <p className="side-empty">No devices. Pair one with <code>home-agent devices pair PATH</code>, or start with <code>--sim</code>.</p>
+        <p className="side-empty">
+          No devices. Pair one with <code>home-agent devices pair PATH</code>, or start with <code>--sim</code>.
+        </p>
       )}
       <ul className="device-list">
         {devices.map((device) => (
-          <li key={device.id} className="device-row" data-testid="device-row" data-device-id={device.id} data-online={String(device.online)}>
+          <li
+            key={device.id}
+            className="device-row"
+            data-testid="device-row"
+            data-device-id={device.id}
+            data-online={String(device.online)}
+          >
             <div className="device-head">
-              <span className={device.online ? 'status-dot status-dot-online' : 'status-dot status-dot-offline'} role="img" aria-label={device.online ? 'online' : 'offline'} title={device.online ? 'online' : 'offline'} />
+              <span
+                className={device.online ? 'status-dot status-dot-online' : 'status-dot status-dot-offline'}
+                role="img"
+                aria-label={device.online ? 'online' : 'offline'}
+                title={device.online ? 'online' : 'offline'}
+              />
               <span className="device-alias">{device.alias}</span>
               <span className="device-kind">{device.kind}</span>
             </div>
             <div className="device-meta">
-              <span className="device-id" data-testid="device-id">{device.id}</span>
-              <span className="device-path" title={device.path}>{device.path}</span>
+              <span className="device-id" data-testid="device-id">
+                {device.id}
+              </span>
+              <span className="device-path" title={device.path}>
+                {device.path}
+              </span>
             </div>
             <ul className="tool-chips" aria-label={`Tools of ${device.alias}`}>
               {device.tools.map((tool) => (

@@ -30,14 +30,29 @@ export function PluginList() {
 function PluginRow(props: { name: string }) {
   const plugin = useAppStore((state) => state.plugins.find((entry) => entry.name === props.name));
   const busy = useAppStore((state) => state.pluginToggle.phase !== 'idle');
-  const sending = useAppStore((state) => state.pluginToggle.phase === 'sending' && state.pluginToggle.name === props.name);
-  const warning = useAppStore((state) => (state.pluginToggle.phase === 'warning' && state.pluginToggle.name === props.name ? state.pluginToggle.warning : undefined));
-  const error = useAppStore((state) => (state.pluginToggle.phase === 'idle' && state.pluginToggle.error?.name === props.name ? state.pluginToggle.error.message : undefined));
+  const sending = useAppStore(
+    (state) => state.pluginToggle.phase === 'sending' && state.pluginToggle.name === props.name,
+  );
+  const warning = useAppStore((state) =>
+    state.pluginToggle.phase === 'warning' && state.pluginToggle.name === props.name
+      ? state.pluginToggle.warning
+      : undefined,
+  );
+  const error = useAppStore((state) =>
+    state.pluginToggle.phase === 'idle' && state.pluginToggle.error?.name === props.name
+      ? state.pluginToggle.error.message
+      : undefined,
+  );
   const setPluginEnabled = useAppStore((state) => state.setPluginEnabled);
   if (!plugin) return null;
   const switchId = `plugin-toggle-${plugin.name}`;
   return (
-    <li className={plugin.enabled ? 'plugin-row' : 'plugin-row plugin-row-disabled'} data-testid="plugin-row" data-plugin={plugin.name} data-enabled={String(plugin.enabled)}>
+    <li
+      className={plugin.enabled ? 'plugin-row' : 'plugin-row plugin-row-disabled'}
+      data-testid="plugin-row"
+      data-plugin={plugin.name}
+      data-enabled={String(plugin.enabled)}
+    >
       <div className="plugin-head">
         <label className="plugin-name" htmlFor={switchId}>
           {plugin.name}
@@ -98,10 +113,21 @@ function PluginWarning(props: { name: string; warning: string }) {
         {props.warning}
       </p>
       <div className="plugin-warning-actions">
-        <button type="button" className="button button-small" ref={cancelButton} data-testid="plugin-warning-cancel" onClick={cancel}>
+        <button
+          type="button"
+          className="button button-small"
+          ref={cancelButton}
+          data-testid="plugin-warning-cancel"
+          onClick={cancel}
+        >
           Keep enabled
         </button>
-        <button type="button" className="button button-small button-danger" data-testid="plugin-warning-confirm" onClick={() => void confirm()}>
+        <button
+          type="button"
+          className="button button-small button-danger"
+          data-testid="plugin-warning-confirm"
+          onClick={() => void confirm()}
+        >
           Disable anyway
         </button>
       </div>

@@ -18,13 +18,22 @@ export function SettingInput(props: { field: SettingField }) {
     'data-testid': 'setting-input',
     'data-setting': field.key,
     'aria-invalid': error !== undefined,
-    'aria-describedby': [field.hint || field.restartRequired ? hintId : undefined, error !== undefined ? errorId : undefined].filter(Boolean).join(' ') || undefined,
+    'aria-describedby':
+      [field.hint || field.restartRequired ? hintId : undefined, error !== undefined ? errorId : undefined]
+        .filter(Boolean)
+        .join(' ') || undefined,
     value,
   };
-  const hint = [field.hint, field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined].filter(Boolean).join(' ');
+  const hint = [field.hint, field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined]
+    .filter(Boolean)
+    .join(' ');
 
   return (
-    <div className={draft !== undefined ? 'setting-field setting-field-dirty' : 'setting-field'} data-testid="setting-field" data-setting={field.key}>
+    <div
+      className={draft !== undefined ? 'setting-field setting-field-dirty' : 'setting-field'}
+      data-testid="setting-field"
+      data-setting={field.key}
+    >
       <label className="setting-label" htmlFor={inputId}>
         {field.label}
       </label>
@@ -36,7 +45,9 @@ export function SettingInput(props: { field: SettingField }) {
               {provider}
             </option>
           ))}
-          {value !== '' && !(PROVIDER_OPTIONS as readonly string[]).includes(value) && <option value={value}>{value}</option>}
+          {value !== '' && !(PROVIDER_OPTIONS as readonly string[]).includes(value) && (
+            <option value={value}>{value}</option>
+          )}
         </select>
       ) : field.kind === 'textarea' || field.kind === 'lines' ? (
         <textarea

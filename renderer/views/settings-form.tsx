@@ -7,7 +7,9 @@ import { SettingInput } from './setting-input.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 const labelOf = new Map<SettingKey, string>(settingFields.map((field) => [field.key, field.label]));
-const restartKeys = new Set<SettingKey>(settingFields.filter((field) => 'restartRequired' in field && field.restartRequired).map((field) => field.key));
+const restartKeys = new Set<SettingKey>(
+  settingFields.filter((field) => 'restartRequired' in field && field.restartRequired).map((field) => field.key),
+);
 
 /** The Settings tab: one form over the host's stored settings; Save sends every changed field, each refusal shows beside its field. */
 export function SettingsForm() {
@@ -25,7 +27,13 @@ export function SettingsForm() {
   }
 
   return (
-    <form className="side-section settings-form" aria-label="Settings" data-testid="settings-form" data-status={status} onSubmit={submit}>
+    <form
+      className="side-section settings-form"
+      aria-label="Settings"
+      data-testid="settings-form"
+      data-status={status}
+      onSubmit={submit}
+    >
       {error && (
         <p className="side-error" role="alert">
           {error}
@@ -35,15 +43,31 @@ export function SettingsForm() {
         <SettingInput key={field.key} field={field} />
       ))}
       <div className="settings-actions">
-        <button type="submit" className="button button-primary button-small" data-testid="settings-save" disabled={dirty.length === 0 || saving}>
+        <button
+          type="submit"
+          className="button button-primary button-small"
+          data-testid="settings-save"
+          disabled={dirty.length === 0 || saving}
+        >
           {saving ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" className="button button-small" data-testid="settings-discard" disabled={dirty.length === 0 || saving} onClick={discard}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="settings-discard"
+          disabled={dirty.length === 0 || saving}
+          onClick={discard}
+        >
           Discard changes
         </button>
       </div>
       {lastSave && (
-        <p className={lastSave.failed.length > 0 ? 'settings-status settings-status-failed' : 'settings-status'} role="status" data-testid="settings-status" data-failed={lastSave.failed.length}>
+        <p
+          className={lastSave.failed.length > 0 ? 'settings-status settings-status-failed' : 'settings-status'}
+          role="status"
+          data-testid="settings-status"
+          data-failed={lastSave.failed.length}
+        >
           {describeSave(lastSave)}
         </p>
       )}
@@ -57,7 +81,8 @@ function describeSave(result: SettingsSaveResult): string {
   const parts: string[] = [];
   if (result.saved.length > 0) parts.push(`Saved: ${names(result.saved)}.`);
   if (result.failed.length > 0) parts.push(`Not saved: ${names(result.failed)} — see beside the field.`);
-  if (result.saved.some((key) => restartKeys.has(key))) parts.push('Model changes apply the next time Home Agent starts.');
+  if (result.saved.some((key) => restartKeys.has(key)))
+    parts.push('Model changes apply the next time Home Agent starts.');
   else if (result.saved.length > 0) parts.push('Applies from the next turn.');
   return parts.join(' ') || 'Nothing to save.';
 }

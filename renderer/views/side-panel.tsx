@@ -5,7 +5,12 @@ import { PluginList } from './plugin-list.tsx';
 import { SettingsForm } from './settings-form.tsx';
 import { useAppStore } from './use-app-store.ts';
 
-const tabLabels: Record<SideTab, string> = { channels: 'Channels', devices: 'Devices', plugins: 'Plugins', settings: 'Settings' };
+const tabLabels: Record<SideTab, string> = {
+  channels: 'Channels',
+  devices: 'Devices',
+  plugins: 'Plugins',
+  settings: 'Settings',
+};
 
 /** The side area: tabs for the output channels, the devices, the plugins and the settings. */
 export function SidePanel() {

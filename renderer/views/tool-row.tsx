@@ -24,7 +24,9 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
       <div className="tool-line">
         <span className="tool-index">{row.index + 1}</span>
         <span className="tool-name">{row.name}</span>
-        <span className="tool-args" title={summarizeArgs(row.args, 2000)}>{summarizeArgs(row.args)}</span>
+        <span className="tool-args" title={summarizeArgs(row.args, 2000)}>
+          {summarizeArgs(row.args)}
+        </span>
         {approval && !waiting && <ApprovalOutcome approval={approval} />}
         {waiting && row.status !== 'done' ? (
           <span className="tool-outcome tool-outcome-waiting tool-outcome-approval" data-testid="approval-waiting">
@@ -36,7 +38,10 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
       </div>
       <div className="timing-bar" data-testid="timing-bar" data-live={bar?.live ? 'true' : undefined}>
         {bar?.queued && bar.queued.widthPercent > 0 && (
-          <span className="timing-queued" style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }} />
+          <span
+            className="timing-queued"
+            style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }}
+          />
         )}
         {bar?.run && (
           <span
@@ -61,7 +66,11 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
       data-testid="approval-outcome"
       data-approval={approval.status}
       // The call's run time includes the person's wait: say how much of it was theirs.
-      title={approval.requestedAt !== undefined && approval.endedAt !== undefined ? `${formatDuration(approval.endedAt - approval.requestedAt)} after the question` : undefined}
+      title={
+        approval.requestedAt !== undefined && approval.endedAt !== undefined
+          ? `${formatDuration(approval.endedAt - approval.requestedAt)} after the question`
+          : undefined
+      }
     >
       {approvalLabel(approval.status)}
       {refused && <span className="approval-outcome-note"> · already answered elsewhere</span>}
@@ -83,8 +92,13 @@ function Outcome(props: { row: ToolRowView }) {
     );
   }
   return (
-    <span className="tool-outcome tool-outcome-error" title={[row.error?.detail, times, row.error?.hint].filter(Boolean).join('\n')}>
-      <span className="tool-error-reason" data-testid="tool-error-reason">{row.error?.reason ?? 'failed'}</span>
+    <span
+      className="tool-outcome tool-outcome-error"
+      title={[row.error?.detail, times, row.error?.hint].filter(Boolean).join('\n')}
+    >
+      <span className="tool-error-reason" data-testid="tool-error-reason">
+        {row.error?.reason ?? 'failed'}
+      </span>
       {row.error?.field && <span className="tool-error-field"> ({row.error.field})</span>}
       {row.error?.detail && <span className="tool-error-detail">: {row.error.detail}</span>}
     </span>

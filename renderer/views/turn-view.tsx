@@ -28,7 +28,9 @@ export function TurnView(props: { turnId: string }) {
       {turn.status !== 'running' && turn.status !== 'done' && (
         <p className={`turn-ending turn-ending-${turn.status}`} data-testid="turn-ending">
           {endings[turn.status]}
-          {turn.error && !turn.items.some((item) => item.kind === 'error' && item.message === turn.error) ? ` ${turn.error}` : ''}
+          {turn.error && !turn.items.some((item) => item.kind === 'error' && item.message === turn.error)
+            ? ` ${turn.error}`
+            : ''}
         </p>
       )}
     </article>

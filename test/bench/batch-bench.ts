@@ -24,17 +24,32 @@ const TOOL_MS = 250;
 /** The argument schema every bench tool validates against, so validation is part of the cost. */
 const PARAMETERS: ToolDefinition['parameters'] = {
   type: 'object',
-  properties: { device_id: { type: 'string' }, on: { type: 'boolean' }, level: { type: 'integer', minimum: 0, maximum: 100 } },
+  properties: {
+    device_id: { type: 'string' },
+    on: { type: 'boolean' },
+    level: { type: 'integer', minimum: 0, maximum: 100 },
+  },
   required: ['device_id', 'on'],
 };
 
 function benchTools(count: number, handler: ToolDefinition['handler']): ToolDefinition[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `bench_${String(i).padStart(2, '0')}`, description: 'bench tool', parameters: PARAMETERS, parallelSafe: true, handler }));
+  return Array.from({ length: count }, (_, i) => ({
+    name: `bench_${String(i).padStart(2, '0')}`,
+    description: 'bench tool',
+    parameters: PARAMETERS,
+    parallelSafe: true,
+    handler,
+  }));
 }
 
 function benchCalls(tools: readonly ToolDefinition[]): PreparedCall[] {
   // '"true"' and '"40"' exercise the lenient coercion, as real model output does.
-  return tools.map((tool, i) => ({ index: i, callId: `call_${i}`, name: tool.name, args: { device_id: `lamp-${i}`, on: 'true', level: '40' } }));
+  return tools.map((tool, i) => ({
+    index: i,
+    callId: `call_${i}`,
+    name: tool.name,
+    args: { device_id: `lamp-${i}`, on: 'true', level: '40' },
+  }));
 }
 
 /** A journal like the app's: every event is stamped, stored in memory and fanned out on the bus. */
@@ -53,7 +68,11 @@ function journal(): { emit: (event: AgentEventInput) => void; events: AgentEvent
   };
 }
 
-async function timedBatch(options: { n: number; forceSerial: boolean; signal: AbortSignal }): Promise<{ ms: number; executed: number; kernelExecuted: number }> {
+async function timedBatch(options: {
+  n: number;
+  forceSerial: boolean;
+  signal: AbortSignal;
+}): Promise<{ ms: number; executed: number; kernelExecuted: number }> {
   let executed = 0;
   const tools = benchTools(options.n, async (_args, context) => {
     await delay(TOOL_MS, undefined, { signal: context.signal });
@@ -92,7 +111,8 @@ export async function benchBatch(options: { n: number; signal: AbortSignal }): P
     executedSerial: serial.executed,
   };
   const short = [parallel, serial].some((run) => run.executed < options.n || run.kernelExecuted < options.n);
-  if (short) row.failure = `executed ${parallel.executed} (parallel) and ${serial.executed} (serial) of ${options.n} tools`;
+  if (short)
+    row.failure = `executed ${parallel.executed} (parallel) and ${serial.executed} (serial) of ${options.n} tools`;
   else row.speedup = Math.round((serial.ms / parallel.ms) * 100) / 100;
   return row;
 }
@@ -101,7 +121,11 @@ export async function benchBatch(options: { n: number; signal: AbortSignal }): P
  * Kernel overhead per call: no-op tools through look-up, gates, validation, scheduling, result
  * normalisation and events into an in-memory journal, over many calls after a warm-up.
  */
-export async function benchOverhead(options: { batches: number; batchSize: number; signal: AbortSignal }): Promise<{ usPerCall: number | null; calls: number; failure?: string }> {
+export async function benchOverhead(options: {
+  batches: number;
+  batchSize: number;
+  signal: AbortSignal;
+}): Promise<{ usPerCall: number | null; calls: number; failure?: string }> {
   let executed = 0;
   const tools = benchTools(options.batchSize, () => {
     executed++;
@@ -130,7 +154,8 @@ export async function benchOverhead(options: { batches: number; batchSize: numbe
   await run(options.batches);
   const ms = performance.now() - start;
   const total = options.batches * options.batchSize;
-  if (executed !== total) return { usPerCall: null, calls: total, failure: `executed ${executed} of ${total} no-op calls` };
+  if (executed !== total)
+    return { usPerCall: null, calls: total, failure: `executed ${executed} of ${total} no-op calls` };
   return { usPerCall: Math.round(((ms * 1000) / total) * 100) / 100, calls: total };
 }
 

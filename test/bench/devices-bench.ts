@@ -55,8 +55,15 @@ function percentile(sorted: number[], fraction: number): number {
  * round trip of one small call at zero device latency (median and p99 over 200 calls).
  */
 export async function benchDevices(): Promise<{
-  n: number; parallelMs: number; serialMs: number; speedup: number; executedParallel: number; executedSerial: number;
-  roundTripMedianMs: number; roundTripP99Ms: number; deviceLatencyMs: number;
+  n: number;
+  parallelMs: number;
+  serialMs: number;
+  speedup: number;
+  executedParallel: number;
+  executedSerial: number;
+  roundTripMedianMs: number;
+  roundTripP99Ms: number;
+  deviceLatencyMs: number;
 }> {
   const slow = await startRig(DEVICE_LATENCY_MS);
   let parallelMs: number;

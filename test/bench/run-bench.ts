@@ -26,9 +26,11 @@ interface BenchReport {
 async function devicesEntry(): Promise<unknown> {
   const file = fileURLToPath(new URL('./devices-bench.ts', import.meta.url));
   if (!existsSync(file)) return { skipped: 'test/bench/devices-bench.ts is not there' };
-  if (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0) return { skipped: 'socat is not installed (the devices bench needs pseudo-terminal pairs)' };
+  if (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0)
+    return { skipped: 'socat is not installed (the devices bench needs pseudo-terminal pairs)' };
   const module = (await import('./devices-bench.ts')) as { benchDevices?: () => Promise<unknown> };
-  if (typeof module.benchDevices !== 'function') return { skipped: 'test/bench/devices-bench.ts exports no benchDevices()' };
+  if (typeof module.benchDevices !== 'function')
+    return { skipped: 'test/bench/devices-bench.ts exports no benchDevices()' };
   try {
     return await module.benchDevices();
   } catch (error) {
@@ -58,7 +60,11 @@ function uiLine(ui: unknown): string {
 }
 
 function table(report: BenchReport): string {
-  const lines = ['Batch of N tools × 250 ms, real kernel (runBatch), parallel vs forced serial:', '', '   N   parallel ms   serial ms   speedup   goal ≥   executed (par/ser)'];
+  const lines = [
+    'Batch of N tools × 250 ms, real kernel (runBatch), parallel vs forced serial:',
+    '',
+    '   N   parallel ms   serial ms   speedup   goal ≥   executed (par/ser)',
+  ];
   for (const row of report.batch) {
     const speedup = row.speedup === null ? 'FAILED' : `${row.speedup.toFixed(2)}×`;
     lines.push(

@@ -99,11 +99,15 @@ function round(value: number): number {
 /** Builds dist/renderer with vite's own CLI when it is missing (`home-agent serve` serves it). */
 async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
   if (existsSync(`${repositoryRoot}dist/renderer/index.html`)) return;
-  const child = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'], {
-    cwd: repositoryRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    signal: AbortSignal.any([signal, AbortSignal.timeout(BUILD_TIMEOUT_MS)]),
-  });
+  const child = spawn(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'],
+    {
+      cwd: repositoryRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      signal: AbortSignal.any([signal, AbortSignal.timeout(BUILD_TIMEOUT_MS)]),
+    },
+  );
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -119,7 +123,9 @@ async function journalBatch(host: RunningHost): Promise<{ wallMs: number; execut
   if (!list.success) throw new Error(`conversations/list answered an unexpected shape: ${list.error.message}`);
   const conversation = list.data.conversations[0];
   if (!conversation) throw new Error('the host stored no conversation');
-  const journal = apiContract['conversations/events'].output.safeParse(await callHost(host, 'conversations/events', { conversationId: conversation.id }));
+  const journal = apiContract['conversations/events'].output.safeParse(
+    await callHost(host, 'conversations/events', { conversationId: conversation.id }),
+  );
   if (!journal.success) throw new Error(`conversations/events answered an unexpected shape: ${journal.error.message}`);
   const ends = journal.data.events.flatMap((event) => (event.type === 'batch/end' ? [event] : []));
   if (ends.length !== 1) throw new Error(`the journal holds ${ends.length} batch/end events, expected 1`);
@@ -134,11 +140,14 @@ async function checkBatchShown(page: Page, tools: number): Promise<void> {
   const mode = (await panels.first().getByTestId('batch-mode').textContent())?.trim();
   if (mode !== 'parallel') {
     const reason = (await panels.first().getByTestId('batch-reason').textContent())?.trim();
-    throw new Error(`the batch ran '${mode}', not parallel (${reason ?? 'no reason shown'}): no parallel batch to measure`);
+    throw new Error(
+      `the batch ran '${mode}', not parallel (${reason ?? 'no reason shown'}): no parallel batch to measure`,
+    );
   }
   const rows = await panels.first().getByTestId('tool-row').count();
   const okRows = await panels.first().locator('[data-testid="tool-row"][data-ok="true"]').count();
-  if (rows !== tools || okRows !== tools) throw new Error(`the batch shows ${okRows} ok of ${rows} rows, expected ${tools} ok rows`);
+  if (rows !== tools || okRows !== tools)
+    throw new Error(`the batch shows ${okRows} ok of ${rows} rows, expected ${tools} ok rows`);
 }
 
 /** The idle baseline, then the frames from Send until the turn is done. */
@@ -150,7 +159,9 @@ async function measureFrames(page: Page, host: RunningHost): Promise<{ idle: num
   await page.getByTestId('composer-input').fill(MESSAGE);
   await page.evaluate('window.__uiFrames.start()');
   await page.getByTestId('send-button').click();
-  await page.locator('[data-testid="turn"][data-status]:not([data-status="running"])').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page
+    .locator('[data-testid="turn"][data-status]:not([data-status="running"])')
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
   if (status !== 'done') throw new Error(`the turn ended '${status}', not done`);
@@ -161,7 +172,9 @@ async function measureFrames(page: Page, host: RunningHost): Promise<{ idle: num
  * Frame intervals in headless Chromium: 2 s idle, then while a 16-tool parallel batch runs to the
  * end of the turn. Skips without Chromium; throws when the batch was not 16 executed ok rows in parallel.
  */
-export async function benchUiFrames(options: { signal?: AbortSignal } = {}): Promise<UiFramesResult | { skipped: string }> {
+export async function benchUiFrames(
+  options: { signal?: AbortSignal } = {},
+): Promise<UiFramesResult | { skipped: string }> {
   if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed (the UI bench drives headless Chromium)` };
   const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(BENCH_TIMEOUT_MS)]);
   await ensureRendererBuilt(signal);
@@ -171,7 +184,12 @@ export async function benchUiFrames(options: { signal?: AbortSignal } = {}): Pro
   let browser: Browser | undefined;
   try {
     folder = await makeHostFolder(uiBenchReplies);
-    host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, extraArgs: ['--sim-latency-ms', String(DEVICE_LATENCY_MS)], signal });
+    host = await startHost({
+      dataDir: folder.dataDir,
+      scriptFile: folder.scriptFile,
+      extraArgs: ['--sim-latency-ms', String(DEVICE_LATENCY_MS)],
+      signal,
+    });
     browser = await chromium.launch({ ...chromiumLaunchOptions, executablePath: CHROMIUM, timeout: STEP_TIMEOUT_MS });
     const page = await browser.newPage();
     // Closing the browser ends every pending Playwright call: that is how the signal stops the run.
@@ -181,7 +199,8 @@ export async function benchUiFrames(options: { signal?: AbortSignal } = {}): Pro
       const { idle, busy } = await measureFrames(page, host);
       await checkBatchShown(page, tools);
       const batch = await journalBatch(host);
-      if (batch.executed !== tools) throw new Error(`the host's journal says ${batch.executed} of ${tools} calls executed`);
+      if (batch.executed !== tools)
+        throw new Error(`the host's journal says ${batch.executed} of ${tools} calls executed`);
       if (busy.length === 0 || idle.length === 0) throw new Error('no animation frames were recorded');
       const sortedBusy = [...busy].sort((a, b) => a - b);
       const sortedIdle = [...idle].sort((a, b) => a - b);

@@ -5,7 +5,10 @@ import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
 import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
 
 // The AT relay board's switch declares `confirm`: the host asks the person before every call.
-const switchRelayTwoOn: ScriptedReply[] = [{ toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] }, { text: 'Done.' }];
+const switchRelayTwoOn: ScriptedReply[] = [
+  { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
+  { text: 'Done.' },
+];
 
 let folder: HostFolder | undefined;
 let host: RunningHost | undefined;
@@ -30,7 +33,12 @@ async function askToSwitch(page: Page): Promise<void> {
   const relay = sim.devices.find((device) => device.id === 'relay-1');
   if (!relay) throw new Error(`the simulator started no relay-1: ${JSON.stringify(sim.devices)}`);
   folder = await makeHostFolder(switchRelayTwoOn);
-  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, sim: false, extraArgs: ['--device', `${relay.path},profile=at-relay-4`] });
+  host = await startHost({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+  });
   problems = watchForPageProblems(page);
   await page.goto(host.url);
   await expect(page.getByTestId('connection-status')).toHaveText('Connected');
@@ -57,7 +65,10 @@ async function expectQuestion(page: Page): Promise<void> {
 }
 
 /** The question answered: no card, no buttons, no count, the row's final state. */
-async function expectAnswered(page: Page, outcome: { approval: 'allowed' | 'denied'; label: string; ok: boolean }): Promise<void> {
+async function expectAnswered(
+  page: Page,
+  outcome: { approval: 'allowed' | 'denied'; label: string; ok: boolean },
+): Promise<void> {
   await expect(relayRow(page)).toHaveAttribute('data-status', 'done');
   await expect(relayRow(page)).toHaveAttribute('data-ok', String(outcome.ok));
   await expect(relayRow(page).getByTestId('approval-outcome')).toHaveAttribute('data-approval', outcome.approval);
@@ -79,7 +90,10 @@ test('Allow: the card asks, the relay switches, and the row ends ok', async ({ p
   await page.keyboard.press('Enter');
   await expectAnswered(page, { approval: 'allowed', label: 'allowed by you', ok: true });
   // The simulator process, the independent witness: channel 2 (index 1) is on.
-  const state = await (sim as SimProcess).waitForState('relay-1', (printed) => (printed.channels as boolean[] | undefined)?.[1] === true);
+  const state = await (sim as SimProcess).waitForState(
+    'relay-1',
+    (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
+  );
   expect(state).toEqual({ channels: [false, true, false, false] });
   expect(problems).toEqual([]);
 });
@@ -116,7 +130,10 @@ test('a reloaded page shows the open question live, and after the answer only th
   await expect(page.getByTestId('approve-button')).toBeFocused();
   await page.keyboard.press('Space');
   await expectAnswered(page, { approval: 'allowed', label: 'allowed by you', ok: true });
-  await (sim as SimProcess).waitForState('relay-1', (printed) => (printed.channels as boolean[] | undefined)?.[1] === true);
+  await (sim as SimProcess).waitForState(
+    'relay-1',
+    (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
+  );
 
   // Reloaded after the answer: the journal holds the end, so no live buttons, only the outcome.
   await page.reload();

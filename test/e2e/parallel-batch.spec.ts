@@ -33,7 +33,9 @@ async function expectSkeletonConversation(page: Page): Promise<void> {
   await expect(rows.nth(2)).toHaveAttribute('data-tool-name', 'thermometer__read');
   for (const index of [0, 1, 2]) await expect(rows.nth(index)).toHaveAttribute('data-ok', 'true');
   await expect(panel.getByTestId('batch-executed')).toHaveText('3');
-  await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText(['Turn on both lamps and read the temperature.']);
+  await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText([
+    'Turn on both lamps and read the temperature.',
+  ]);
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toHaveText(['Done.']);
 }
 
@@ -71,7 +73,11 @@ test('a parallel batch shows live and survives a host restart', async ({ page })
 test('Stop aborts the running batch and the turn ends as stopped', async ({ page }) => {
   folder = await makeHostFolder(walkingSkeletonReplies);
   // Devices that take a minute to answer: the batch is surely still running when Stop is pressed.
-  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, extraArgs: ['--sim-latency-ms', '60000'] });
+  host = await startHost({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    extraArgs: ['--sim-latency-ms', '60000'],
+  });
   await page.goto(host.url);
   await page.getByTestId('composer-input').fill('Turn on both lamps and read the temperature.');
   await page.getByTestId('send-button').click();
@@ -89,7 +95,12 @@ test('the lamps of a separate simulator process are really on after the batch', 
   // what they print is the independent witness of what the host did over the serial line.
   sim = await startSimProcess({ kinds: ['lamp', 'lamp', 'thermometer', 'display'], latencyMs: 100 });
   folder = await makeHostFolder(walkingSkeletonReplies);
-  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, sim: false, extraArgs: sim.devices.flatMap((device) => ['--device', device.path]) });
+  host = await startHost({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: sim.devices.flatMap((device) => ['--device', device.path]),
+  });
   await page.goto(host.url);
   await page.getByTestId('composer-input').fill('Turn on both lamps and read the temperature.');
   await page.getByTestId('send-button').click();

@@ -40,7 +40,9 @@ async function storedSettings(): Promise<Record<string, unknown>> {
 }
 
 async function pluginEnabled(name: string): Promise<boolean | undefined> {
-  const { plugins } = (await callHost(host as RunningHost, 'plugins/list')) as { plugins: { name: string; enabled: boolean }[] };
+  const { plugins } = (await callHost(host as RunningHost, 'plugins/list')) as {
+    plugins: { name: string; enabled: boolean }[];
+  };
   return plugins.find((plugin) => plugin.name === name)?.enabled;
 }
 
@@ -50,9 +52,15 @@ test('the Devices tab lists the four simulated devices, online, with their tools
   const rows = page.getByTestId('device-row');
   // --sim attaches lamp-1, lamp-2, thermometer-1 and display-1 (README, `serve --sim`).
   await expect(rows).toHaveCount(4);
-  const ids = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-device-id')).sort());
+  const ids = await rows.evaluateAll((elements) =>
+    elements.map((element) => element.getAttribute('data-device-id')).sort(),
+  );
   expect(ids).toEqual(['display-1', 'lamp-1', 'lamp-2', 'thermometer-1']);
-  for (const id of ids) await expect(page.locator(`[data-testid="device-row"][data-device-id="${id}"]`)).toHaveAttribute('data-online', 'true');
+  for (const id of ids)
+    await expect(page.locator(`[data-testid="device-row"][data-device-id="${id}"]`)).toHaveAttribute(
+      'data-online',
+      'true',
+    );
   await expect(page.locator('[data-testid="device-row"][data-device-id="lamp-1"]')).toContainText('set');
   await expect(page.locator('[data-testid="device-row"][data-device-id="thermometer-1"]')).toContainText('read');
   expect(problems).toEqual([]);
@@ -63,7 +71,12 @@ async function openHostOnSimProcess(page: Page): Promise<SimProcess> {
   const started = await startSimProcess({ kinds: ['lamp', 'lamp', 'thermometer'] });
   sim = started;
   folder = await makeHostFolder(walkingSkeletonReplies);
-  host = await startHost({ dataDir: folder.dataDir, scriptFile: folder.scriptFile, sim: false, extraArgs: started.devices.flatMap((device) => ['--device', device.path]) });
+  host = await startHost({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: started.devices.flatMap((device) => ['--device', device.path]),
+  });
   await page.goto(host.url);
   await page.locator('[data-testid="side-tab"][data-tab="devices"]').click();
   await expect(page.locator('[data-testid="device-row"][data-online="true"]')).toHaveCount(3);
@@ -120,7 +133,10 @@ test('disabling a plugin that toolOrder names warns first: Cancel keeps it, Conf
   await page.getByTestId('plugin-warning-confirm').click();
   await expect(warning).toHaveCount(0);
   await expect(toggle).not.toBeChecked();
-  await expect(page.locator('[data-testid="plugin-row"][data-plugin="system"]')).toHaveAttribute('data-enabled', 'false');
+  await expect(page.locator('[data-testid="plugin-row"][data-plugin="system"]')).toHaveAttribute(
+    'data-enabled',
+    'false',
+  );
   expect(await pluginEnabled('system')).toBe(false);
 
   // It applies from the next turn: the tool order now names a tool no enabled plugin has.
@@ -136,7 +152,9 @@ test('disabling a plugin that toolOrder names warns first: Cancel keeps it, Conf
   expect(problems).toEqual([]);
 });
 
-test('a tool order without <unlisted-tools> shows the host’s error beside the field and is not saved', async ({ page }) => {
+test('a tool order without <unlisted-tools> shows the host’s error beside the field and is not saved', async ({
+  page,
+}) => {
   await openHost(page);
   await page.locator('[data-testid="side-tab"][data-tab="settings"]').click();
   await settingInput(page, 'toolOrder').fill('system_list_tools');
@@ -146,7 +164,9 @@ test('a tool order without <unlisted-tools> shows the host’s error beside the 
   await expect(page.getByTestId('setting-error')).toHaveCount(1);
   await expect(settingError(page, 'toolOrder')).toContainText('<unlisted-tools>');
   // Beside its field: inside the same field block as the textarea.
-  await expect(page.locator('[data-testid="setting-field"][data-setting="toolOrder"]').getByTestId('setting-error')).toBeVisible();
+  await expect(
+    page.locator('[data-testid="setting-field"][data-setting="toolOrder"]').getByTestId('setting-error'),
+  ).toBeVisible();
   await expect(settingInput(page, 'toolOrder')).toHaveValue('system_list_tools');
   // The other field was saved; the refused one was not.
   expect(await storedSettings()).toEqual({ maxSteps: 7 });

@@ -12,7 +12,11 @@ afterEach(async () => {
 
 describe('the renderer under the Vite dev server (electron-forge start)', () => {
   it('lets React Fast Refresh run its inline script in development, and only there', async () => {
-    server = await createServer({ configFile: path.join(REPO_ROOT, 'vite.renderer.config.ts'), server: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'silent' });
+    server = await createServer({
+      configFile: path.join(REPO_ROOT, 'vite.renderer.config.ts'),
+      server: { port: 0, strictPort: false, host: '127.0.0.1' },
+      logLevel: 'silent',
+    });
     await server.listen();
     const address = server.httpServer?.address();
     const port = typeof address === 'object' && address ? address.port : 0;

@@ -21,21 +21,40 @@ afterEach(async () => {
 async function host(): Promise<Host> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-electron-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const created = await createHost({ dataDir, transport: 'electron', model: new ScriptedModel({ replies: [] }), log: () => {}, version: 'test' });
+  const created = await createHost({
+    dataDir,
+    transport: 'electron',
+    model: new ScriptedModel({ replies: [] }),
+    log: () => {},
+    version: 'test',
+  });
   cleanups.push(() => created.dispose());
   return created;
 }
 
 describe('Electron window', () => {
   it('isolates and sandboxes the renderer without Node', () => {
-    expect(secureWebPreferences('/app/preload.js')).toMatchObject({ preload: '/app/preload.js', contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(secureWebPreferences('/app/preload.js')).toMatchObject({
+      preload: '/app/preload.js',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
   });
 
   it('blocks navigation and new windows, sending https links to the system browser', () => {
     const listeners: Record<string, (event: { preventDefault(): void }, url: string) => void> = {};
     let openHandler: ((details: { url: string }) => { action: 'deny' }) | undefined;
     const opened: string[] = [];
-    guardNavigation({ on: (name, listener) => (listeners[name] = listener), setWindowOpenHandler: (handler) => (openHandler = handler) }, (url) => opened.push(url));
+    guardNavigation(
+      {
+        on: (name, listener) => (listeners[name] = listener),
+        setWindowOpenHandler: (handler) => (openHandler = handler),
+      },
+      (url) => opened.push(url),
+    );
     let prevented = false;
     listeners['will-navigate']?.({ preventDefault: () => (prevented = true) }, 'https://evil.example');
     expect(prevented).toBe(true);
@@ -49,17 +68,26 @@ describe('Electron IPC in main', () => {
   it('answers a valid call from our own frame', async () => {
     const created = await host();
     const handle = createIpcCallHandler({ handlers: () => created.handlers, isTrustedUrl: trustedUrlCheck(undefined) });
-    await expect(handle({ senderFrame: { url: 'file:///app/index.html' } }, { method: 'app/info', input: {} })).resolves.toMatchObject({ transport: 'electron' });
+    await expect(
+      handle({ senderFrame: { url: 'file:///app/index.html' } }, { method: 'app/info', input: {} }),
+    ).resolves.toMatchObject({ transport: 'electron' });
   });
 
   it('refuses calls from unknown frames and payloads that fail the contract', async () => {
     const created = await host();
-    const handle = createIpcCallHandler({ handlers: () => created.handlers, isTrustedUrl: trustedUrlCheck('http://localhost:5173') });
-    await expect(handle({ senderFrame: { url: 'https://evil.example/' } }, { method: 'app/info', input: {} })).rejects.toThrow(/unknown frame/);
+    const handle = createIpcCallHandler({
+      handlers: () => created.handlers,
+      isTrustedUrl: trustedUrlCheck('http://localhost:5173'),
+    });
+    await expect(
+      handle({ senderFrame: { url: 'https://evil.example/' } }, { method: 'app/info', input: {} }),
+    ).rejects.toThrow(/unknown frame/);
     await expect(handle({ senderFrame: null }, { method: 'app/info', input: {} })).rejects.toThrow(/unknown frame/);
     const ours = { senderFrame: { url: 'http://localhost:5173/index.html' } };
     await expect(handle(ours, { method: 'fs/read', input: {} })).rejects.toThrow(/unknown API method/);
-    await expect(handle(ours, { method: 'chat/send', input: { text: 7 } })).rejects.toThrow(/invalid input for chat\/send/);
+    await expect(handle(ours, { method: 'chat/send', input: { text: 7 } })).rejects.toThrow(
+      /invalid input for chat\/send/,
+    );
     await expect(handle(ours, 'not an object')).rejects.toThrow(/without a method/);
   });
 });

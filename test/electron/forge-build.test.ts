@@ -17,10 +17,20 @@ async function forgeBuild(target: 'main' | 'preload' | 'renderer', entry: string
   const generator = require(`@electron-forge/plugin-vite/dist/config/vite.${target}.config.js`) as ForgeGetConfig;
   const env = { command: 'build', mode: 'production' } as const;
   const forgeConfig = { build: [], renderer: [{ name: 'main_window', config: 'vite.renderer.config.ts' }] };
-  const forgeEnv = { ...env, root: REPO_ROOT, forgeConfig, forgeConfigSelf: { entry, name: 'main_window', config: configFile } };
-  const loaded = await loadConfigFromFile({ ...env, forgeConfigSelf: forgeEnv.forgeConfigSelf } as never, path.join(REPO_ROOT, configFile));
+  const forgeEnv = {
+    ...env,
+    root: REPO_ROOT,
+    forgeConfig,
+    forgeConfigSelf: { entry, name: 'main_window', config: configFile },
+  };
+  const loaded = await loadConfigFromFile(
+    { ...env, forgeConfigSelf: forgeEnv.forgeConfigSelf } as never,
+    path.join(REPO_ROOT, configFile),
+  );
   const config = generator.getConfig(forgeEnv, loaded?.config ?? {});
-  await build(mergeConfig(config, { configFile: false, logLevel: 'silent', build: { outDir: path.join(out, target) } }));
+  await build(
+    mergeConfig(config, { configFile: false, logLevel: 'silent', build: { outDir: path.join(out, target) } }),
+  );
 }
 
 beforeAll(async () => {
@@ -28,12 +38,20 @@ beforeAll(async () => {
   await forgeBuild('preload', 'electron/preload.ts', 'vite.preload.config.ts');
   await forgeBuild('renderer', '', 'vite.renderer.config.ts');
 }, 120_000);
-afterAll(() => process.env.KEEP_FORGE_BUILD ? undefined : rmSync(out, { recursive: true, force: true }));
+afterAll(() => (process.env.KEEP_FORGE_BUILD ? undefined : rmSync(out, { recursive: true, force: true })));
 
 describe('the Electron build', () => {
   it('loads forge.config.ts with asar, the native modules unpacked and rebuilt, and the fuses closed', async () => {
-    const loadForgeConfig = (require('@electron-forge/core/dist/util/forge-config.js') as { default: (dir: string) => Promise<Record<string, unknown>> }).default;
-    const config = (await loadForgeConfig(REPO_ROOT)) as { packagerConfig: { asar: { unpack?: string } }; rebuildConfig: { onlyModules: string[] }; plugins: { name: string; config?: Record<string, unknown> }[] };
+    const loadForgeConfig = (
+      require('@electron-forge/core/dist/util/forge-config.js') as {
+        default: (dir: string) => Promise<Record<string, unknown>>;
+      }
+    ).default;
+    const config = (await loadForgeConfig(REPO_ROOT)) as {
+      packagerConfig: { asar: { unpack?: string } };
+      rebuildConfig: { onlyModules: string[] };
+      plugins: { name: string; config?: Record<string, unknown> }[];
+    };
     // The auto-unpack plugin turns `asar: true` into an asar that leaves native `.node` files outside.
     expect(config.packagerConfig.asar.unpack).toContain('*.node');
     expect(config.rebuildConfig.onlyModules).toEqual(['better-sqlite3', '@serialport/bindings-cpp']);

@@ -19,13 +19,18 @@ export function toolCallContext(options: { toolName: string; index?: number; sig
 const authorization: AuthorizationContext = { conversationId: 'conversation-test', caller: 'agent' };
 
 /** Runs a tool as the kernel would (its canUse gate, then its handler); returns the value or the ToolError's data. */
-export async function runTool(tool: ToolDefinition, args: Record<string, unknown>, options: { index?: number; signal?: AbortSignal } = {}): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; field?: string; detail?: string }> {
+export async function runTool(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  options: { index?: number; signal?: AbortSignal } = {},
+): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; field?: string; detail?: string }> {
   try {
     const refusal = await tool.canUse?.(authorization, args);
     if (refusal) return { ok: false, reason: refusal.reason, field: refusal.field, detail: refusal.detail };
     return { ok: true, value: await tool.handler(args, toolCallContext({ toolName: tool.name, ...options })) };
   } catch (error) {
-    if (ToolError.isInstance(error)) return { ok: false, reason: error.reason, field: error.field, detail: error.detail };
+    if (ToolError.isInstance(error))
+      return { ok: false, reason: error.reason, field: error.field, detail: error.detail };
     throw error;
   }
 }

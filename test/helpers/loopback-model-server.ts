@@ -46,7 +46,12 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    requests.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') });
+    requests.push({
+      method: incoming.method ?? '',
+      url: incoming.url ?? '',
+      headers: incoming.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
     for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
@@ -75,7 +80,8 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
 
 async function send(reply: LoopbackReply, response: ServerResponse): Promise<void> {
   if (reply.silent === 'before-headers') return;
-  const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : Buffer.from(reply.body ?? new Uint8Array());
+  const body =
+    typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : Buffer.from(reply.body ?? new Uint8Array());
   response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
   response.flushHeaders();
   const limit = reply.cutAfterBytes ?? body.length;

@@ -16,7 +16,10 @@ export function waitForStatus(session: DeviceSession, status: SessionStatus): Pr
 }
 
 /** Opens a started session on a serial path with short test timeouts; the caller disposes it. */
-export function openTestSession(path: string, options: Partial<Omit<DeviceSessionOptions, 'connector'>> = {}): DeviceSession {
+export function openTestSession(
+  path: string,
+  options: Partial<Omit<DeviceSessionOptions, 'connector'>> = {},
+): DeviceSession {
   const session = new DeviceSession({
     connector: serialConnector({ path, pollIntervalMs: 20 }),
     helloTimeoutMs: 1000,
@@ -43,7 +46,10 @@ export class Disposables {
 }
 
 /** Resolves with the first firmware log entry that matches (already logged ones count). */
-export function waitForLog(firmware: SimulatedFirmware, match: (entry: FirmwareLogEntry) => boolean): Promise<FirmwareLogEntry> {
+export function waitForLog(
+  firmware: SimulatedFirmware,
+  match: (entry: FirmwareLogEntry) => boolean,
+): Promise<FirmwareLogEntry> {
   const found = firmware.log.find(match);
   if (found) return Promise.resolve(found);
   return new Promise((resolve) => {

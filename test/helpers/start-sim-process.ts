@@ -11,10 +11,21 @@ export interface SimProcess {
 
 /** Runs `home-agent sim` as its own process (devices behind socat pseudo-terminals) and reads what it prints. */
 export function startSimProcess(options: { kinds: string[]; latencyMs?: number }): Promise<SimProcess> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'sim', '--latency-ms', String(options.latencyMs ?? 0), '--devices', options.kinds.join(',')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'bin/home-agent.mjs'),
+      'sim',
+      '--latency-ms',
+      String(options.latencyMs ?? 0),
+      '--devices',
+      options.kinds.join(','),
+    ],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const devices: SimProcess['devices'] = [];
   const states: { id: string; state: Record<string, unknown> }[] = [];
   const waiters = new Set<() => void>();

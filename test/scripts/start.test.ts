@@ -39,14 +39,20 @@ describe('npm start', () => {
       });
       child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before serving: ${lines.join('\n')}`)));
     });
-    expect(lines[0]).toMatch(/^Home Agent starts in browser mode: (the Electron binary is not installed|there is no display)/);
+    expect(lines[0]).toMatch(
+      /^Home Agent starts in browser mode: (the Electron binary is not installed|there is no display)/,
+    );
     const { origin, hash } = new URL(url);
     const token = hash.replace('#token=', '');
     const page = await fetch(`${origin}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     const call = async (method: string) => {
-      const response = await fetch(`${origin}/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`${origin}/api/${method}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
       return ((await response.json()) as { result: Record<string, unknown> }).result;
     };
     expect(await call('app/info')).toMatchObject({ model: { label: 'Demo model — no AI', scripted: true } });

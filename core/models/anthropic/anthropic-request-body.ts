@@ -16,7 +16,11 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  * each with its own images) in one user message. Consecutive user turns are merged, since the
  * format alternates roles.
  */
-export function anthropicRequestBody(options: { request: ModelRequest; model: string; maxTokens?: number }): Record<string, unknown> {
+export function anthropicRequestBody(options: {
+  request: ModelRequest;
+  model: string;
+  maxTokens?: number;
+}): Record<string, unknown> {
   const { request } = options;
   const messages: AnthropicMessage[] = [];
   const add = (role: AnthropicMessage['role'], content: Block[]): void => {
@@ -36,7 +40,10 @@ export function anthropicRequestBody(options: { request: ModelRequest; model: st
           tool_use_id: result.toolCallId,
           content: [
             { type: 'text', text: result.content === '' ? '(empty)' : result.content },
-            ...(result.media ?? []).map((media) => ({ type: 'image', source: { type: 'base64', media_type: media.mimeType, data: media.data } })),
+            ...(result.media ?? []).map((media) => ({
+              type: 'image',
+              source: { type: 'base64', media_type: media.mimeType, data: media.data },
+            })),
           ],
           is_error: result.isError,
         })),
@@ -51,7 +58,11 @@ export function anthropicRequestBody(options: { request: ModelRequest; model: st
   };
   if (request.system !== '') body.system = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    }));
   }
   return body;
 }

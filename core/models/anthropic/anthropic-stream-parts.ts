@@ -39,7 +39,8 @@ export class AnthropicStreamParts {
 
   partsOf(options: { type: string; value: unknown; text: string }): ModelStreamPart[] {
     const { type, value, text } = options;
-    const check = <T>(schema: Parameters<typeof validateChunk<T>>[0]['schema']): T => validateChunk({ provider: PROVIDER, text, value, schema });
+    const check = <T>(schema: Parameters<typeof validateChunk<T>>[0]['schema']): T =>
+      validateChunk({ provider: PROVIDER, text, value, schema });
     switch (type) {
       case 'message_start': {
         const input = check(messageStartSchema).message.usage?.input_tokens;
@@ -67,7 +68,11 @@ export class AnthropicStreamParts {
       case 'error': {
         const { error } = check(errorEventSchema);
         const kind = error.type === 'rate_limit_error' ? 'rate_limit' : 'server';
-        throw new ModelError({ kind, provider: PROVIDER, message: `${PROVIDER}: the server reported ${error.type} in the middle of the reply: ${error.message}` });
+        throw new ModelError({
+          kind,
+          provider: PROVIDER,
+          message: `${PROVIDER}: the server reported ${error.type} in the middle of the reply: ${error.message}`,
+        });
       }
       default:
         // `ping` and event types added later carry no content.
@@ -75,7 +80,11 @@ export class AnthropicStreamParts {
     }
   }
 
-  private blockStart(event: { index: number; content_block: { type: string; text?: string | null } }, value: unknown, text: string): ModelStreamPart[] {
+  private blockStart(
+    event: { index: number; content_block: { type: string; text?: string | null } },
+    value: unknown,
+    text: string,
+  ): ModelStreamPart[] {
     const block = event.content_block;
     if (block.type === 'text') return block.text ? [{ type: 'text-delta', text: block.text }] : [];
     if (block.type !== 'tool_use') return [];
@@ -85,7 +94,11 @@ export class AnthropicStreamParts {
     return [{ type: 'tool-call-delta', index: event.index, id: start.id, name: start.name, requiresEnd: true }];
   }
 
-  private blockDelta(event: { index: number; delta: { type: string } }, value: unknown, text: string): ModelStreamPart[] {
+  private blockDelta(
+    event: { index: number; delta: { type: string } },
+    value: unknown,
+    text: string,
+  ): ModelStreamPart[] {
     if (event.delta.type === 'text_delta') {
       const delta = validateChunk({ provider: PROVIDER, text, value, schema: textDeltaSchema }).delta.text;
       return delta === '' ? [] : [{ type: 'text-delta', text: delta }];
@@ -93,9 +106,15 @@ export class AnthropicStreamParts {
     const tool = this.toolBlocks.get(event.index);
     if (!tool) return []; // thinking, signatures, citations, server tool input: not for the client
     if (event.delta.type !== 'input_json_delta') {
-      return throwBadChunk({ provider: PROVIDER, field: 'delta.type', problem: `"${event.delta.type}" on a tool_use block`, text });
+      return throwBadChunk({
+        provider: PROVIDER,
+        field: 'delta.type',
+        problem: `"${event.delta.type}" on a tool_use block`,
+        text,
+      });
     }
-    const fragment = validateChunk({ provider: PROVIDER, text, value, schema: inputJsonDeltaSchema }).delta.partial_json;
+    const fragment = validateChunk({ provider: PROVIDER, text, value, schema: inputJsonDeltaSchema }).delta
+      .partial_json;
     if (fragment === '') return [];
     tool.streamedInput = true;
     return [{ type: 'tool-call-delta', index: event.index, argumentsDelta: fragment }];
@@ -105,7 +124,8 @@ export class AnthropicStreamParts {
     const tool = this.toolBlocks.get(index);
     if (!tool) return [];
     const parts: ModelStreamPart[] = [];
-    if (!tool.streamedInput && tool.startInput) parts.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(tool.startInput) });
+    if (!tool.streamedInput && tool.startInput)
+      parts.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(tool.startInput) });
     parts.push({ type: 'tool-call-end', index });
     return parts;
   }

@@ -59,7 +59,9 @@ export function planDemoReply(request: ModelRequest): { text: string; calls: Pla
   if (state.assistants.length === 0) {
     const intent = planDemoCalls(state.userText, request.tools);
     if (intent.calls.length === 0) return { text: HELP, calls: [] };
-    const names = intent.calls.map((call) => (typeof call.args.device_id === 'string' ? call.args.device_id : call.name));
+    const names = intent.calls.map((call) =>
+      typeof call.args.device_id === 'string' ? call.args.device_id : call.name,
+    );
     return { text: `On it: ${names.join(', ')} — in one batch.`, calls: intent.calls };
   }
   const wantsDisplay = /\b(display|screen)\b/i.test(state.userText);
@@ -67,7 +69,11 @@ export function planDemoReply(request: ModelRequest): { text: string; calls: Pla
   const temperature = temperatureText(state.results);
   if (wantsDisplay && !shown && temperature) {
     const call = displayCall(request.tools, `Temperature ${temperature}`);
-    if (call) return { text: `Showing ${temperature} on the display (it needed the reading first, so it is its own reply).`, calls: [call] };
+    if (call)
+      return {
+        text: `Showing ${temperature} on the display (it needed the reading first, so it is its own reply).`,
+        calls: [call],
+      };
   }
   return { text: summary(state), calls: [] };
 }
@@ -87,7 +93,13 @@ export class DemoModel implements ModelAdapter {
       yield { type: 'text-delta', text: word };
     }
     for (const [index, call] of reply.calls.entries()) {
-      yield { type: 'tool-call-delta', index, id: `demo_${index}_${Math.random().toString(36).slice(2, 8)}`, name: call.name, argumentsDelta: JSON.stringify(call.args) };
+      yield {
+        type: 'tool-call-delta',
+        index,
+        id: `demo_${index}_${Math.random().toString(36).slice(2, 8)}`,
+        name: call.name,
+        argumentsDelta: JSON.stringify(call.args),
+      };
     }
     yield { type: 'finish', reason: reply.calls.length > 0 ? 'tool_calls' : 'stop' };
   }

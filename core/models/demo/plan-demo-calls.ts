@@ -54,7 +54,10 @@ export function planDemoCalls(userText: string, tools: readonly ModelTool[]): De
   else if (mentionsLamps && lampGet) calls.push(...perDevice(lampGet, text, {}));
   if (/\b(status|everything)\b/.test(text) && lampGet && !mentionsLamps) calls.push(...perDevice(lampGet, text, {}));
   const wantsDisplay = /\b(display|screen)\b/.test(text);
-  if (thermometer && (/\b(temperature|warm|cold|humidity|thermometer|status|everything)\b/.test(text) || wantsDisplay)) {
+  if (
+    thermometer &&
+    (/\b(temperature|warm|cold|humidity|thermometer|status|everything)\b/.test(text) || wantsDisplay)
+  ) {
     calls.push(...perDevice(thermometer, text, {}));
   }
   return { calls, wantsDisplay };

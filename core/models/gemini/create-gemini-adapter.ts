@@ -53,7 +53,8 @@ async function* streamGemini(input: {
   const step = request.messages.filter((message) => message.role === 'assistant').length;
   const state = new GeminiStreamParts(step);
   const { first, stream } = await peekText(fetchModelStream(httpRequest));
-  const read = (text: string): ModelStreamPart[] => state.partsOf(parseModelChunk({ provider: PROVIDER, text, schema: geminiChunkSchema }), text);
+  const read = (text: string): ModelStreamPart[] =>
+    state.partsOf(parseModelChunk({ provider: PROVIDER, text, schema: geminiChunkSchema }), text);
 
   if (first === '[') {
     let closed = false;

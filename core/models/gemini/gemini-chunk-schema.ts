@@ -41,7 +41,9 @@ export const geminiChunkSchema = z.object({
       }),
     )
     .nullish(),
-  usageMetadata: z.object({ promptTokenCount: z.number().nullish(), candidatesTokenCount: z.number().nullish() }).nullish(),
+  usageMetadata: z
+    .object({ promptTokenCount: z.number().nullish(), candidatesTokenCount: z.number().nullish() })
+    .nullish(),
   promptFeedback: z.object({ blockReason: z.string().nullish() }).nullish(),
   error: z.object({ message: z.string() }).nullish(),
 });

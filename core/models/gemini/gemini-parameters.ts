@@ -15,7 +15,9 @@ function clean(schema: JsonSchema): Record<string, unknown> {
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'additionalProperties' || key === 'default' || value === undefined) continue;
     if (key === 'properties') {
-      result.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, inner]) => [name, clean(inner)]));
+      result.properties = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([name, inner]) => [name, clean(inner)]),
+      );
     } else if (key === 'items') result.items = clean(value as JsonSchema);
     else result[key] = value;
   }

@@ -41,9 +41,16 @@ export class GeminiStreamParts {
   }
 
   partsOf(chunk: GeminiChunk, text: string): ModelStreamPart[] {
-    if (chunk.error) throw new ModelError({ kind: 'server', provider: PROVIDER, message: `${PROVIDER}: the server reported an error in the middle of the reply: ${chunk.error.message}` });
-    if (typeof chunk.usageMetadata?.promptTokenCount === 'number') this.usage.inputTokens = chunk.usageMetadata.promptTokenCount;
-    if (typeof chunk.usageMetadata?.candidatesTokenCount === 'number') this.usage.outputTokens = chunk.usageMetadata.candidatesTokenCount;
+    if (chunk.error)
+      throw new ModelError({
+        kind: 'server',
+        provider: PROVIDER,
+        message: `${PROVIDER}: the server reported an error in the middle of the reply: ${chunk.error.message}`,
+      });
+    if (typeof chunk.usageMetadata?.promptTokenCount === 'number')
+      this.usage.inputTokens = chunk.usageMetadata.promptTokenCount;
+    if (typeof chunk.usageMetadata?.candidatesTokenCount === 'number')
+      this.usage.outputTokens = chunk.usageMetadata.candidatesTokenCount;
     const parts: ModelStreamPart[] = [];
     const candidate = chunk.candidates?.[0];
     if (!candidate) {
@@ -84,12 +91,31 @@ export class GeminiStreamParts {
       }
       const assembler = new PartialArgsAssembler();
       Object.assign(assembler.args, call.args ?? {});
-      for (const piece of call.partialArgs ?? []) if (!assembler.apply(piece)) throwBadChunk({ provider: PROVIDER, field: 'functionCall.partialArgs.jsonPath', problem: `cannot read "${piece.jsonPath}"`, text });
-      parts.push({ type: 'tool-call-delta', index, id, name: call.name, argumentsDelta: JSON.stringify(assembler.args) });
+      for (const piece of call.partialArgs ?? [])
+        if (!assembler.apply(piece))
+          throwBadChunk({
+            provider: PROVIDER,
+            field: 'functionCall.partialArgs.jsonPath',
+            problem: `cannot read "${piece.jsonPath}"`,
+            text,
+          });
+      parts.push({
+        type: 'tool-call-delta',
+        index,
+        id,
+        name: call.name,
+        argumentsDelta: JSON.stringify(assembler.args),
+      });
       return parts;
     }
     if (!this.open) {
-      if (call.partialArgs?.length || call.args) return throwBadChunk({ provider: PROVIDER, field: 'functionCall.name', problem: 'arguments for no call in progress', text });
+      if (call.partialArgs?.length || call.args)
+        return throwBadChunk({
+          provider: PROVIDER,
+          field: 'functionCall.name',
+          problem: 'arguments for no call in progress',
+          text,
+        });
       return parts; // an empty terminal piece with nothing open
     }
     this.applyPieces(call, text);
@@ -99,7 +125,13 @@ export class GeminiStreamParts {
 
   private applyPieces(call: GeminiFunctionCall, text: string): void {
     for (const piece of call.partialArgs ?? []) {
-      if (!this.open?.assembler.apply(piece)) throwBadChunk({ provider: PROVIDER, field: 'functionCall.partialArgs.jsonPath', problem: `cannot read "${piece.jsonPath}"`, text });
+      if (!this.open?.assembler.apply(piece))
+        throwBadChunk({
+          provider: PROVIDER,
+          field: 'functionCall.partialArgs.jsonPath',
+          problem: `cannot read "${piece.jsonPath}"`,
+          text,
+        });
     }
   }
 

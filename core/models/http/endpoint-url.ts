@@ -3,7 +3,12 @@
  * already ends with it; `onlyOnBareHost` adds it only when the base has no path at all (OpenAI-style
  * base URLs carry their version: `https://openrouter.ai/api/v1`).
  */
-export function endpointUrl(options: { baseUrl: string; versionPrefix: string; path: string; onlyOnBareHost?: boolean }): string {
+export function endpointUrl(options: {
+  baseUrl: string;
+  versionPrefix: string;
+  path: string;
+  onlyOnBareHost?: boolean;
+}): string {
   const base = options.baseUrl.replace(/\/+$/, '');
   const url = new URL(base);
   const basePath = url.pathname.replace(/\/+$/, '');

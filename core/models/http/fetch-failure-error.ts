@@ -31,27 +31,51 @@ function causeText(error: unknown): string {
  * The ModelError for a failed fetch or body read. The guard's reason wins (the caller aborted,
  * a timeout fired); otherwise `phase` says whether the reply had started (`body` ⇒ stream_cut).
  */
-export function fetchFailureError(options: { context: ModelRequestContext; guard: RequestGuard; error: unknown; phase: 'connect' | 'body' }): ModelError {
+export function fetchFailureError(options: {
+  context: ModelRequestContext;
+  guard: RequestGuard;
+  error: unknown;
+  phase: 'connect' | 'body';
+}): ModelError {
   const { context, guard, error } = options;
   if (ModelError.isInstance(error)) return error;
   const make = (kind: ModelError['kind'], message: string): ModelError =>
-    new ModelError({ kind, provider: context.provider, cause: error, message: redactSecrets(`${context.provider}: ${message}`, context.secrets) });
+    new ModelError({
+      kind,
+      provider: context.provider,
+      cause: error,
+      message: redactSecrets(`${context.provider}: ${message}`, context.secrets),
+    });
 
   switch (guard.stopped) {
     case 'aborted':
       return make('aborted', 'the request was aborted.');
     case 'first_byte_timeout':
-      return make('first_byte_timeout', `no reply from ${context.baseUrl} within the first-byte timeout (model "${context.model}" may still be loading; raise the timeout or try again).`);
+      return make(
+        'first_byte_timeout',
+        `no reply from ${context.baseUrl} within the first-byte timeout (model "${context.model}" may still be loading; raise the timeout or try again).`,
+      );
     case 'idle_timeout':
-      return make('idle_timeout', `the reply from ${context.baseUrl} stalled (no data within the idle timeout) — the stream was cut off.`);
+      return make(
+        'idle_timeout',
+        `the reply from ${context.baseUrl} stalled (no data within the idle timeout) — the stream was cut off.`,
+      );
     case undefined:
       break;
   }
   if (options.phase === 'body') {
-    return make('stream_cut', `the connection to ${context.baseUrl} broke in the middle of the reply (${causeText(error)}); any tool call in progress was dropped.`);
+    return make(
+      'stream_cut',
+      `the connection to ${context.baseUrl} broke in the middle of the reply (${causeText(error)}); any tool call in progress was dropped.`,
+    );
   }
   const code = errorCode(error);
-  if (code === 'ECONNREFUSED') return make('connection', `no model server at ${context.baseUrl} — ${context.serverHint}`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return make('connection', `cannot resolve the host of ${context.baseUrl} (${code}) — check the base URL and the network.`);
+  if (code === 'ECONNREFUSED')
+    return make('connection', `no model server at ${context.baseUrl} — ${context.serverHint}`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return make(
+      'connection',
+      `cannot resolve the host of ${context.baseUrl} (${code}) — check the base URL and the network.`,
+    );
   return make('connection', `cannot reach ${context.baseUrl} (${causeText(error)}) — ${context.serverHint}`);
 }

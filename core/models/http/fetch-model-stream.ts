@@ -36,7 +36,13 @@ export async function* fetchModelStream(request: ModelStreamRequest): AsyncGener
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     const response = await openWithRetries(request, guard);
-    if (!response.body) throw fetchFailureError({ context: request.context, guard, error: new Error('the reply has no body'), phase: 'body' });
+    if (!response.body)
+      throw fetchFailureError({
+        context: request.context,
+        guard,
+        error: new Error('the reply has no body'),
+        phase: 'body',
+      });
     reader = response.body.getReader();
     const decoder = new TextDecoder('utf-8');
     for (;;) {
@@ -46,7 +52,8 @@ export async function* fetchModelStream(request: ModelStreamRequest): AsyncGener
       } catch (error) {
         throw fetchFailureError({ context: request.context, guard, error, phase: 'body' });
       }
-      if (guard.stopped) throw fetchFailureError({ context: request.context, guard, error: guard.signal.reason, phase: 'body' });
+      if (guard.stopped)
+        throw fetchFailureError({ context: request.context, guard, error: guard.signal.reason, phase: 'body' });
       if (result.done) break;
       guard.arm('idle_timeout', request.idleTimeoutMs);
       const text = decoder.decode(result.value, { stream: true });
@@ -72,7 +79,8 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
     try {
       response = await fetch(context.url, {
         method: request.method ?? 'POST',
-        headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
+        headers:
+          request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: guard.signal,
       });
@@ -90,9 +98,17 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
     if (retryAfterMs !== undefined && retryAfterMs > request.maxRetryDelayMs) {
       const waitSeconds = Math.ceil(retryAfterMs / 1000);
       const error = httpStatusError({ context, status: response.status, bodyMessage, retries: attempt });
-      throw new ModelError({ kind: error.kind, provider: error.provider, status: response.status, message: `${error.message} The server asks to wait ${waitSeconds} s before retrying.` });
+      throw new ModelError({
+        kind: error.kind,
+        provider: error.provider,
+        status: response.status,
+        message: `${error.message} The server asks to wait ${waitSeconds} s before retrying.`,
+      });
     }
-    const delayMs = Math.min(request.maxRetryDelayMs, retryDelayMs({ attempt: attempt + 1, baseDelayMs: request.retryBaseDelayMs, retryAfterMs }));
+    const delayMs = Math.min(
+      request.maxRetryDelayMs,
+      retryDelayMs({ attempt: attempt + 1, baseDelayMs: request.retryBaseDelayMs, retryAfterMs }),
+    );
     guard.disarm();
     request.onRetry?.({ attempt: attempt + 1, status: response.status, delayMs });
     try {
@@ -104,7 +120,10 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
 }
 
 /** Reads at most ERROR_BODY_LIMIT bytes of an error reply, for its message. */
-async function readErrorMessage(response: Response, options: { context: ModelRequestContext; guard: RequestGuard }): Promise<string> {
+async function readErrorMessage(
+  response: Response,
+  options: { context: ModelRequestContext; guard: RequestGuard },
+): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const decoder = new TextDecoder('utf-8');
@@ -116,7 +135,8 @@ async function readErrorMessage(response: Response, options: { context: ModelReq
       text += decoder.decode(result.value, { stream: true });
     }
   } catch (error) {
-    if (options.guard.stopped) throw fetchFailureError({ context: options.context, guard: options.guard, error, phase: 'connect' });
+    if (options.guard.stopped)
+      throw fetchFailureError({ context: options.context, guard: options.guard, error, phase: 'connect' });
     // A status reply whose body broke off: the status alone still says what went wrong.
   } finally {
     reader.cancel().catch((error: unknown) => void error);

@@ -13,26 +13,48 @@ export function saysNoToolSupport(message: string): boolean {
  * The ModelError for a non-2xx reply, with a message a person can act on. `retries` is how many
  * retries were spent before giving up. The API key never appears in it.
  */
-export function httpStatusError(options: { context: ModelRequestContext; status: number; bodyMessage: string; retries: number }): ModelError {
+export function httpStatusError(options: {
+  context: ModelRequestContext;
+  status: number;
+  bodyMessage: string;
+  retries: number;
+}): ModelError {
   const { context, status, retries } = options;
   const detail = options.bodyMessage === '' ? `HTTP ${status}` : `HTTP ${status}: ${options.bodyMessage}`;
   const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
   const make = (kind: ModelError['kind'], message: string): ModelError =>
-    new ModelError({ kind, provider: context.provider, status, message: redactSecrets(`${context.provider}: ${message}`, context.secrets) });
+    new ModelError({
+      kind,
+      provider: context.provider,
+      status,
+      message: redactSecrets(`${context.provider}: ${message}`, context.secrets),
+    });
 
   if (saysNoToolSupport(options.bodyMessage)) {
-    return make('no_tool_support', `model "${context.model}" does not support tools (${detail}). Choose a model with tool support (for Ollama e.g. qwen2.5, llama3.1; for llama.cpp start the server with --jinja).`);
+    return make(
+      'no_tool_support',
+      `model "${context.model}" does not support tools (${detail}). Choose a model with tool support (for Ollama e.g. qwen2.5, llama3.1; for llama.cpp start the server with --jinja).`,
+    );
   }
   if (status === 401 || status === 403) {
     const sent = context.secrets.length > 0 ? 'the API key was refused' : 'no API key was sent';
-    return make('auth', `${sent} by ${context.baseUrl} (${detail}). Check the key: put it in an environment variable and pass --api-key-env VAR.`);
+    return make(
+      'auth',
+      `${sent} by ${context.baseUrl} (${detail}). Check the key: put it in an environment variable and pass --api-key-env VAR.`,
+    );
   }
   if (status === 404) {
     const pull = context.provider === 'ollama' ? ` or pull it with \`ollama pull ${context.model}\`` : '';
-    return make('model_not_found', `model "${context.model}" not found at ${context.baseUrl} (${detail}). List the models with \`home-agent models --provider ${context.provider}\`${pull}, and check the base URL.`);
+    return make(
+      'model_not_found',
+      `model "${context.model}" not found at ${context.baseUrl} (${detail}). List the models with \`home-agent models --provider ${context.provider}\`${pull}, and check the base URL.`,
+    );
   }
   if (status === 429) {
-    return make('rate_limit', `rate limited by ${context.baseUrl}${afterRetries} (${detail}). Wait a little and try again, or check the account's quota.`);
+    return make(
+      'rate_limit',
+      `rate limited by ${context.baseUrl}${afterRetries} (${detail}). Wait a little and try again, or check the account's quota.`,
+    );
   }
   if (status >= 500) {
     return make('server', `the server at ${context.baseUrl} failed${afterRetries} (${detail}). Try again later.`);

@@ -32,7 +32,12 @@ export function validateChunk<T>(options: { provider: string; text: string; valu
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(the chunk itself)';
-  return throwBadChunk({ provider: options.provider, field, problem: issue?.message ?? 'unexpected shape', text: options.text });
+  return throwBadChunk({
+    provider: options.provider,
+    field,
+    problem: issue?.message ?? 'unexpected shape',
+    text: options.text,
+  });
 }
 
 /** Throws the `bad_chunk` ModelError for a field whose value the adapter cannot use. */

@@ -2,7 +2,9 @@
  * Reads streamed text until its first non-blank character and hands back that character plus the
  * whole stream (nothing consumed), so a caller can choose the framing by how the body starts.
  */
-export async function peekText(text: AsyncIterable<string>): Promise<{ first: string | undefined; stream: AsyncIterable<string> }> {
+export async function peekText(
+  text: AsyncIterable<string>,
+): Promise<{ first: string | undefined; stream: AsyncIterable<string> }> {
   const iterator = text[Symbol.asyncIterator]();
   const seen: string[] = [];
   let first: string | undefined;

@@ -14,7 +14,11 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 }
 
 /** The wait before retry `attempt` (1-based): the server's `Retry-After` when given, else exponential backoff. */
-export function retryDelayMs(options: { attempt: number; baseDelayMs: number; retryAfterMs: number | undefined }): number {
+export function retryDelayMs(options: {
+  attempt: number;
+  baseDelayMs: number;
+  retryAfterMs: number | undefined;
+}): number {
   if (options.retryAfterMs !== undefined) return options.retryAfterMs;
   return options.baseDelayMs * 2 ** (options.attempt - 1);
 }

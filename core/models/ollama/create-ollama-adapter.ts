@@ -4,7 +4,13 @@ import { modelStreamRequest } from '../http/model-stream-request.ts';
 import { ndjsonLines } from '../http/ndjson-lines.ts';
 import { isWholeJson, parseModelChunk } from '../http/parse-model-chunk.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
-import type { FinishReason, ModelAdapter, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-adapter.ts';
+import type {
+  FinishReason,
+  ModelAdapter,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+} from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
 import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
 import { providerHeaders } from '../provider-headers.ts';
@@ -32,7 +38,12 @@ export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter 
   };
 }
 
-async function* streamOllama(input: { options: ModelAdapterOptions; baseUrl: string; request: ModelRequest; streamOptions: ModelStreamOptions }): AsyncGenerator<ModelStreamPart, void, undefined> {
+async function* streamOllama(input: {
+  options: ModelAdapterOptions;
+  baseUrl: string;
+  request: ModelRequest;
+  streamOptions: ModelStreamOptions;
+}): AsyncGenerator<ModelStreamPart, void, undefined> {
   const { options, request } = input;
   const httpRequest = modelStreamRequest({
     adapter: options,
@@ -49,7 +60,12 @@ async function* streamOllama(input: { options: ModelAdapterOptions; baseUrl: str
   for await (const { line, atEnd } of ndjsonLines(fetchModelStream(httpRequest))) {
     if (atEnd && !isWholeJson(line)) break;
     const chunk = parseModelChunk({ provider: PROVIDER, text: line, schema: ollamaChunkSchema });
-    if (chunk.error) throw new ModelError({ kind: 'server', provider: PROVIDER, message: `${PROVIDER}: the server reported an error in the middle of the reply: ${chunk.error}` });
+    if (chunk.error)
+      throw new ModelError({
+        kind: 'server',
+        provider: PROVIDER,
+        message: `${PROVIDER}: the server reported an error in the middle of the reply: ${chunk.error}`,
+      });
     if (chunk.message?.content) yield { type: 'text-delta', text: chunk.message.content };
     for (const call of chunk.message?.tool_calls ?? []) {
       const index = nextIndex++;

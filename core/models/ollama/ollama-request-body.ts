@@ -8,7 +8,11 @@ type OllamaMessage = Record<string, unknown>;
  * `tool_calls` (arguments as objects), each result as a `tool` message naming its tool and call
  * id. Tool messages take no images, so a run's media follow it as one user message's `images`.
  */
-export function ollamaRequestBody(options: { request: ModelRequest; model: string; maxTokens?: number }): Record<string, unknown> {
+export function ollamaRequestBody(options: {
+  request: ModelRequest;
+  model: string;
+  maxTokens?: number;
+}): Record<string, unknown> {
   const { request } = options;
   const messages: OllamaMessage[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
@@ -17,25 +21,37 @@ export function ollamaRequestBody(options: { request: ModelRequest; model: strin
     else if (item.role === 'assistant') {
       const message: OllamaMessage = { role: 'assistant', content: item.text };
       if (item.toolCalls.length > 0) {
-        message.tool_calls = item.toolCalls.map((call) => ({ id: call.id, function: { name: call.name, arguments: call.args } }));
+        message.tool_calls = item.toolCalls.map((call) => ({
+          id: call.id,
+          function: { name: call.name, arguments: call.args },
+        }));
       }
       messages.push(message);
     } else {
       const labels: string[] = [];
       const images: string[] = [];
       for (const result of item.results) {
-        messages.push({ role: 'tool', tool_name: result.toolName, tool_call_id: result.toolCallId, content: result.content });
+        messages.push({
+          role: 'tool',
+          tool_name: result.toolName,
+          tool_call_id: result.toolCallId,
+          content: result.content,
+        });
         for (const media of result.media ?? []) {
           labels.push(`${result.toolCallId} (${result.toolName}, ${media.mimeType})`);
           images.push(media.data);
         }
       }
-      if (images.length > 0) messages.push({ role: 'user', content: `Media from tool calls, in order: ${labels.join(', ')}`, images });
+      if (images.length > 0)
+        messages.push({ role: 'user', content: `Media from tool calls, in order: ${labels.join(', ')}`, images });
     }
   }
   const body: Record<string, unknown> = { model: options.model, messages, stream: true };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
   }
   if (options.maxTokens !== undefined) body.options = { num_predict: options.maxTokens };
   return body;

@@ -5,7 +5,14 @@ import { modelStreamRequest } from '../http/model-stream-request.ts';
 import { isWholeJson, parseModelChunk, throwBadChunk } from '../http/parse-model-chunk.ts';
 import { sseEvents } from '../http/sse-events.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
-import type { FinishReason, ModelAdapter, ModelRequest, ModelStreamOptions, ModelStreamPart, TokenUsage } from '../model-adapter.ts';
+import type {
+  FinishReason,
+  ModelAdapter,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+  TokenUsage,
+} from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
 import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
 import { providerHeaders } from '../provider-headers.ts';
@@ -80,7 +87,11 @@ async function* streamOpenAi(input: {
 function chunkParts(chunk: OpenAiChunk, text: string): ModelStreamPart[] {
   if (chunk.error) {
     const message = typeof chunk.error === 'string' ? chunk.error : chunk.error.message;
-    throw new ModelError({ kind: 'server', provider: PROVIDER, message: `${PROVIDER}: the server reported an error in the middle of the reply: ${message}` });
+    throw new ModelError({
+      kind: 'server',
+      provider: PROVIDER,
+      message: `${PROVIDER}: the server reported an error in the middle of the reply: ${message}`,
+    });
   }
   if (!chunk.choices) return throwBadChunk({ provider: PROVIDER, field: 'choices', problem: 'missing', text });
   const parts: ModelStreamPart[] = [];

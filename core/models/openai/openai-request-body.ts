@@ -9,7 +9,11 @@ type OpenAiMessage = Record<string, unknown>;
  * of a reply's `tool_calls`, each result as a `tool` message with its `tool_call_id`. Tool messages
  * cannot carry images, so a run's media follow it in one user message, labelled by call id.
  */
-export function openAiRequestBody(options: { request: ModelRequest; model: string; maxTokens?: number }): Record<string, unknown> {
+export function openAiRequestBody(options: {
+  request: ModelRequest;
+  model: string;
+  maxTokens?: number;
+}): Record<string, unknown> {
   const { request } = options;
   const messages: OpenAiMessage[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
@@ -45,7 +49,10 @@ export function openAiRequestBody(options: { request: ModelRequest; model: strin
   return body;
 }
 
-function assistantMessage(message: { text: string; toolCalls: { id: string; name: string; args: Record<string, unknown>; argumentsText?: string }[] }): OpenAiMessage {
+function assistantMessage(message: {
+  text: string;
+  toolCalls: { id: string; name: string; args: Record<string, unknown>; argumentsText?: string }[];
+}): OpenAiMessage {
   const content = message.text === '' && message.toolCalls.length > 0 ? null : message.text;
   const result: OpenAiMessage = { role: 'assistant', content };
   if (message.toolCalls.length > 0) {

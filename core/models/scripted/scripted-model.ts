@@ -63,7 +63,13 @@ export class ScriptedModel implements ModelAdapter {
     for (const [index, call] of calls.entries()) {
       const argumentsText = call.argumentsText ?? JSON.stringify(call.args ?? {});
       const half = Math.ceil(argumentsText.length / 2);
-      yield { type: 'tool-call-delta', index, id: call.id ?? `call_s${this.next}_${index}`, name: call.name, argumentsDelta: argumentsText.slice(0, half) };
+      yield {
+        type: 'tool-call-delta',
+        index,
+        id: call.id ?? `call_s${this.next}_${index}`,
+        name: call.name,
+        argumentsDelta: argumentsText.slice(0, half),
+      };
       yield { type: 'tool-call-delta', index, argumentsDelta: argumentsText.slice(half) };
     }
     yield { type: 'finish', reason: calls.length > 0 ? 'tool_calls' : 'stop' };

@@ -5,8 +5,16 @@ import type { ToolDefinition } from '../../tools/tool-definition.ts';
 /** The chat and notification channels every installation has. */
 export function defaultOutputChannels(): OutputChannel[] {
   return [
-    { name: 'chat', description: 'A message in this chat, shown to the person.', send: (text) => ({ sent: true, characters: text.length }) },
-    { name: 'notifications', description: 'A desktop notification for the person.', send: (text) => ({ sent: true, characters: text.length }) },
+    {
+      name: 'chat',
+      description: 'A message in this chat, shown to the person.',
+      send: (text) => ({ sent: true, characters: text.length }),
+    },
+    {
+      name: 'notifications',
+      description: 'A desktop notification for the person.',
+      send: (text) => ({ sent: true, characters: text.length }),
+    },
   ];
 }
 
@@ -23,7 +31,11 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
       const sends: ToolDefinition[] = list.map((channel) => ({
         name: `output_send__${channel.name}`,
         description: `Send text to the output channel '${channel.name}': ${channel.description}`,
-        parameters: { type: 'object', properties: { text: { type: 'string', description: 'What to send.' } }, required: ['text'] },
+        parameters: {
+          type: 'object',
+          properties: { text: { type: 'string', description: 'What to send.' } },
+          required: ['text'],
+        },
         parallelSafe: true,
         outputChannel: channel.name,
         handler: (args, context) => channel.send(String(args.text), context),
@@ -33,7 +45,13 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
         description: 'List the output channels you can send to with output_send__<channel>.',
         parameters: { type: 'object', properties: {} },
         parallelSafe: true,
-        handler: () => ({ channels: channels().map((channel) => ({ name: channel.name, tool: `output_send__${channel.name}`, description: channel.description })) }),
+        handler: () => ({
+          channels: channels().map((channel) => ({
+            name: channel.name,
+            tool: `output_send__${channel.name}`,
+            description: channel.description,
+          })),
+        }),
       };
       return [...sends, listTool];
     },

@@ -15,7 +15,12 @@ export function createSystemPlugin(toolApi: () => ToolApi): Plugin {
         handler: () => ({
           tools: toolApi()
             .list()
-            .map((tool) => ({ name: tool.name, description: tool.description, parallelSafe: tool.parallelSafe, serial: tool.serial })),
+            .map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              parallelSafe: tool.parallelSafe,
+              serial: tool.serial,
+            })),
         }),
       },
     ],

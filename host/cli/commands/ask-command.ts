@@ -17,7 +17,12 @@ export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthro
 export async function runAskCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { ...commonFlagOptions, json: { type: 'boolean' }, conversation: { type: 'string' }, 'approve-all': { type: 'boolean' } },
+    options: {
+      ...commonFlagOptions,
+      json: { type: 'boolean' },
+      conversation: { type: 'string' },
+      'approve-all': { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -30,7 +35,13 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
-  const host = await bootHost({ flags, transport: 'cli', log, signal: io.signal, approvalPolicy: values['approve-all'] ? 'allow' : 'deny' });
+  const host = await bootHost({
+    flags,
+    transport: 'cli',
+    log,
+    signal: io.signal,
+    approvalPolicy: values['approve-all'] ? 'allow' : 'deny',
+  });
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
     const unsubscribe = host.bus.subscribe((event: AgentEvent) => {
@@ -43,7 +54,8 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
     const conversationId = values.conversation ?? randomUUID();
     const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal: io.signal });
     unsubscribe();
-    if (!values.json && outcome.reason !== 'done') log(`the turn ended ${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}`);
+    if (!values.json && outcome.reason !== 'done')
+      log(`the turn ended ${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}`);
     return outcome.reason === 'done' ? 0 : 1;
   } finally {
     await host.dispose();

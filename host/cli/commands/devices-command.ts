@@ -22,14 +22,21 @@ function describeCandidate(candidate: PairingCandidate): string {
   const lines = [
     `${candidate.previousIdentity ? 'Changed device' : 'Found'} at ${candidate.path}:`,
     `  id ${identity.id}, kind ${identity.kind}, model ${identity.model}, firmware ${identity.firmware}`,
-    ...(candidate.previousIdentity ? [`  was: id ${candidate.previousIdentity.id}, model ${candidate.previousIdentity.model}, firmware ${candidate.previousIdentity.firmware}`] : []),
+    ...(candidate.previousIdentity
+      ? [
+          `  was: id ${candidate.previousIdentity.id}, model ${candidate.previousIdentity.model}, firmware ${candidate.previousIdentity.firmware}`,
+        ]
+      : []),
     `  tools: ${tools.map((tool) => `${tool.name}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
   ];
   return `${lines.join('\n')}\n`;
 }
 
 async function askYesNo(question: string, io: CliIo): Promise<boolean> {
-  if (!process.stdin.isTTY) throw new UsageError('pairing needs a confirmation: run it in a terminal, or pass --yes after checking the identity it prints');
+  if (!process.stdin.isTTY)
+    throw new UsageError(
+      'pairing needs a confirmation: run it in a terminal, or pass --yes after checking the identity it prints',
+    );
   const prompt = createInterface({ input: process.stdin, output: io.stderr });
   try {
     return /^y(es)?$/i.test((await prompt.question(question)).trim());
@@ -67,8 +74,14 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
   if (action === 'scan') {
     const { candidates, warnings } = await scanPorts({ manualPaths: values.path ?? [], signal: io.signal });
     for (const warning of warnings) io.stderr.write(`home-agent: ${warning}\n`);
-    for (const candidate of candidates) io.stdout.write(`${candidate.path}\t${candidate.source}${candidate.manufacturer ? `\t${candidate.manufacturer}` : ''}\n`);
-    if (candidates.length === 0) io.stderr.write('home-agent: no serial ports found. Pair a pseudo-terminal or another path with: home-agent devices pair PATH\n');
+    for (const candidate of candidates)
+      io.stdout.write(
+        `${candidate.path}\t${candidate.source}${candidate.manufacturer ? `\t${candidate.manufacturer}` : ''}\n`,
+      );
+    if (candidates.length === 0)
+      io.stderr.write(
+        'home-agent: no serial ports found. Pair a pseudo-terminal or another path with: home-agent devices pair PATH\n',
+      );
     return 0;
   }
   const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])) });
@@ -98,14 +111,21 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           io.stdout.write('Not paired.\n');
           return 1;
         }
-        io.stdout.write(`Paired ${paired.identity.id} as "${paired.alias}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`);
+        io.stdout.write(
+          `Paired ${paired.identity.id} as "${paired.alias}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`,
+        );
         return 0;
       }
       case 'list': {
         const devices = store.list();
         if (values.json) io.stdout.write(`${JSON.stringify(devices)}\n`);
-        else if (devices.length === 0) io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
-        else for (const device of devices) io.stdout.write(`${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`);
+        else if (devices.length === 0)
+          io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
+        else
+          for (const device of devices)
+            io.stdout.write(
+              `${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`,
+            );
         return 0;
       }
       case 'grant':
@@ -114,7 +134,10 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         const known = store.get(deviceId);
         if (!known) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
         const actions = values.all ? known.tools.map((tool) => tool.name) : rest.slice(1);
-        if (actions.length === 0) throw new UsageError(`devices ${action} needs the actions to ${action} (${known.tools.map((tool) => tool.name).join(', ')}) or --all`);
+        if (actions.length === 0)
+          throw new UsageError(
+            `devices ${action} needs the actions to ${action} (${known.tools.map((tool) => tool.name).join(', ')}) or --all`,
+          );
         const updated = action === 'grant' ? pairing.grant(deviceId, actions) : pairing.revoke(deviceId, actions);
         io.stdout.write(`${deviceId} granted: ${updated.grants.join(', ') || '(none)'}\n`);
         return 0;
@@ -133,13 +156,19 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           io.stdout.write(describeCandidate(candidate));
           return values.yes === true || (await askYesNo('Trust this device as it is now? [y/N] ', io));
         });
-        io.stdout.write(accepted ? `${deviceId} is trusted again, with its grants.\n` : `${deviceId} stays untrusted: the agent cannot use it.\n`);
+        io.stdout.write(
+          accepted
+            ? `${deviceId} is trusted again, with its grants.\n`
+            : `${deviceId} stays untrusted: the agent cannot use it.\n`,
+        );
         return accepted ? 0 : 1;
       }
       case 'forget': {
         const deviceId = needId();
         const forgotten = await pairing.forget(deviceId);
-        io.stdout.write(forgotten ? `Forgot ${deviceId}: its record and grants are gone.\n` : `${deviceId} was not paired.\n`);
+        io.stdout.write(
+          forgotten ? `Forgot ${deviceId}: its record and grants are gone.\n` : `${deviceId} was not paired.\n`,
+        );
         return forgotten ? 0 : 1;
       }
       default:

@@ -3,7 +3,8 @@ import { listModels } from '../../../core/models/list-models.ts';
 import { ModelError } from '../../../core/models/model-error.ts';
 import { DEFAULT_API_KEY_ENV, MODEL_PROVIDERS, type ModelProvider } from '../../../core/models/provider-defaults.ts';
 
-export const MODELS_USAGE = 'home-agent models --provider openai|anthropic|gemini|ollama [--base-url URL] [--api-key-env VAR] [--json]';
+export const MODELS_USAGE =
+  'home-agent models --provider openai|anthropic|gemini|ollama [--base-url URL] [--api-key-env VAR] [--json]';
 
 /**
  * `home-agent models`: lists the models a server offers, one id per line (or one JSON array with
@@ -37,7 +38,9 @@ export async function runModelsCommand(
   }
   const provider = values.provider;
   if (!isProvider(provider)) {
-    io.stderr.write(`home-agent models: --provider must be one of ${MODEL_PROVIDERS.join(', ')}\nusage: ${MODELS_USAGE}\n`);
+    io.stderr.write(
+      `home-agent models: --provider must be one of ${MODEL_PROVIDERS.join(', ')}\nusage: ${MODELS_USAGE}\n`,
+    );
     return 2;
   }
   const keyVariable = values['api-key-env'] ?? DEFAULT_API_KEY_ENV[provider];

@@ -19,7 +19,13 @@ const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { ...commonFlagOptions, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, static: { type: 'string' } },
+    options: {
+      ...commonFlagOptions,
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      static: { type: 'string' },
+    },
     strict: true,
   });
   if (values.help) {
@@ -27,7 +33,8 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   const port = values.port === undefined ? 8123 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   const token = values.token ?? process.env.HOME_AGENT_TOKEN ?? randomBytes(24).toString('base64url');

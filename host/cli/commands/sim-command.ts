@@ -28,10 +28,15 @@ export async function runSimCommand(
       return 0;
     }
     latencyMs = values['latency-ms'] === undefined ? 250 : Number(values['latency-ms']);
-    if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) throw new Error('--latency-ms must be a whole number of milliseconds');
-    const names = (values.devices ?? 'lamp,lamp,thermometer,display').split(',').map((name) => name.trim()).filter(Boolean);
+    if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000)
+      throw new Error('--latency-ms must be a whole number of milliseconds');
+    const names = (values.devices ?? 'lamp,lamp,thermometer,display')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     const unknown = names.filter((name) => !isSimulatedKind(name));
-    if (unknown.length > 0 || names.length === 0) throw new Error(`unknown device kind ${unknown.join(', ') || '(none)'}; known: ${SIMULATED_KINDS.join(', ')}`);
+    if (unknown.length > 0 || names.length === 0)
+      throw new Error(`unknown device kind ${unknown.join(', ') || '(none)'}; known: ${SIMULATED_KINDS.join(', ')}`);
     kinds = names as SimulatedKind[];
   } catch (error) {
     io.stderr.write(`home-agent sim: ${(error as Error).message}\nusage: ${SIM_USAGE}\n`);
@@ -49,7 +54,10 @@ export async function runSimCommand(
   for (const device of simulated.devices) io.stdout.write(`${device.id} ${device.kind} ${device.path}\n`);
   for (const device of simulated.devices) {
     const profile = Object.entries(BUILTIN_PROFILES).find(([, candidate]) => candidate === device.profile)?.[0];
-    if (profile) io.stderr.write(`home-agent sim: ${device.id} speaks plain lines: attach it with --device ${device.path},profile=${profile} or pair it with --profile ${profile}\n`);
+    if (profile)
+      io.stderr.write(
+        `home-agent sim: ${device.id} speaks plain lines: attach it with --device ${device.path},profile=${profile} or pair it with --profile ${profile}\n`,
+      );
   }
   // After every call, the device's state: so a person (or a test) sees what the host really did.
   const unsubscribe = simulated.devices.map((device) =>

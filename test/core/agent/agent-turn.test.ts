@@ -20,7 +20,12 @@ function setup(options: { script: Script; tools: ToolDefinition[] }) {
 }
 
 /** A tool whose handler resolves only when the test releases it, so overlap is observable without timing. */
-function gatedTool(name: string, log: string[], gate: Promise<void>, declarations: Partial<ToolDefinition> = {}): ToolDefinition {
+function gatedTool(
+  name: string,
+  log: string[],
+  gate: Promise<void>,
+  declarations: Partial<ToolDefinition> = {},
+): ToolDefinition {
   return {
     name,
     description: name,
@@ -42,7 +47,12 @@ describe('Agent turn', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const tools = ['a', 'b', 'c'].map((name) => gatedTool(name, log, gate, { parallelSafe: true }));
     const { agent, events, store } = setup({
-      script: { replies: [{ text: 'go', toolCalls: [{ name: 'a', args: { n: 1 } }, { name: 'b', args: { n: '2' } }, { name: 'c' }] }, { text: 'done' }] },
+      script: {
+        replies: [
+          { text: 'go', toolCalls: [{ name: 'a', args: { n: 1 } }, { name: 'b', args: { n: '2' } }, { name: 'c' }] },
+          { text: 'done' },
+        ],
+      },
       tools,
     });
     const done = agent.runTurn({ conversationId: 'c1', text: 'hi' });
@@ -53,7 +63,14 @@ describe('Agent turn', () => {
     const outcome = await done;
     expect(outcome.reason).toBe('done');
     const batchStart = events.find((event) => event.type === 'batch/start');
-    expect(batchStart).toMatchObject({ mode: 'parallel', calls: [{ index: 0, name: 'a' }, { index: 1, name: 'b' }, { index: 2, name: 'c' }] });
+    expect(batchStart).toMatchObject({
+      mode: 'parallel',
+      calls: [
+        { index: 0, name: 'a' },
+        { index: 1, name: 'b' },
+        { index: 2, name: 'c' },
+      ],
+    });
     const messages = store.loadMessages('c1');
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant']);
     // "2" was coerced to a number by validation before dispatch.

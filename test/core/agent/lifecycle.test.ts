@@ -35,11 +35,22 @@ class HandModel implements ModelAdapter {
   }
 }
 
-const toolCall = (index: number, name: string, args: string): ModelStreamPart => ({ type: 'tool-call-delta', index, id: `c${index}`, name, argumentsDelta: args });
+const toolCall = (index: number, name: string, args: string): ModelStreamPart => ({
+  type: 'tool-call-delta',
+  index,
+  id: `c${index}`,
+  name,
+  argumentsDelta: args,
+});
 const finish = (reason: 'stop' | 'tool_calls'): ModelStreamPart => ({ type: 'finish', reason });
 const text = (value: string): ModelStreamPart => ({ type: 'text-delta', text: value });
 
-function setup(options: { model: ModelAdapter; tools: ToolDefinition[]; settings?: AgentSettings; store?: InMemoryConversationStore }) {
+function setup(options: {
+  model: ModelAdapter;
+  tools: ToolDefinition[];
+  settings?: AgentSettings;
+  store?: InMemoryConversationStore;
+}) {
   const store = options.store ?? new InMemoryConversationStore();
   const bus = new EventBus();
   const events: AgentEvent[] = [];
@@ -50,19 +61,42 @@ function setup(options: { model: ModelAdapter; tools: ToolDefinition[]; settings
   return { agent, events, store };
 }
 
-const count = (events: readonly AgentEvent[], type: AgentEvent['type']) => events.filter((event) => event.type === type).length;
+const count = (events: readonly AgentEvent[], type: AgentEvent['type']) =>
+  events.filter((event) => event.type === type).length;
 
 function recordingTool(name: string, ran: string[], declarations: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: name, parameters: { type: 'object' }, parallelSafe: true, handler: () => void ran.push(name), ...declarations };
+  return {
+    name,
+    description: name,
+    parameters: { type: 'object' },
+    parallelSafe: true,
+    handler: () => void ran.push(name),
+    ...declarations,
+  };
 }
 
 describe('Agent lifecycle', () => {
   it('balances every start with one end when the model throws before any part', async () => {
-    const model = new HandModel(() => ({ parts: [], thenThrow: new ModelError({ kind: 'server', provider: 'test', status: 500, message: 'The model server failed (HTTP 500).' }) }));
+    const model = new HandModel(() => ({
+      parts: [],
+      thenThrow: new ModelError({
+        kind: 'server',
+        provider: 'test',
+        status: 500,
+        message: 'The model server failed (HTTP 500).',
+      }),
+    }));
     const { agent, events } = setup({ model, tools: [] });
     const outcome = await agent.runTurn({ conversationId: 'c1', text: 'hi' });
     expect(outcome).toMatchObject({ reason: 'error', error: 'The model server failed (HTTP 500).' });
-    expect(events.map((event) => event.type)).toEqual(['turn/start', 'step/start', 'request/header', 'step/end', 'agent/error', 'turn/end']);
+    expect(events.map((event) => event.type)).toEqual([
+      'turn/start',
+      'step/start',
+      'request/header',
+      'step/end',
+      'agent/error',
+      'turn/end',
+    ]);
     expect(lifecycleProblems(events)).toEqual([]);
     expect(agent.isBusy('c1')).toBe(false);
   });
@@ -73,7 +107,10 @@ describe('Agent lifecycle', () => {
       parts: [text('Switching it on.'), toolCall(0, 'thermo__read', '{}'), toolCall(1, 'lamp__set', '{"on":')],
       thenThrow: new ModelError({ kind: 'stream_cut', provider: 'test', message: 'The stream was cut.' }),
     }));
-    const { agent, events, store } = setup({ model, tools: [recordingTool('lamp__set', ran), recordingTool('thermo__read', ran)] });
+    const { agent, events, store } = setup({
+      model,
+      tools: [recordingTool('lamp__set', ran), recordingTool('thermo__read', ran)],
+    });
     const outcome = await agent.runTurn({ conversationId: 'c1', text: 'lamp on' });
     expect(outcome.reason).toBe('error');
     expect(outcome.error).toMatch(/^The stream was cut\./);
@@ -83,13 +120,26 @@ describe('Agent lifecycle', () => {
     expect(count(events, 'batch/start')).toBe(0);
     expect(lifecycleProblems(events)).toEqual([]);
     // The partial text is kept; no assistant message claims the calls.
-    expect(store.loadMessages('c1')).toEqual([{ role: 'user', text: 'lamp on' }, { role: 'assistant', text: 'Switching it on.', toolCalls: [] }] satisfies ConversationMessage[]);
+    expect(store.loadMessages('c1')).toEqual([
+      { role: 'user', text: 'lamp on' },
+      { role: 'assistant', text: 'Switching it on.', toolCalls: [] },
+    ] satisfies ConversationMessage[]);
   });
 
   it('never runs a call whose end marker never came, even though the stream finished and the arguments parse', async () => {
     const ran: string[] = [];
     const model = new HandModel(() => ({
-      parts: [{ type: 'tool-call-delta', index: 0, id: 'c0', name: 'lamp__set', argumentsDelta: '{"on":true}', requiresEnd: true }, finish('tool_calls')],
+      parts: [
+        {
+          type: 'tool-call-delta',
+          index: 0,
+          id: 'c0',
+          name: 'lamp__set',
+          argumentsDelta: '{"on":true}',
+          requiresEnd: true,
+        },
+        finish('tool_calls'),
+      ],
     }));
     const { agent, events } = setup({ model, tools: [recordingTool('lamp__set', ran)] });
     const outcome = await agent.runTurn({ conversationId: 'c1', text: 'lamp on' });
@@ -100,11 +150,24 @@ describe('Agent lifecycle', () => {
   });
 
   it('balances the batch when a tool throws, and the turn goes on to done', async () => {
-    const model = new HandModel((n) => (n === 0 ? { parts: [toolCall(0, 'broken', '{}'), toolCall(1, 'fine', '{}'), finish('tool_calls')] } : { parts: [text('one failed'), finish('stop')] }));
-    const tools = [recordingTool('broken', [], { handler: () => { throw new Error('relay stuck'); } }), recordingTool('fine', [])];
+    const model = new HandModel((n) =>
+      n === 0
+        ? { parts: [toolCall(0, 'broken', '{}'), toolCall(1, 'fine', '{}'), finish('tool_calls')] }
+        : { parts: [text('one failed'), finish('stop')] },
+    );
+    const tools = [
+      recordingTool('broken', [], {
+        handler: () => {
+          throw new Error('relay stuck');
+        },
+      }),
+      recordingTool('fine', []),
+    ];
     const { agent, events } = setup({ model, tools });
     expect((await agent.runTurn({ conversationId: 'c1', text: 'go' })).reason).toBe('done');
-    expect(events.filter((event) => event.type === 'tool/end').map((event) => (event.type === 'tool/end' ? event.ok : null))).toEqual([false, true]);
+    expect(
+      events.filter((event) => event.type === 'tool/end').map((event) => (event.type === 'tool/end' ? event.ok : null)),
+    ).toEqual([false, true]);
     expect(count(events, 'batch/start')).toBe(1);
     expect(lifecycleProblems(events)).toEqual([]);
   });
@@ -115,10 +178,23 @@ describe('Agent lifecycle', () => {
     const ignorerDone = new Promise<void>((resolve) => (releaseIgnorer = resolve));
     const tools = [
       // One call honours its signal; the other ignores it: the batch must not wait for it.
-      recordingTool('honours', [], { handler: (_args, context) => new Promise<void>((resolve) => { started.push('honours'); context.signal.addEventListener('abort', () => resolve(), { once: true }); }) }),
-      recordingTool('ignores', [], { handler: async () => { started.push('ignores'); await ignorerDone; } }),
+      recordingTool('honours', [], {
+        handler: (_args, context) =>
+          new Promise<void>((resolve) => {
+            started.push('honours');
+            context.signal.addEventListener('abort', () => resolve(), { once: true });
+          }),
+      }),
+      recordingTool('ignores', [], {
+        handler: async () => {
+          started.push('ignores');
+          await ignorerDone;
+        },
+      }),
     ];
-    const model = new HandModel(() => ({ parts: [toolCall(0, 'honours', '{}'), toolCall(1, 'ignores', '{}'), finish('tool_calls')] }));
+    const model = new HandModel(() => ({
+      parts: [toolCall(0, 'honours', '{}'), toolCall(1, 'ignores', '{}'), finish('tool_calls')],
+    }));
     const { agent, events, store } = setup({ model, tools });
     const done = agent.runTurn({ conversationId: 'c1', text: 'go' });
     await expect.poll(() => started.length).toBe(2);
@@ -126,7 +202,11 @@ describe('Agent lifecycle', () => {
     const outcome = await done;
     releaseIgnorer();
     expect(outcome.reason).toBe('aborted');
-    expect(events.filter((event) => event.type === 'tool/end').map((event) => (event.type === 'tool/end' ? event.error?.reason : null))).toEqual(['aborted', 'aborted']);
+    expect(
+      events
+        .filter((event) => event.type === 'tool/end')
+        .map((event) => (event.type === 'tool/end' ? event.error?.reason : null)),
+    ).toEqual(['aborted', 'aborted']);
     expect(lifecycleProblems(events)).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'aborted' });
     // Each call is still answered once in the conversation, so the next request is well-formed.
@@ -151,7 +231,12 @@ describe('Agent lifecycle', () => {
     const outcome = await agent.runTurn({ conversationId: 'c1', text: 'loop' });
     expect(outcome.reason).toBe('max_steps');
     expect(outcome.error).toMatch(/3 steps/);
-    expect([count(events, 'step/start'), count(events, 'step/end'), count(events, 'batch/start'), count(events, 'batch/end')]).toEqual([3, 3, 3, 3]);
+    expect([
+      count(events, 'step/start'),
+      count(events, 'step/end'),
+      count(events, 'batch/start'),
+      count(events, 'batch/end'),
+    ]).toEqual([3, 3, 3, 3]);
     expect(ran).toEqual(['poll', 'poll', 'poll']);
     expect(events.filter((event) => event.type === 'turn/end')).toHaveLength(1);
     expect(lifecycleProblems(events)).toEqual([]);

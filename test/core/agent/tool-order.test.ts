@@ -9,7 +9,13 @@ import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { TOOL_ORDER_REST } from '../../../core/tools/order-tools.ts';
 
 function tool(name: string): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', properties: {} }, parallelSafe: true, handler: () => name };
+  return {
+    name,
+    description: `the ${name} tool`,
+    parameters: { type: 'object', properties: {} },
+    parallelSafe: true,
+    handler: () => name,
+  };
 }
 
 /** One plugin per tool, registered in the given order, so registration order is the only variable. */
@@ -19,23 +25,36 @@ function setup(options: { toolNames: readonly string[]; settings: AgentSettings;
   const events: AgentEvent[] = [];
   bus.subscribe((event) => events.push(event));
   const plugins = new PluginRegistry();
-  for (const name of options.toolNames) plugins.register({ name: `plugin-${name}`, description: name, tools: () => [tool(name)] });
+  for (const name of options.toolNames)
+    plugins.register({ name: `plugin-${name}`, description: name, tools: () => [tool(name)] });
   const model = new ScriptedModel(options.script ?? { replies: [{ text: 'ok' }] });
   let ids = 0;
-  const agent = new Agent({ model: () => model, plugins, store, bus, settings: () => options.settings, newId: () => `id-${ids++}` });
+  const agent = new Agent({
+    model: () => model,
+    plugins,
+    store,
+    bus,
+    settings: () => options.settings,
+    newId: () => `id-${ids++}`,
+  });
   return { agent, events, model, store };
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 const FIVE = ['lamp__set', 'output_send__chat', 'Lamp_status', '_debug', 'a_thermo'];
 
 describe('Agent tool order', () => {
   it('fails the turn at assembly when toolOrder lists an unknown name: balanced, no step, no header, no request', async () => {
-    const { agent, events, model } = setup({ toolNames: ['a', 'b'], settings: { toolOrder: ['a', TOOL_ORDER_REST, 'lamp__sett'] } });
+    const { agent, events, model } = setup({
+      toolNames: ['a', 'b'],
+      settings: { toolOrder: ['a', TOOL_ORDER_REST, 'lamp__sett'] },
+    });
     const outcome = await agent.runTurn({ conversationId: 'c1', text: 'hi' });
     expect(outcome.reason).toBe('error');
     expect(outcome.error).toMatch(/'lamp__sett'/);
@@ -77,7 +96,10 @@ describe('Agent tool order', () => {
   });
 
   it('sends exactly the order it records in request/header', async () => {
-    const { agent, events, model } = setup({ toolNames: FIVE, settings: { toolOrder: ['output_send__chat', TOOL_ORDER_REST, '_debug'] } });
+    const { agent, events, model } = setup({
+      toolNames: FIVE,
+      settings: { toolOrder: ['output_send__chat', TOOL_ORDER_REST, '_debug'] },
+    });
     await agent.runTurn({ conversationId: 'c1', text: 'hi' });
     const expected = ['output_send__chat', 'Lamp_status', 'a_thermo', 'lamp__set', '_debug'];
     expect(events.find((event) => event.type === 'request/header')).toMatchObject({ tools: expected });
@@ -86,7 +108,11 @@ describe('Agent tool order', () => {
 
   for (const [label, settings, expected] of [
     ['without toolOrder', {}, ['Lamp_status', '_debug', 'a_thermo', 'lamp__set', 'output_send__chat']],
-    ['with toolOrder', { toolOrder: ['output_send__chat', TOOL_ORDER_REST, '_debug'] }, ['output_send__chat', 'Lamp_status', 'a_thermo', 'lamp__set', '_debug']],
+    [
+      'with toolOrder',
+      { toolOrder: ['output_send__chat', TOOL_ORDER_REST, '_debug'] },
+      ['output_send__chat', 'Lamp_status', 'a_thermo', 'lamp__set', '_debug'],
+    ],
   ] as [string, AgentSettings, string[]][]) {
     it(`never lets registration order show (${label}): all 120 permutations give byte-identical headers and requests`, async () => {
       const orders = permutations(FIVE);

@@ -29,7 +29,13 @@ export function nextTurn(): Promise<void> {
 }
 
 export function tool(name: string, declarations: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: name, parameters: { type: 'object', properties: {} }, handler: () => ({ tool: name }), ...declarations };
+  return {
+    name,
+    description: name,
+    parameters: { type: 'object', properties: {} },
+    handler: () => ({ tool: name }),
+    ...declarations,
+  };
 }
 
 export function call(index: number, name: string, args: Record<string, unknown> = {}): PreparedCall {
@@ -51,7 +57,11 @@ export async function runWith(options: {
     conversationId: 'conv',
     turnId: 'turn',
     calls: options.calls,
-    pipeline: { lookUp: (name) => options.tools.find((candidate) => candidate.name === name), defaultTimeoutMs: 10_000, ...options.pipeline },
+    pipeline: {
+      lookUp: (name) => options.tools.find((candidate) => candidate.name === name),
+      defaultTimeoutMs: 10_000,
+      ...options.pipeline,
+    },
     signal: options.signal ?? new AbortController().signal,
     emit: (event) => events.push(event),
     ...options.extra,

@@ -6,7 +6,17 @@ import { ToolError } from '../../../core/tools/tool-error.ts';
 import { lifecycleProblems } from './lifecycle-problems.ts';
 import { nextTurn, reasonOf, runWith, untilAborted } from './batch-helpers.ts';
 
-const BEHAVIOURS = ['ok', 'okSlow', 'throw', 'legacyError', 'deny', 'timeout', 'unauthorized', 'unknown', 'invalidJson'] as const;
+const BEHAVIOURS = [
+  'ok',
+  'okSlow',
+  'throw',
+  'legacyError',
+  'deny',
+  'timeout',
+  'unauthorized',
+  'unknown',
+  'invalidJson',
+] as const;
 type Behaviour = (typeof BEHAVIOURS)[number] | 'abortHere';
 
 interface CallSpec {
@@ -73,7 +83,13 @@ async function runSpecs(specs: readonly CallSpec[]) {
   const calls: PreparedCall[] = [];
   for (const [i, spec] of specs.entries()) {
     const name = spec.behaviour === 'unknown' ? `missing_${i}` : `t${i}`;
-    calls.push({ index: i, callId: `call_${i}`, name, args: { i }, ...(spec.behaviour === 'invalidJson' ? { argumentsProblem: 'the arguments are not valid JSON' } : {}) });
+    calls.push({
+      index: i,
+      callId: `call_${i}`,
+      name,
+      args: { i },
+      ...(spec.behaviour === 'invalidJson' ? { argumentsProblem: 'the arguments are not valid JSON' } : {}),
+    });
     if (spec.behaviour === 'unknown') continue;
     tools.push({
       name,
@@ -83,7 +99,8 @@ async function runSpecs(specs: readonly CallSpec[]) {
       serial: spec.serial,
       ...(spec.channel ? { outputChannel: spec.channel } : {}),
       ...(spec.behaviour === 'timeout' ? { timeoutMs: 2 } : {}),
-      canUse: () => (spec.behaviour === 'unauthorized' ? new ToolError({ reason: 'unauthorized', detail: 'no grant' }) : null),
+      canUse: () =>
+        spec.behaviour === 'unauthorized' ? new ToolError({ reason: 'unauthorized', detail: 'no grant' }) : null,
       handler: async (_args: Record<string, unknown>, context: ToolCallContext) => {
         started.push(i);
         inFlight++;
@@ -96,7 +113,8 @@ async function runSpecs(specs: readonly CallSpec[]) {
             await untilAborted(context.signal);
           }
           if (spec.behaviour === 'timeout') await untilAborted(context.signal);
-          if (context.extra.mine !== i || context.index !== i || context.callId !== `call_${i}`) contextProblems.push(`call ${i} saw another call's context`);
+          if (context.extra.mine !== i || context.index !== i || context.callId !== `call_${i}`)
+            contextProblems.push(`call ${i} saw another call's context`);
           if (spec.behaviour === 'throw') throw new Error(`tool ${i} failed`);
           if (spec.behaviour === 'legacyError') return { error: `tool ${i} failed` };
           return { i };
@@ -106,7 +124,12 @@ async function runSpecs(specs: readonly CallSpec[]) {
       },
     });
   }
-  const run = await runWith({ tools, calls, signal: controller.signal, pipeline: { approve: ({ args }) => specs[args.i as number]?.behaviour !== 'deny' } });
+  const run = await runWith({
+    tools,
+    calls,
+    signal: controller.signal,
+    pipeline: { approve: ({ args }) => specs[args.i as number]?.behaviour !== 'deny' },
+  });
   return { ...run, started, contextProblems, maxInFlight };
 }
 

@@ -3,9 +3,12 @@ import { decideBatchMode, outputChannelOf } from '../../../core/batch/decide-bat
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { tool } from './batch-helpers.ts';
 
-const safe = (name: string, declarations: Partial<ToolDefinition> = {}) => tool(name, { parallelSafe: true, ...declarations });
+const safe = (name: string, declarations: Partial<ToolDefinition> = {}) =>
+  tool(name, { parallelSafe: true, ...declarations });
 const plan = (...tools: (ToolDefinition | string)[]) =>
-  decideBatchMode(tools.map((item) => (typeof item === 'string' ? { name: item, tool: undefined } : { name: item.name, tool: item })));
+  decideBatchMode(
+    tools.map((item) => (typeof item === 'string' ? { name: item, tool: undefined } : { name: item.name, tool: item })),
+  );
 
 describe('decideBatchMode', () => {
   it('runs a single call serially', () => {
@@ -13,7 +16,10 @@ describe('decideBatchMode', () => {
   });
 
   it('runs a batch of parallel-safe calls in parallel', () => {
-    expect(plan(safe('a'), safe('b'), safe('c'))).toEqual({ mode: 'parallel', reason: 'parallel: all 3 calls are parallel-safe' });
+    expect(plan(safe('a'), safe('b'), safe('c'))).toEqual({
+      mode: 'parallel',
+      reason: 'parallel: all 3 calls are parallel-safe',
+    });
   });
 
   it('runs the same parallel-safe tool twice in parallel', () => {
@@ -21,11 +27,17 @@ describe('decideBatchMode', () => {
   });
 
   it('makes the whole batch serial when one tool declares serial, and says which', () => {
-    expect(plan(safe('a'), safe('lamp__set', { serial: true }), safe('b'))).toEqual({ mode: 'serial', reason: 'serial: lamp__set declares serial' });
+    expect(plan(safe('a'), safe('lamp__set', { serial: true }), safe('b'))).toEqual({
+      mode: 'serial',
+      reason: 'serial: lamp__set declares serial',
+    });
   });
 
   it('lets serial win over parallelSafe and over an undeclared tool earlier in the batch', () => {
-    expect(plan(tool('undeclared'), safe('lamp__set', { serial: true }))).toEqual({ mode: 'serial', reason: 'serial: lamp__set declares serial' });
+    expect(plan(tool('undeclared'), safe('lamp__set', { serial: true }))).toEqual({
+      mode: 'serial',
+      reason: 'serial: lamp__set declares serial',
+    });
   });
 
   it('makes the whole batch serial when one tool is not declared parallel-safe (the default)', () => {
@@ -34,7 +46,10 @@ describe('decideBatchMode', () => {
   });
 
   it('makes the batch serial when two calls send to the same output channel', () => {
-    expect(plan(safe('output_send__chat'), safe('output_send__chat'))).toEqual({ mode: 'serial', reason: 'serial: two sends to the output channel chat keep their order' });
+    expect(plan(safe('output_send__chat'), safe('output_send__chat'))).toEqual({
+      mode: 'serial',
+      reason: 'serial: two sends to the output channel chat keep their order',
+    });
   });
 
   it('counts a declared outputChannel and the output_send__ name as the same channel', () => {
@@ -42,7 +57,10 @@ describe('decideBatchMode', () => {
   });
 
   it('keeps sends to different channels parallel', () => {
-    expect(plan(safe('output_send__chat'), safe('output_send__notifications'), safe('a'))).toEqual({ mode: 'parallel', reason: 'parallel: all 3 calls are parallel-safe' });
+    expect(plan(safe('output_send__chat'), safe('output_send__notifications'), safe('a'))).toEqual({
+      mode: 'parallel',
+      reason: 'parallel: all 3 calls are parallel-safe',
+    });
   });
 
   it('needs no declaration from an unknown tool (its call ends not_found at once)', () => {

@@ -42,7 +42,8 @@ export function lifecycleProblems(events: readonly AgentEventInput[], options: {
         batch = undefined;
         break;
       case 'tool/start':
-        if (batch !== event.batchId || tools.has(event.callId)) problems.push(`${at}: ${event.callId} outside its batch or started twice`);
+        if (batch !== event.batchId || tools.has(event.callId))
+          problems.push(`${at}: ${event.callId} outside its batch or started twice`);
         tools.add(event.callId);
         break;
       case 'tool/end':

@@ -34,7 +34,14 @@ function setup(script: Script, channels: OutputChannel[]) {
   const plugins = new PluginRegistry();
   plugins.register(createChannelsPlugin(() => channels));
   let ids = 0;
-  const agent = new Agent({ model: () => new ScriptedModel(script), plugins, store, bus, settings: () => ({}), newId: () => `id-${ids++}` });
+  const agent = new Agent({
+    model: () => new ScriptedModel(script),
+    plugins,
+    store,
+    bus,
+    settings: () => ({}),
+    newId: () => `id-${ids++}`,
+  });
   return { agent, store, events };
 }
 
@@ -67,7 +74,9 @@ describe('output channels in a batch', () => {
 
     const batches = store.events.filter((event) => event.type === 'batch/start');
     expect(batches.map((event) => (event.type === 'batch/start' ? event.mode : ''))).toEqual(['parallel', 'parallel']);
-    const firstBatchEnds = store.events.filter((event) => event.type === 'tool/end' && event.batchId === batches[0]?.batchId);
+    const firstBatchEnds = store.events.filter(
+      (event) => event.type === 'tool/end' && event.batchId === batches[0]?.batchId,
+    );
     expect(firstBatchEnds.map((event) => (event.type === 'tool/end' ? event.index : -1))).toEqual([2, 1, 0]);
 
     // Read each channel the way a front end does: by batch, then by declared index.
@@ -83,24 +92,58 @@ describe('output channels in a batch', () => {
     expect(read('display')).toEqual(['d1', 'd2']);
     expect(read('notifications')).toEqual(['n1']);
     // The declared index is the call's place in its reply, not its finishing place.
-    expect(sends.filter((event) => event.batchId === batchOrder[0]).map((event) => [event.channel, event.index])).toEqual([['display', 2], ['notifications', 1], ['chat', 0]]);
+    expect(
+      sends.filter((event) => event.batchId === batchOrder[0]).map((event) => [event.channel, event.index]),
+    ).toEqual([
+      ['display', 2],
+      ['notifications', 1],
+      ['chat', 0],
+    ]);
   });
 
   it('forces the batch serial when two calls send to one channel, and delivers them in declared order', async () => {
     const { channels, sent } = gatedChannels(['chat', 'notifications']);
-    const { agent, store } = setup({ replies: [{ toolCalls: [send('chat', 'first'), send('chat', 'second'), send('notifications', 'x')] }, { text: 'ok' }] }, channels);
+    const { agent, store } = setup(
+      {
+        replies: [
+          { toolCalls: [send('chat', 'first'), send('chat', 'second'), send('notifications', 'x')] },
+          { text: 'ok' },
+        ],
+      },
+      channels,
+    );
     expect((await agent.runTurn({ conversationId: 'c1', text: 'go' })).reason).toBe('done');
-    expect(store.events.find((event) => event.type === 'batch/start')).toMatchObject({ mode: 'serial', reason: 'serial: two sends to the output channel chat keep their order' });
+    expect(store.events.find((event) => event.type === 'batch/start')).toMatchObject({
+      mode: 'serial',
+      reason: 'serial: two sends to the output channel chat keep their order',
+    });
     expect(sent).toEqual(['chat:first', 'chat:second', 'notifications:x']);
-    const sends = store.events.flatMap((event) => (event.type === 'output/send' ? [[event.channel, event.index, event.text]] : []));
-    expect(sends).toEqual([['chat', 0, 'first'], ['chat', 1, 'second'], ['notifications', 2, 'x']]);
+    const sends = store.events.flatMap((event) =>
+      event.type === 'output/send' ? [[event.channel, event.index, event.text]] : [],
+    );
+    expect(sends).toEqual([
+      ['chat', 0, 'first'],
+      ['chat', 1, 'second'],
+      ['notifications', 2, 'x'],
+    ]);
   });
 
   it('records no output/send for a send that failed', async () => {
-    const channels: OutputChannel[] = [{ name: 'chat', description: 'chat', send: () => { throw new Error('window closed'); } }];
+    const channels: OutputChannel[] = [
+      {
+        name: 'chat',
+        description: 'chat',
+        send: () => {
+          throw new Error('window closed');
+        },
+      },
+    ];
     const { agent, store } = setup({ replies: [{ toolCalls: [send('chat', 'lost')] }, { text: 'ok' }] }, channels);
     await agent.runTurn({ conversationId: 'c1', text: 'go' });
     expect(store.events.filter((event) => event.type === 'output/send')).toEqual([]);
-    expect(store.events.find((event) => event.type === 'tool/end')).toMatchObject({ ok: false, error: { reason: 'failed', detail: 'window closed' } });
+    expect(store.events.find((event) => event.type === 'tool/end')).toMatchObject({
+      ok: false,
+      error: { reason: 'failed', detail: 'window closed' },
+    });
   });
 });

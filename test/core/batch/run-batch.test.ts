@@ -12,9 +12,18 @@ describe('runBatch', () => {
     const tools: ToolDefinition[] = [
       tool('ok_tool', { parallelSafe: true }),
       tool('denied_tool', { parallelSafe: true }),
-      tool('failing_tool', { parallelSafe: true, handler: () => { throw new Error('relay stuck'); } }),
+      tool('failing_tool', {
+        parallelSafe: true,
+        handler: () => {
+          throw new Error('relay stuck');
+        },
+      }),
       tool('legacy_tool', { parallelSafe: true, handler: () => ({ error: 'disk full' }) }),
-      tool('slow_tool', { parallelSafe: true, timeoutMs: 5, handler: (_args, context) => untilAborted(context.signal) }),
+      tool('slow_tool', {
+        parallelSafe: true,
+        timeoutMs: 5,
+        handler: (_args, context) => untilAborted(context.signal),
+      }),
     ];
     const calls = [
       call(0, 'ok_tool'),
@@ -25,8 +34,20 @@ describe('runBatch', () => {
       call(5, 'no_such_tool'),
       { ...call(6, 'ok_tool'), argumentsProblem: 'the arguments are not valid JSON' },
     ];
-    const { results, events } = await runWith({ tools, calls, pipeline: { approve: ({ tool: asked }) => asked.name !== 'denied_tool' } });
-    expect(results.map((result) => result.call.callId)).toEqual(['call_0', 'call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_6']);
+    const { results, events } = await runWith({
+      tools,
+      calls,
+      pipeline: { approve: ({ tool: asked }) => asked.name !== 'denied_tool' },
+    });
+    expect(results.map((result) => result.call.callId)).toEqual([
+      'call_0',
+      'call_1',
+      'call_2',
+      'call_3',
+      'call_4',
+      'call_5',
+      'call_6',
+    ]);
     expect(results.map(reasonOf)).toEqual(['ok', 'denied', 'failed', 'failed', 'timeout', 'not_found', 'invalid_json']);
     for (const id of calls.map((item) => item.callId)) {
       expect(events.filter((event) => event.type === 'tool/start' && event.callId === id)).toHaveLength(1);
@@ -40,7 +61,11 @@ describe('runBatch', () => {
   it('keeps going after a denied call: the calls after it still run', async () => {
     const ran: string[] = [];
     const tools = ['a', 'b', 'c'].map((name) => tool(name, { handler: () => void ran.push(name) }));
-    const { results } = await runWith({ tools, calls: [call(0, 'a'), call(1, 'b'), call(2, 'c')], pipeline: { approve: ({ tool: asked }) => asked.name !== 'a' } });
+    const { results } = await runWith({
+      tools,
+      calls: [call(0, 'a'), call(1, 'b'), call(2, 'c')],
+      pipeline: { approve: ({ tool: asked }) => asked.name !== 'a' },
+    });
     expect(results.map(reasonOf)).toEqual(['denied', 'ok', 'ok']);
     expect(ran).toEqual(['b', 'c']);
   });
@@ -49,11 +74,27 @@ describe('runBatch', () => {
     const gates = [gate(), gate(), gate(), gate()];
     const started: number[] = [];
     const tools = [0, 1, 2, 3].map((i) =>
-      tool(`t${i}`, { parallelSafe: true, handler: async () => { started.push(i); await gates[i]?.promise; return { i }; } }),
+      tool(`t${i}`, {
+        parallelSafe: true,
+        handler: async () => {
+          started.push(i);
+          await gates[i]?.promise;
+          return { i };
+        },
+      }),
     );
     const finished: number[] = [];
     const events: { type: string; index?: number }[] = [];
-    const running = runWith({ tools, calls: [0, 1, 2, 3].map((i) => call(i, `t${i}`)), extra: { emit: (event) => { events.push(event); if (event.type === 'tool/end') finished.push(event.index); } } });
+    const running = runWith({
+      tools,
+      calls: [0, 1, 2, 3].map((i) => call(i, `t${i}`)),
+      extra: {
+        emit: (event) => {
+          events.push(event);
+          if (event.type === 'tool/end') finished.push(event.index);
+        },
+      },
+    });
     await expect.poll(() => started.length).toBe(4);
     for (const i of [3, 2, 1, 0]) {
       gates[i]?.open();
@@ -75,9 +116,22 @@ describe('runBatch', () => {
       await nextTurn();
       inFlight--;
     };
-    const tools = [tool('a', { parallelSafe: true, handler }), tool('lamp__set', { parallelSafe: true, serial: true, handler }), tool('b', { parallelSafe: true, handler })];
+    const tools = [
+      tool('a', { parallelSafe: true, handler }),
+      tool('lamp__set', { parallelSafe: true, serial: true, handler }),
+      tool('b', { parallelSafe: true, handler }),
+    ];
     const { events } = await runWith({ tools, calls: [call(0, 'a'), call(1, 'lamp__set'), call(2, 'b')] });
-    expect(events[0]).toMatchObject({ type: 'batch/start', mode: 'serial', reason: 'serial: lamp__set declares serial', calls: [{ index: 0, name: 'a' }, { index: 1, name: 'lamp__set' }, { index: 2, name: 'b' }] });
+    expect(events[0]).toMatchObject({
+      type: 'batch/start',
+      mode: 'serial',
+      reason: 'serial: lamp__set declares serial',
+      calls: [
+        { index: 0, name: 'a' },
+        { index: 1, name: 'lamp__set' },
+        { index: 2, name: 'b' },
+      ],
+    });
     expect(maxInFlight).toBe(1);
     expect(order).toEqual(['a', 'lamp__set', 'b']);
   });
@@ -85,7 +139,16 @@ describe('runBatch', () => {
   it('runs a parallel batch concurrently: every handler starts before any finishes', async () => {
     const release = gate();
     const log: string[] = [];
-    const tools = ['a', 'b', 'c'].map((name) => tool(name, { parallelSafe: true, handler: async () => { log.push(`start ${name}`); await release.promise; log.push(`end ${name}`); } }));
+    const tools = ['a', 'b', 'c'].map((name) =>
+      tool(name, {
+        parallelSafe: true,
+        handler: async () => {
+          log.push(`start ${name}`);
+          await release.promise;
+          log.push(`end ${name}`);
+        },
+      }),
+    );
     const running = runWith({ tools, calls: [call(0, 'a'), call(1, 'b'), call(2, 'c')] });
     await expect.poll(() => log.length).toBe(3);
     expect(log).toEqual(['start a', 'start b', 'start c']);
@@ -95,7 +158,11 @@ describe('runBatch', () => {
   });
 
   it('forces a parallel-safe batch serial when asked (the bench baseline)', async () => {
-    const { events } = await runWith({ tools: [tool('a', { parallelSafe: true }), tool('b', { parallelSafe: true })], calls: [call(0, 'a'), call(1, 'b')], extra: { forceSerial: true } });
+    const { events } = await runWith({
+      tools: [tool('a', { parallelSafe: true }), tool('b', { parallelSafe: true })],
+      calls: [call(0, 'a'), call(1, 'b')],
+      extra: { forceSerial: true },
+    });
     expect(events[0]).toMatchObject({ mode: 'serial', reason: 'serial: forced by the caller' });
   });
 
@@ -111,23 +178,50 @@ describe('runBatch', () => {
       if (++written === 4) everyoneHasWritten.open();
       // All four are running now and have written; each reads back only its own writes.
       await everyoneHasWritten.promise;
-      seen[context.index] = { index: context.index, callId: context.callId, toolName: context.toolName, owner: context.extra.owner, keys: Object.keys(context.extra) };
+      seen[context.index] = {
+        index: context.index,
+        callId: context.callId,
+        toolName: context.toolName,
+        owner: context.extra.owner,
+        keys: Object.keys(context.extra),
+      };
     };
     const tools = ['a', 'b', 'c', 'd'].map((name) => tool(name, { parallelSafe: true, handler }));
     await runWith({ tools, calls: ['a', 'b', 'c', 'd'].map((name, i) => call(i, name)) });
     expect(contexts.size).toBe(4);
-    expect(seen).toEqual(['a', 'b', 'c', 'd'].map((name, i) => ({ index: i, callId: `call_${i}`, toolName: name, owner: `call_${i}`, keys: ['owner', `only_${i}`] })));
+    expect(seen).toEqual(
+      ['a', 'b', 'c', 'd'].map((name, i) => ({
+        index: i,
+        callId: `call_${i}`,
+        toolName: name,
+        owner: `call_${i}`,
+        keys: ['owner', `only_${i}`],
+      })),
+    );
   });
 
   it('answers a call that outlives its timeout with timeout, and aborts its signal', async () => {
     let sawAbort: unknown;
     const tools = [
-      tool('slow', { timeoutMs: 5, handler: async (_args, context) => { await untilAborted(context.signal); sawAbort = context.signal.reason; } }),
+      tool('slow', {
+        timeoutMs: 5,
+        handler: async (_args, context) => {
+          await untilAborted(context.signal);
+          sawAbort = context.signal.reason;
+        },
+      }),
       tool('slow_default', { handler: (_args, context) => untilAborted(context.signal) }),
     ];
-    const { results } = await runWith({ tools, calls: [call(0, 'slow'), call(1, 'slow_default')], pipeline: { defaultTimeoutMs: 5 } });
+    const { results } = await runWith({
+      tools,
+      calls: [call(0, 'slow'), call(1, 'slow_default')],
+      pipeline: { defaultTimeoutMs: 5 },
+    });
     expect(results.map(reasonOf)).toEqual(['timeout', 'timeout']);
-    expect(results[0]?.outcome).toMatchObject({ ok: false, error: { reason: 'timeout', detail: 'slow did not finish within 5 ms' } });
+    expect(results[0]?.outcome).toMatchObject({
+      ok: false,
+      error: { reason: 'timeout', detail: 'slow did not finish within 5 ms' },
+    });
     await expect.poll(() => ToolError.isInstance(sawAbort)).toBe(true);
   });
 
@@ -136,7 +230,14 @@ describe('runBatch', () => {
     const started: number[] = [];
     const stopped: number[] = [];
     const tools = [0, 1, 2].map((i) =>
-      tool(`t${i}`, { parallelSafe: true, handler: async (_args, context) => { started.push(i); await untilAborted(context.signal); stopped.push(i); } }),
+      tool(`t${i}`, {
+        parallelSafe: true,
+        handler: async (_args, context) => {
+          started.push(i);
+          await untilAborted(context.signal);
+          stopped.push(i);
+        },
+      }),
     );
     const running = runWith({ tools, calls: [0, 1, 2].map((i) => call(i, `t${i}`)), signal: controller.signal });
     await expect.poll(() => started.length).toBe(3);
@@ -152,10 +253,20 @@ describe('runBatch', () => {
     const controller = new AbortController();
     const ran: string[] = [];
     const tools = [
-      tool('first', { handler: async (_args, context) => { ran.push('first'); controller.abort(new Error('stop')); await untilAborted(context.signal); } }),
+      tool('first', {
+        handler: async (_args, context) => {
+          ran.push('first');
+          controller.abort(new Error('stop'));
+          await untilAborted(context.signal);
+        },
+      }),
       tool('second', { handler: () => void ran.push('second') }),
     ];
-    const { results } = await runWith({ tools, calls: [call(0, 'first'), call(1, 'second'), call(2, 'no_such_tool')], signal: controller.signal });
+    const { results } = await runWith({
+      tools,
+      calls: [call(0, 'first'), call(1, 'second'), call(2, 'no_such_tool')],
+      signal: controller.signal,
+    });
     expect(results.map(reasonOf)).toEqual(['aborted', 'aborted', 'aborted']);
     expect(ran).toEqual(['first']);
   });
@@ -177,7 +288,15 @@ describe('runBatch', () => {
     }) as typeof signal.removeEventListener;
     const release = gate();
     let started = 0;
-    const tools = Array.from({ length: 16 }, (_, i) => tool(`t${i}`, { parallelSafe: true, handler: async () => { started++; await release.promise; } }));
+    const tools = Array.from({ length: 16 }, (_, i) =>
+      tool(`t${i}`, {
+        parallelSafe: true,
+        handler: async () => {
+          started++;
+          await release.promise;
+        },
+      }),
+    );
     const running = runWith({ tools, calls: tools.map((item, i) => call(i, item.name)), signal });
     await expect.poll(() => started).toBe(16);
     expect(maxLive).toBe(1);
@@ -205,7 +324,11 @@ describe('runBatch', () => {
         },
       });
     });
-    const running = runWith({ tools, calls: [0, 1, 2, 3, 4, 5].map((i) => call(i, `t${i}`)), extra: { concurrencyCap: 2 } });
+    const running = runWith({
+      tools,
+      calls: [0, 1, 2, 3, 4, 5].map((i) => call(i, `t${i}`)),
+      extra: { concurrencyCap: 2 },
+    });
     // Release the calls one by one in the order they started; each release lets exactly one more in.
     for (let released = 0; released < 6; released++) {
       await expect.poll(() => started.length).toBe(Math.min(released + 2, 6));
@@ -220,14 +343,25 @@ describe('runBatch', () => {
 
   it('records queuedMs and runMs per call from its clock', async () => {
     let clock = 1000;
-    const tools = [
-      tool('a', { handler: () => void (clock += 100) }),
-      tool('b', { handler: () => void (clock += 50) }),
-    ];
-    const { results, events } = await runWith({ tools, calls: [call(0, 'a'), call(1, 'b')], extra: { now: () => clock } });
-    expect(results.map((result) => [result.queuedMs, result.runMs])).toEqual([[0, 100], [100, 50]]);
+    const tools = [tool('a', { handler: () => void (clock += 100) }), tool('b', { handler: () => void (clock += 50) })];
+    const { results, events } = await runWith({
+      tools,
+      calls: [call(0, 'a'), call(1, 'b')],
+      extra: { now: () => clock },
+    });
+    expect(results.map((result) => [result.queuedMs, result.runMs])).toEqual([
+      [0, 100],
+      [100, 50],
+    ]);
     const ends = events.filter((event) => event.type === 'tool/end');
-    expect(ends.map((event) => (event.type === 'tool/end' ? [event.queuedMs, event.runMs, event.endedAt - event.startedAt] : []))).toEqual([[0, 100, 100], [100, 50, 50]]);
+    expect(
+      ends.map((event) =>
+        event.type === 'tool/end' ? [event.queuedMs, event.runMs, event.endedAt - event.startedAt] : [],
+      ),
+    ).toEqual([
+      [0, 100, 100],
+      [100, 50, 50],
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'batch/end', wallMs: 150, executed: 2 });
   });
 
@@ -245,7 +379,13 @@ describe('runBatch', () => {
           return { shot: tag };
         },
       });
-    const { results } = await runWith({ tools: [camera('A'), camera('B')], calls: [call(0, 'camera_A'), call(1, 'camera_B')] });
-    expect(results.map((result) => result.media.map((item) => item.data))).toEqual([['A1', 'A2'], ['B1', 'B2']]);
+    const { results } = await runWith({
+      tools: [camera('A'), camera('B')],
+      calls: [call(0, 'camera_A'), call(1, 'camera_B')],
+    });
+    expect(results.map((result) => result.media.map((item) => item.data))).toEqual([
+      ['A1', 'A2'],
+      ['B1', 'B2'],
+    ]);
   });
 });

@@ -21,13 +21,42 @@ interface Case {
 const cases: Case[] = [
   { label: 'an unknown tool', name: 'lamp__sett', argumentsText: '{"on":true}', ran: ['after'], reason: 'not_found' },
   { label: 'arguments that are not JSON', argumentsText: '{"on":tru', ran: ['after'], reason: 'invalid_json' },
-  { label: 'a refusal by CanUse (before approval and validation)', argumentsText: '{"on":"x"}', canUse: 'refuse', ran: ['canUse', 'after'], reason: 'unauthorized' },
-  { label: 'a CanUse that throws', argumentsText: '{"on":"x"}', canUse: 'throw', ran: ['canUse', 'after'], reason: 'unauthorized' },
-  { label: 'a denial by the person (before validation)', argumentsText: '{"on":"x"}', approve: false, ran: ['canUse', 'approve', 'after'], reason: 'denied' },
+  {
+    label: 'a refusal by CanUse (before approval and validation)',
+    argumentsText: '{"on":"x"}',
+    canUse: 'refuse',
+    ran: ['canUse', 'after'],
+    reason: 'unauthorized',
+  },
+  {
+    label: 'a CanUse that throws',
+    argumentsText: '{"on":"x"}',
+    canUse: 'throw',
+    ran: ['canUse', 'after'],
+    reason: 'unauthorized',
+  },
+  {
+    label: 'a denial by the person (before validation)',
+    argumentsText: '{"on":"x"}',
+    approve: false,
+    ran: ['canUse', 'approve', 'after'],
+    reason: 'denied',
+  },
   { label: 'invalid arguments', argumentsText: '{"on":"x"}', ran: ['canUse', 'approve', 'after'], reason: 'type' },
   { label: 'a missing required argument', argumentsText: '', ran: ['canUse', 'approve', 'after'], reason: 'required' },
-  { label: 'a handler that throws', argumentsText: '{"on":true}', handlerThrows: true, ran: ['canUse', 'approve', 'handler', 'after'], reason: 'failed' },
-  { label: 'a call that succeeds', argumentsText: '{"on":"true"}', ran: ['canUse', 'approve', 'handler', 'after'], reason: 'ok' },
+  {
+    label: 'a handler that throws',
+    argumentsText: '{"on":true}',
+    handlerThrows: true,
+    ran: ['canUse', 'approve', 'handler', 'after'],
+    reason: 'failed',
+  },
+  {
+    label: 'a call that succeeds',
+    argumentsText: '{"on":"true"}',
+    ran: ['canUse', 'approve', 'handler', 'after'],
+    reason: 'ok',
+  },
 ];
 
 async function runCase(testCase: Case) {
@@ -64,7 +93,9 @@ async function runCase(testCase: Case) {
   const name = testCase.name ?? 'lamp__set';
   const run = await runToolCall({
     pipeline,
-    call: parsed.ok ? { index: 0, callId: 'c0', name, args: parsed.args } : { index: 0, callId: 'c0', name, args: {}, argumentsProblem: parsed.detail },
+    call: parsed.ok
+      ? { index: 0, callId: 'c0', name, args: parsed.args }
+      : { index: 0, callId: 'c0', name, args: {}, argumentsProblem: parsed.detail },
     context: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
     authorization: { conversationId: 'conv', caller: 'agent' },
     signal: new AbortController().signal,
@@ -98,7 +129,12 @@ describe('runToolCall', () => {
 
 describe('after-tool hooks', () => {
   function runWithHooks(hooks: ToolCallPipeline['afterTool'], handlerValue: unknown) {
-    const reading: ToolDefinition = { name: 'thermo__read', description: '', parameters: { type: 'object' }, handler: () => handlerValue };
+    const reading: ToolDefinition = {
+      name: 'thermo__read',
+      description: '',
+      parameters: { type: 'object' },
+      handler: () => handlerValue,
+    };
     return runToolCall({
       pipeline: { lookUp: () => reading, defaultTimeoutMs: 10_000, afterTool: hooks },
       call: { index: 0, callId: 'c0', name: 'thermo__read', args: {} },
@@ -121,7 +157,8 @@ describe('after-tool hooks', () => {
     const seen: unknown[] = [];
     const run = await runWithHooks(
       [
-        (info) => (info.outcome.ok ? { ok: true, value: { ...(info.outcome.value as object), fahrenheit: 70.7 } } : undefined),
+        (info) =>
+          info.outcome.ok ? { ok: true, value: { ...(info.outcome.value as object), fahrenheit: 70.7 } } : undefined,
         (info) => void seen.push(info.outcome),
       ],
       { celsius: 21.5 },
@@ -131,9 +168,19 @@ describe('after-tool hooks', () => {
   });
 
   it('may turn a success into a failure, and a hook that throws fails the call', async () => {
-    const refused = await runWithHooks([() => ({ ok: false, error: { reason: 'failed', detail: 'reading out of range' } })], { celsius: 999 });
+    const refused = await runWithHooks(
+      [() => ({ ok: false, error: { reason: 'failed', detail: 'reading out of range' } })],
+      { celsius: 999 },
+    );
     expect(refused.outcome).toEqual({ ok: false, error: { reason: 'failed', detail: 'reading out of range' } });
-    const broken = await runWithHooks([() => { throw new Error('hook bug'); }], { celsius: 1 });
+    const broken = await runWithHooks(
+      [
+        () => {
+          throw new Error('hook bug');
+        },
+      ],
+      { celsius: 1 },
+    );
     expect(broken.outcome).toMatchObject({ ok: false, error: { reason: 'failed' } });
   });
 });

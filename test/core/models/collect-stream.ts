@@ -19,19 +19,30 @@ export interface CollectedStream {
   error: ModelError | undefined;
 }
 
-export const SIMPLE_REQUEST: ModelRequest = { system: 'You control lamps.', messages: [{ role: 'user', text: 'Turn on the lamps.' }], tools: [] };
+export const SIMPLE_REQUEST: ModelRequest = {
+  system: 'You control lamps.',
+  messages: [{ role: 'user', text: 'Turn on the lamps.' }],
+  tools: [],
+};
 
 /**
  * Runs an adapter the way the kernel does: parts into the ToolCallAccumulator (tool-call-end
  * included), flush with `streamCompleted` false when the stream threw, arguments through
  * parseToolArguments.
  */
-export async function collectStream(options: { adapter: ModelAdapter; request?: ModelRequest; signal?: AbortSignal; onPart?: (part: ModelStreamPart) => void }): Promise<CollectedStream> {
+export async function collectStream(options: {
+  adapter: ModelAdapter;
+  request?: ModelRequest;
+  signal?: AbortSignal;
+  onPart?: (part: ModelStreamPart) => void;
+}): Promise<CollectedStream> {
   const accumulator = new ToolCallAccumulator();
   const parts: ModelStreamPart[] = [];
   let error: ModelError | undefined;
   try {
-    for await (const part of options.adapter.stream(options.request ?? SIMPLE_REQUEST, { signal: options.signal ?? new AbortController().signal })) {
+    for await (const part of options.adapter.stream(options.request ?? SIMPLE_REQUEST, {
+      signal: options.signal ?? new AbortController().signal,
+    })) {
       parts.push(part);
       options.onPart?.(part);
       if (part.type === 'tool-call-delta') accumulator.push(part);
@@ -43,7 +54,13 @@ export async function collectStream(options: { adapter: ModelAdapter; request?: 
   }
   const calls = accumulator.flush({ streamCompleted: error === undefined }).map((call) => {
     const parsed = parseToolArguments(call.argumentsText);
-    return { id: call.id, syntheticId: call.syntheticId, name: call.name, args: parsed.ok ? parsed.args : null, complete: call.complete };
+    return {
+      id: call.id,
+      syntheticId: call.syntheticId,
+      name: call.name,
+      args: parsed.ok ? parsed.args : null,
+      complete: call.complete,
+    };
   });
   const text = parts.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
   return { parts, text, calls, error };

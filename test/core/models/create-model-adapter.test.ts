@@ -34,7 +34,9 @@ describe('createModelAdapter', () => {
     expect(modelConfigSchema.safeParse({ provider: 'mistral', model: 'x' }).success).toBe(false);
     expect(modelConfigSchema.safeParse({ provider: 'openai', model: '' }).success).toBe(false);
     expect(modelConfigSchema.safeParse({ provider: 'openai', model: 'x', baseUrl: 'file:///etc' }).success).toBe(false);
-    expect(modelConfigSchema.safeParse({ provider: 'ollama', model: 'qwen2.5', timeouts: { firstByteMs: 1000 } }).success).toBe(true);
+    expect(
+      modelConfigSchema.safeParse({ provider: 'ollama', model: 'qwen2.5', timeouts: { firstByteMs: 1000 } }).success,
+    ).toBe(true);
   });
 
   it('knows where each provider lives by default', () => {

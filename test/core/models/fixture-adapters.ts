@@ -8,8 +8,18 @@ import type { ModelAdapterOptions } from '../../../core/models/adapter-options.t
 export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama';
 
 /** An adapter of each format pointed at a loopback server, with test-sized retries and timeouts. */
-export function adapterFor(provider: Provider, baseUrl: string, overrides: Partial<ModelAdapterOptions> = {}): ModelAdapter {
-  const options: ModelAdapterOptions = { model: 'test-model', apiKey: 'sk-test-secret-key', maxRetries: 0, retryBaseDelayMs: 1, ...overrides };
+export function adapterFor(
+  provider: Provider,
+  baseUrl: string,
+  overrides: Partial<ModelAdapterOptions> = {},
+): ModelAdapter {
+  const options: ModelAdapterOptions = {
+    model: 'test-model',
+    apiKey: 'sk-test-secret-key',
+    maxRetries: 0,
+    retryBaseDelayMs: 1,
+    ...overrides,
+  };
   switch (provider) {
     case 'openai':
       return createOpenAiAdapter({ baseUrl: `${baseUrl}/v1`, ...options });

@@ -16,8 +16,14 @@ describe('listModels', () => {
   });
 
   it('reads OpenAI-compatible /v1/models with the bearer key', async () => {
-    server.reply({ headers: json, body: '{"object":"list","data":[{"id":"gpt-4o","object":"model"},{"id":"qwen2.5:7b"}]}' });
-    expect(await listModels({ provider: 'openai', baseUrl: server.url, apiKey: 'k-123' })).toEqual([{ id: 'gpt-4o' }, { id: 'qwen2.5:7b' }]);
+    server.reply({
+      headers: json,
+      body: '{"object":"list","data":[{"id":"gpt-4o","object":"model"},{"id":"qwen2.5:7b"}]}',
+    });
+    expect(await listModels({ provider: 'openai', baseUrl: server.url, apiKey: 'k-123' })).toEqual([
+      { id: 'gpt-4o' },
+      { id: 'qwen2.5:7b' },
+    ]);
     expect(server.requests[0]?.url).toBe('/v1/models');
     expect(server.requests[0]?.method).toBe('GET');
     expect(server.requests[0]?.headers.authorization).toBe('Bearer k-123');
@@ -25,13 +31,21 @@ describe('listModels', () => {
 
   it('reads Ollama /api/tags, also from a base URL given with /v1', async () => {
     server.reply({ headers: json, body: '{"models":[{"name":"llama3.1:8b","size":1},{"name":"qwen2.5:7b"}]}' });
-    expect(await listModels({ provider: 'ollama', baseUrl: `${server.url}/v1` })).toEqual([{ id: 'llama3.1:8b' }, { id: 'qwen2.5:7b' }]);
+    expect(await listModels({ provider: 'ollama', baseUrl: `${server.url}/v1` })).toEqual([
+      { id: 'llama3.1:8b' },
+      { id: 'qwen2.5:7b' },
+    ]);
     expect(server.requests[0]?.url).toBe('/api/tags');
   });
 
   it('reads Anthropic /v1/models with display names', async () => {
-    server.reply({ headers: json, body: '{"data":[{"id":"claude-sonnet-4-5","display_name":"Claude Sonnet 4.5","type":"model"}],"has_more":false}' });
-    expect(await listModels({ provider: 'anthropic', baseUrl: server.url, apiKey: 'k' })).toEqual([{ id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }]);
+    server.reply({
+      headers: json,
+      body: '{"data":[{"id":"claude-sonnet-4-5","display_name":"Claude Sonnet 4.5","type":"model"}],"has_more":false}',
+    });
+    expect(await listModels({ provider: 'anthropic', baseUrl: server.url, apiKey: 'k' })).toEqual([
+      { id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' },
+    ]);
     expect(server.requests[0]?.headers['x-api-key']).toBe('k');
   });
 
@@ -40,12 +54,18 @@ describe('listModels', () => {
       headers: json,
       body: JSON.stringify({
         models: [
-          { name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', supportedGenerationMethods: ['generateContent', 'countTokens'] },
+          {
+            name: 'models/gemini-2.5-flash',
+            displayName: 'Gemini 2.5 Flash',
+            supportedGenerationMethods: ['generateContent', 'countTokens'],
+          },
           { name: 'models/text-embedding-004', displayName: 'Embedding', supportedGenerationMethods: ['embedContent'] },
         ],
       }),
     });
-    expect(await listModels({ provider: 'gemini', baseUrl: server.url, apiKey: 'k' })).toEqual([{ id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash' }]);
+    expect(await listModels({ provider: 'gemini', baseUrl: server.url, apiKey: 'k' })).toEqual([
+      { id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash' },
+    ]);
     expect(server.requests[0]?.url).toBe('/v1beta/models?pageSize=1000');
   });
 

@@ -33,7 +33,11 @@ describe('model adapter errors', () => {
   });
 
   it('reports a refused key (401) without ever printing the key', async () => {
-    server.reply({ status: 401, headers: json, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}.` } }) });
+    server.reply({
+      status: 401,
+      headers: json,
+      body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}.` } }),
+    });
     const result = await collectStream({ adapter: adapterFor('openai', server.url, { maxRetries: 3 }) });
     expect(result.error?.kind).toBe('auth');
     expect(result.error?.status).toBe(401);
@@ -44,7 +48,11 @@ describe('model adapter errors', () => {
   });
 
   it('reports a forbidden key (403) from Anthropic, sent as x-api-key with anthropic-version', async () => {
-    server.reply({ status: 403, headers: json, body: JSON.stringify({ type: 'error', error: { type: 'permission_error', message: 'no access' } }) });
+    server.reply({
+      status: 403,
+      headers: json,
+      body: JSON.stringify({ type: 'error', error: { type: 'permission_error', message: 'no access' } }),
+    });
     const result = await collectStream({ adapter: adapterFor('anthropic', server.url) });
     expect(result.error?.kind).toBe('auth');
     expect(result.error?.message).toContain('no access');
@@ -54,7 +62,11 @@ describe('model adapter errors', () => {
   });
 
   it('names the missing model on 404 and tells how to pull it from Ollama', async () => {
-    server.reply({ status: 404, headers: json, body: JSON.stringify({ error: 'model "test-model" not found, try pulling it first' }) });
+    server.reply({
+      status: 404,
+      headers: json,
+      body: JSON.stringify({ error: 'model "test-model" not found, try pulling it first' }),
+    });
     const result = await collectStream({ adapter: adapterFor('ollama', server.url) });
     expect(result.error?.kind).toBe('model_not_found');
     expect(result.error?.message).toContain('model "test-model" not found');
@@ -64,7 +76,9 @@ describe('model adapter errors', () => {
   it('retries 429 with backoff before the first byte, then streams', async () => {
     server.reply({ status: 429, headers: json, body: '{"error":{"message":"slow down"}}' }, { body: openAiStream });
     const retries: ModelRetryEvent[] = [];
-    const result = await collectStream({ adapter: adapterFor('openai', server.url, { maxRetries: 2, onRetry: (event) => retries.push(event) }) });
+    const result = await collectStream({
+      adapter: adapterFor('openai', server.url, { maxRetries: 2, onRetry: (event) => retries.push(event) }),
+    });
     expect(result.error).toBeUndefined();
     expect(result.calls.map((call) => call.name)).toEqual(['lamp_set']);
     expect(server.requests).toHaveLength(2);
@@ -74,14 +88,18 @@ describe('model adapter errors', () => {
   it('honours Retry-After when it retries', async () => {
     server.reply({ status: 429, headers: { ...json, 'retry-after': '1' }, body: '{}' }, { body: openAiStream });
     const retries: ModelRetryEvent[] = [];
-    const result = await collectStream({ adapter: adapterFor('openai', server.url, { maxRetries: 1, onRetry: (event) => retries.push(event) }) });
+    const result = await collectStream({
+      adapter: adapterFor('openai', server.url, { maxRetries: 1, onRetry: (event) => retries.push(event) }),
+    });
     expect(result.error).toBeUndefined();
     expect(retries).toEqual([{ attempt: 1, status: 429, delayMs: 1000 }]);
   });
 
   it('fails at once with a clear message when Retry-After asks for longer than it may wait', async () => {
     server.reply({ status: 429, headers: { ...json, 'retry-after': '3600' }, body: '{}' });
-    const result = await collectStream({ adapter: adapterFor('openai', server.url, { maxRetries: 3, maxRetryDelayMs: 5000 }) });
+    const result = await collectStream({
+      adapter: adapterFor('openai', server.url, { maxRetries: 3, maxRetryDelayMs: 5000 }),
+    });
     expect(result.error?.kind).toBe('rate_limit');
     expect(result.error?.message).toContain('wait 3600 s');
     expect(server.requests).toHaveLength(1);
@@ -107,7 +125,11 @@ describe('model adapter errors', () => {
   });
 
   it('says the model does not support tools (Ollama /v1 and native wordings), without retrying', async () => {
-    server.reply({ status: 400, headers: json, body: '{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}' });
+    server.reply({
+      status: 400,
+      headers: json,
+      body: '{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}',
+    });
     const openai = await collectStream({ adapter: adapterFor('openai', server.url, { maxRetries: 2 }) });
     expect(openai.error?.kind).toBe('no_tool_support');
     expect(openai.error?.message).toContain('does not support tools');
@@ -121,7 +143,10 @@ describe('model adapter errors', () => {
     const cutAt = openAiStream.indexOf('ice_id');
     server.reply({ body: openAiStream, chunkSize: 16, cutAfterBytes: cutAt });
     const seen: string[] = [];
-    const result = await collectStream({ adapter: adapterFor('openai', server.url), onPart: (part: ModelStreamPart) => seen.push(part.type) });
+    const result = await collectStream({
+      adapter: adapterFor('openai', server.url),
+      onPart: (part: ModelStreamPart) => seen.push(part.type),
+    });
     expect(result.error?.kind).toBe('stream_cut');
     expect(seen).toContain('tool-call-delta');
     expect(seen).not.toContain('finish');
@@ -147,7 +172,11 @@ describe('model adapter errors', () => {
     const firstEvents = openAiStream.subarray(0, openAiStream.indexOf('data:', 10));
     server.reply({ body: firstEvents, silent: 'after-body' });
     const controller = new AbortController();
-    const result = await collectStream({ adapter: adapterFor('openai', server.url), signal: controller.signal, onPart: () => controller.abort() });
+    const result = await collectStream({
+      adapter: adapterFor('openai', server.url),
+      signal: controller.signal,
+      onPart: () => controller.abort(),
+    });
     expect(result.error?.kind).toBe('aborted');
     const before = new AbortController();
     before.abort();
@@ -157,7 +186,14 @@ describe('model adapter errors', () => {
   });
 
   it('rejects a chunk with a misshapen field as bad_chunk naming the provider and the field', async () => {
-    const chunk = { choices: [{ index: 0, delta: { tool_calls: [{ index: '0', id: 'call_1', function: { name: 'lamp_set', arguments: '{}' } }] } }] };
+    const chunk = {
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: '0', id: 'call_1', function: { name: 'lamp_set', arguments: '{}' } }] },
+        },
+      ],
+    };
     server.reply({ body: `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n` });
     const result = await collectStream({ adapter: adapterFor('openai', server.url) });
     expect(result.error?.kind).toBe('bad_chunk');
@@ -166,7 +202,8 @@ describe('model adapter errors', () => {
   });
 
   it('turns an error event in the middle of an Anthropic stream into a server error', async () => {
-    const body = 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1}}}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    const body =
+      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1}}}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
     server.reply({ body });
     const result = await collectStream({ adapter: adapterFor('anthropic', server.url) });
     expect(result.error?.kind).toBe('server');

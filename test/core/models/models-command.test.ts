@@ -26,7 +26,10 @@ describe('home-agent models', () => {
     server.reply({ headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"m1"},{"id":"m2"}]}' });
     const stdout = capture();
     const stderr = capture();
-    const code = await runModelsCommand(['--provider', 'openai', '--base-url', `${server.url}/v1`, '--api-key-env', 'HOME_AGENT_TEST_KEY'], { stdout: stdout.stream, stderr: stderr.stream });
+    const code = await runModelsCommand(
+      ['--provider', 'openai', '--base-url', `${server.url}/v1`, '--api-key-env', 'HOME_AGENT_TEST_KEY'],
+      { stdout: stdout.stream, stderr: stderr.stream },
+    );
     expect(code).toBe(0);
     expect(stdout.text()).toBe('m1\nm2\n');
     expect(server.requests[0]?.headers.authorization).toBe('Bearer secret-from-env');
@@ -34,10 +37,17 @@ describe('home-agent models', () => {
 
   it('exits 1 with the reason, never the key, when the server refuses the key', async () => {
     process.env.HOME_AGENT_TEST_KEY = 'secret-from-env';
-    server.reply({ status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"bad key secret-from-env"}}' });
+    server.reply({
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":{"message":"bad key secret-from-env"}}',
+    });
     const stdout = capture();
     const stderr = capture();
-    const code = await runModelsCommand(['--provider', 'openai', '--base-url', server.url, '--api-key-env', 'HOME_AGENT_TEST_KEY'], { stdout: stdout.stream, stderr: stderr.stream });
+    const code = await runModelsCommand(
+      ['--provider', 'openai', '--base-url', server.url, '--api-key-env', 'HOME_AGENT_TEST_KEY'],
+      { stdout: stdout.stream, stderr: stderr.stream },
+    );
     expect(code).toBe(1);
     expect(stderr.text()).toContain('API key');
     expect(stderr.text()).not.toContain('secret-from-env');
@@ -47,7 +57,12 @@ describe('home-agent models', () => {
     const stderr = capture();
     expect(await runModelsCommand(['--provider', 'nope'], { stdout: capture().stream, stderr: stderr.stream })).toBe(2);
     expect(stderr.text()).toContain('--provider must be one of openai, anthropic, gemini, ollama');
-    expect(await runModelsCommand(['--provider', 'openai', '--api-key-env', 'HOME_AGENT_TEST_KEY'], { stdout: capture().stream, stderr: stderr.stream })).toBe(2);
+    expect(
+      await runModelsCommand(['--provider', 'openai', '--api-key-env', 'HOME_AGENT_TEST_KEY'], {
+        stdout: capture().stream,
+        stderr: stderr.stream,
+      }),
+    ).toBe(2);
     expect(stderr.text()).toContain('HOME_AGENT_TEST_KEY is not set');
   });
 });

@@ -15,7 +15,14 @@ const manifest = z
       framing: z.string(),
       text: z.string(),
       error: z.string().optional(),
-      calls: z.array(z.object({ id: z.string().nullable(), name: z.string(), arguments: z.record(z.string(), z.unknown()).nullable(), execute: z.boolean() })),
+      calls: z.array(
+        z.object({
+          id: z.string().nullable(),
+          name: z.string(),
+          arguments: z.record(z.string(), z.unknown()).nullable(),
+          execute: z.boolean(),
+        }),
+      ),
     }),
   )
   .parse(JSON.parse(readFileSync(join(folder, 'expected.json'), 'utf8')));
@@ -33,13 +40,19 @@ describe('model adapters on the project quirk fixtures (test/fixtures/streams)',
     // 1 byte per write splits every multi-byte UTF-8 character across HTTP chunks.
     for (const chunkSize of [1, 5, undefined]) {
       it(`${file} (${chunkSize ? `${chunkSize}-byte chunks` : 'one write'}) yields the hand-computed calls, text and outcome`, async () => {
-        server.reply({ body: readFileSync(join(folder, file)), chunkSize, headers: { 'content-type': contentTypeFor(entry.framing) } });
+        server.reply({
+          body: readFileSync(join(folder, file)),
+          chunkSize,
+          headers: { 'content-type': contentTypeFor(entry.framing) },
+        });
         const result = await collectStream({ adapter: adapterFor(entry.provider, server.url) });
         expect(result.error?.kind).toBe(entry.error);
         expect(result.text).toBe(entry.text);
         const executable = result.calls.filter((call) => call.complete);
         const wanted = entry.calls.filter((call) => call.execute);
-        expect(executable.map((call) => ({ name: call.name, args: call.args }))).toEqual(wanted.map((call) => ({ name: call.name, args: call.arguments })));
+        expect(executable.map((call) => ({ name: call.name, args: call.args }))).toEqual(
+          wanted.map((call) => ({ name: call.name, args: call.arguments })),
+        );
         wanted.forEach((call, position) => {
           if (call.id !== null) expect(executable[position]?.id).toBe(call.id);
         });

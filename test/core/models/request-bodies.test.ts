@@ -29,15 +29,31 @@ const conversation: ModelRequest = {
       ],
     },
     { role: 'tool', toolCallId: 'call_1', toolName: 'lamp_set', content: '{"reason":"device_offline"}', isError: true },
-    { role: 'tool', toolCallId: 'call_2', toolName: 'camera_snap', content: '{"saved":"snap.png"}', isError: false, media: [{ mimeType: 'image/png', data: 'iVBORw0=' }] },
+    {
+      role: 'tool',
+      toolCallId: 'call_2',
+      toolName: 'camera_snap',
+      content: '{"saved":"snap.png"}',
+      isError: false,
+      media: [{ mimeType: 'image/png', data: 'iVBORw0=' }],
+    },
   ],
 };
 
 const endings: Record<Provider, { body: string; type: string }> = {
-  openai: { body: 'data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n', type: 'text/event-stream' },
+  openai: {
+    body: 'data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+    type: 'text/event-stream',
+  },
   anthropic: { body: 'event: message_stop\ndata: {"type":"message_stop"}\n\n', type: 'text/event-stream' },
-  gemini: { body: 'data: {"candidates":[{"content":{"parts":[{"text":"ok"}]},"finishReason":"STOP"}]}\r\n\r\n', type: 'text/event-stream' },
-  ollama: { body: '{"message":{"role":"assistant","content":"ok"},"done":true,"done_reason":"stop"}\n', type: 'application/x-ndjson' },
+  gemini: {
+    body: 'data: {"candidates":[{"content":{"parts":[{"text":"ok"}]},"finishReason":"STOP"}]}\r\n\r\n',
+    type: 'text/event-stream',
+  },
+  ollama: {
+    body: '{"message":{"role":"assistant","content":"ok"},"done":true,"done_reason":"stop"}\n',
+    type: 'application/x-ndjson',
+  },
 };
 
 describe('request bodies: the conversation as each format wants it', () => {
@@ -49,7 +65,10 @@ describe('request bodies: the conversation as each format wants it', () => {
     await server.close();
   });
 
-  async function sent(provider: Provider, request: ModelRequest = conversation): Promise<{ url: string; body: unknown }> {
+  async function sent(
+    provider: Provider,
+    request: ModelRequest = conversation,
+  ): Promise<{ url: string; body: unknown }> {
     server.reply({ body: endings[provider].body, headers: { 'content-type': endings[provider].type } });
     const result = await collectStream({ adapter: adapterFor(provider, server.url), request });
     expect(result.error).toBeUndefined();
@@ -67,7 +86,14 @@ describe('request bodies: the conversation as each format wants it', () => {
       parallel_tool_calls: true,
       tools: [
         { type: 'function', function: { name: 'lamp_set', description: 'Switch a lamp.', parameters: lampParameters } },
-        { type: 'function', function: { name: 'camera_snap', description: 'Take a picture.', parameters: { type: 'object', properties: {} } } },
+        {
+          type: 'function',
+          function: {
+            name: 'camera_snap',
+            description: 'Take a picture.',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
       ],
       messages: [
         { role: 'system', content: 'You control lamps.' },
@@ -76,7 +102,11 @@ describe('request bodies: the conversation as each format wants it', () => {
           role: 'assistant',
           content: 'Doing both.',
           tool_calls: [
-            { id: 'call_1', type: 'function', function: { name: 'lamp_set', arguments: '{"device_id":"lamp-1","on":true}' } },
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'lamp_set', arguments: '{"device_id":"lamp-1","on":true}' },
+            },
             { id: 'call_2', type: 'function', function: { name: 'camera_snap', arguments: '{}' } },
           ],
         },
@@ -95,7 +125,12 @@ describe('request bodies: the conversation as each format wants it', () => {
 
   it('OpenAI: no tools means no tools field and no parallel_tool_calls', async () => {
     const { body } = await sent('openai', { system: '', tools: [], messages: [{ role: 'user', text: 'hi' }] });
-    expect(body).toEqual({ model: 'test-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(body).toEqual({
+      model: 'test-model',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   });
 
   it('Anthropic: system field, tool_use blocks, tool_result blocks in one user message with their images', async () => {
@@ -123,7 +158,12 @@ describe('request bodies: the conversation as each format wants it', () => {
         {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: '{"reason":"device_offline"}' }], is_error: true },
+            {
+              type: 'tool_result',
+              tool_use_id: 'call_1',
+              content: [{ type: 'text', text: '{"reason":"device_offline"}' }],
+              is_error: true,
+            },
             {
               type: 'tool_result',
               tool_use_id: 'call_2',
@@ -173,7 +213,15 @@ describe('request bodies: the conversation as each format wants it', () => {
       tools: [
         {
           functionDeclarations: [
-            { name: 'lamp_set', description: 'Switch a lamp.', parameters: { type: 'object', properties: { device_id: { type: 'string' }, on: { type: 'boolean' } }, required: ['device_id'] } },
+            {
+              name: 'lamp_set',
+              description: 'Switch a lamp.',
+              parameters: {
+                type: 'object',
+                properties: { device_id: { type: 'string' }, on: { type: 'boolean' } },
+                required: ['device_id'],
+              },
+            },
             { name: 'camera_snap', description: 'Take a picture.' },
           ],
         },
@@ -184,7 +232,10 @@ describe('request bodies: the conversation as each format wants it', () => {
           role: 'model',
           parts: [
             { text: 'Doing both.' },
-            { functionCall: { name: 'lamp_set', args: { device_id: 'lamp-1', on: true }, id: 'call_1' }, thoughtSignature: 'skip_thought_signature_validator' },
+            {
+              functionCall: { name: 'lamp_set', args: { device_id: 'lamp-1', on: true }, id: 'call_1' },
+              thoughtSignature: 'skip_thought_signature_validator',
+            },
             { functionCall: { name: 'camera_snap', args: {}, id: 'call_2' } },
           ],
         },
@@ -214,7 +265,12 @@ describe('request bodies: the conversation as each format wants it', () => {
     expect(body).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'lamp?' }] },
-        { role: 'model', parts: [{ functionCall: { name: 'lamp_get', args: {} }, thoughtSignature: 'skip_thought_signature_validator' }] },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { name: 'lamp_get', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+          ],
+        },
         { role: 'user', parts: [{ functionResponse: { name: 'lamp_get', response: { result: 'on' } } }] },
       ],
     });
@@ -228,7 +284,14 @@ describe('request bodies: the conversation as each format wants it', () => {
       stream: true,
       tools: [
         { type: 'function', function: { name: 'lamp_set', description: 'Switch a lamp.', parameters: lampParameters } },
-        { type: 'function', function: { name: 'camera_snap', description: 'Take a picture.', parameters: { type: 'object', properties: {} } } },
+        {
+          type: 'function',
+          function: {
+            name: 'camera_snap',
+            description: 'Take a picture.',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
       ],
       messages: [
         { role: 'system', content: 'You control lamps.' },
@@ -243,7 +306,11 @@ describe('request bodies: the conversation as each format wants it', () => {
         },
         { role: 'tool', tool_name: 'lamp_set', tool_call_id: 'call_1', content: '{"reason":"device_offline"}' },
         { role: 'tool', tool_name: 'camera_snap', tool_call_id: 'call_2', content: '{"saved":"snap.png"}' },
-        { role: 'user', content: 'Media from tool calls, in order: call_2 (camera_snap, image/png)', images: ['iVBORw0='] },
+        {
+          role: 'user',
+          content: 'Media from tool calls, in order: call_2 (camera_snap, image/png)',
+          images: ['iVBORw0='],
+        },
       ],
     });
   });

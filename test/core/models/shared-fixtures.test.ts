@@ -19,7 +19,14 @@ const expectedSchema = z.record(
   z.object({
     provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']),
     framing: z.string(),
-    calls: z.array(z.object({ id: z.string().nullable(), name: z.string(), arguments: z.record(z.string(), z.unknown()).nullable(), execute: z.boolean() })),
+    calls: z.array(
+      z.object({
+        id: z.string().nullable(),
+        name: z.string(),
+        arguments: z.record(z.string(), z.unknown()).nullable(),
+        execute: z.boolean(),
+      }),
+    ),
   }),
 );
 
@@ -36,10 +43,14 @@ function contentType(framing: string): string {
   return 'text/event-stream';
 }
 
-const title = present ? 'recorded provider streams (../shared/fixtures/streams)' : 'recorded provider streams — skipped: ../shared/fixtures/streams is missing (a clone without the shared folder)';
+const title = present
+  ? 'recorded provider streams (../shared/fixtures/streams)'
+  : 'recorded provider streams — skipped: ../shared/fixtures/streams is missing (a clone without the shared folder)';
 
 describe.skipIf(!present)(title, () => {
-  const expected = present ? expectedSchema.parse(JSON.parse(readFileSync(join(fixtureFolder, 'expected.json'), 'utf8'))) : {};
+  const expected = present
+    ? expectedSchema.parse(JSON.parse(readFileSync(join(fixtureFolder, 'expected.json'), 'utf8')))
+    : {};
   let server: LoopbackModelServer;
   beforeEach(async () => {
     server = await startLoopbackModelServer();
@@ -52,17 +63,25 @@ describe.skipIf(!present)(title, () => {
     const factory = factories[entry.provider];
     for (const chunkSize of [7, 4096]) {
       it.skipIf(!factory)(`${file} in ${chunkSize}-byte chunks yields exactly the recorded calls`, async () => {
-        server.reply({ body: readFileSync(join(fixtureFolder, file)), chunkSize, headers: { 'content-type': contentType(entry.framing) } });
+        server.reply({
+          body: readFileSync(join(fixtureFolder, file)),
+          chunkSize,
+          headers: { 'content-type': contentType(entry.framing) },
+        });
         const result = await collectStream({ adapter: (factory as (baseUrl: string) => ModelAdapter)(server.url) });
         expect(result.error).toBeUndefined();
         const executable = result.calls.filter((call) => call.complete);
         const wanted = entry.calls.filter((call) => call.execute);
-        expect(executable.map((call) => ({ name: call.name, args: call.args }))).toEqual(wanted.map((call) => ({ name: call.name, args: call.arguments })));
+        expect(executable.map((call) => ({ name: call.name, args: call.args }))).toEqual(
+          wanted.map((call) => ({ name: call.name, args: call.arguments })),
+        );
         wanted.forEach((call, position) => {
           if (call.id !== null) expect(executable[position]?.id).toBe(call.id);
         });
         for (const call of entry.calls.filter((candidate) => !candidate.execute)) {
-          expect(executable.some((made) => made.id === call.id || (call.id === null && made.name === call.name))).toBe(false);
+          expect(executable.some((made) => made.id === call.id || (call.id === null && made.name === call.name))).toBe(
+            false,
+          );
         }
       });
     }

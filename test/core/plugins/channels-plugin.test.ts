@@ -4,12 +4,20 @@ import type { OutputChannel } from '../../../core/plugins/output-channel.ts';
 import type { ToolCallContext } from '../../../core/tools/tool-definition.ts';
 import { decideBatchMode } from '../../../core/batch/decide-batch-mode.ts';
 
-const context = { signal: new AbortController().signal, extra: {}, attachMedia: () => {} } as unknown as ToolCallContext;
+const context = {
+  signal: new AbortController().signal,
+  extra: {},
+  attachMedia: () => {},
+} as unknown as ToolCallContext;
 
 describe('createChannelsPlugin', () => {
   it('offers one output_send__<channel> tool per channel and output_list_channels', () => {
     const plugin = createChannelsPlugin(defaultOutputChannels);
-    expect(plugin.tools().map((tool) => tool.name)).toEqual(['output_send__chat', 'output_send__notifications', 'output_list_channels']);
+    expect(plugin.tools().map((tool) => tool.name)).toEqual([
+      'output_send__chat',
+      'output_send__notifications',
+      'output_list_channels',
+    ]);
   });
 
   it('declares the send tools parallel-safe with their channel, so only same-channel sends force serial', () => {
@@ -17,13 +25,32 @@ describe('createChannelsPlugin', () => {
     const chat = tools.find((tool) => tool.name === 'output_send__chat');
     const notifications = tools.find((tool) => tool.name === 'output_send__notifications');
     expect(chat).toMatchObject({ parallelSafe: true, outputChannel: 'chat' });
-    expect(decideBatchMode([{ name: 'output_send__chat', tool: chat }, { name: 'output_send__notifications', tool: notifications }]).mode).toBe('parallel');
-    expect(decideBatchMode([{ name: 'output_send__chat', tool: chat }, { name: 'output_send__chat', tool: chat }]).mode).toBe('serial');
+    expect(
+      decideBatchMode([
+        { name: 'output_send__chat', tool: chat },
+        { name: 'output_send__notifications', tool: notifications },
+      ]).mode,
+    ).toBe('parallel');
+    expect(
+      decideBatchMode([
+        { name: 'output_send__chat', tool: chat },
+        { name: 'output_send__chat', tool: chat },
+      ]).mode,
+    ).toBe('serial');
   });
 
   it('sends the text to its channel and requires it', async () => {
     const received: string[] = [];
-    const channels: OutputChannel[] = [{ name: 'display', description: 'the hall display', send: (text) => { received.push(text); return { shown: true }; } }];
+    const channels: OutputChannel[] = [
+      {
+        name: 'display',
+        description: 'the hall display',
+        send: (text) => {
+          received.push(text);
+          return { shown: true };
+        },
+      },
+    ];
     const send = createChannelsPlugin(() => channels).tools()[0];
     expect(send?.parameters.required).toEqual(['text']);
     expect(await send?.handler({ text: 'Hello' }, context)).toEqual({ shown: true });
@@ -31,11 +58,17 @@ describe('createChannelsPlugin', () => {
   });
 
   it('lists the channels with the tool that reaches each', async () => {
-    const list = createChannelsPlugin(defaultOutputChannels).tools().find((tool) => tool.name === 'output_list_channels');
+    const list = createChannelsPlugin(defaultOutputChannels)
+      .tools()
+      .find((tool) => tool.name === 'output_list_channels');
     expect(await list?.handler({}, context)).toEqual({
       channels: [
         { name: 'chat', tool: 'output_send__chat', description: 'A message in this chat, shown to the person.' },
-        { name: 'notifications', tool: 'output_send__notifications', description: 'A desktop notification for the person.' },
+        {
+          name: 'notifications',
+          tool: 'output_send__notifications',
+          description: 'A desktop notification for the person.',
+        },
       ],
     });
   });

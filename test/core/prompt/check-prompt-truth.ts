@@ -26,7 +26,10 @@ const CLAIMS: { claim: string; probe: ToolDefinition[]; whenMode: BatchPlan['mod
   },
   {
     claim: 'same-channel sends keep their order (exception 1)',
-    probe: [declared('output_send__chat', { parallelSafe: true }), declared('output_send__chat', { parallelSafe: true })],
+    probe: [
+      declared('output_send__chat', { parallelSafe: true }),
+      declared('output_send__chat', { parallelSafe: true }),
+    ],
     whenMode: 'serial',
     phrases: [/output_send__/, /same channel/i, /\border\b/i],
   },
@@ -38,7 +41,10 @@ const CLAIMS: { claim: string; probe: ToolDefinition[]; whenMode: BatchPlan['mod
   },
   {
     claim: 'a tool that declares serial makes the whole reply serial',
-    probe: [declared('probe_a', { parallelSafe: true }), declared('probe_serial', { parallelSafe: true, serial: true })],
+    probe: [
+      declared('probe_a', { parallelSafe: true }),
+      declared('probe_serial', { parallelSafe: true, serial: true }),
+    ],
     whenMode: 'serial',
     phrases: [/declares serial/i, /whole reply/i],
   },
@@ -61,8 +67,10 @@ export function checkPromptTruth(prompt: string, decide: Decide): string[] {
     const mode = decide(probe.map((tool) => ({ name: tool.name, tool }))).mode;
     if (mode === 'parallel') anyParallel = true;
     const missing = phrases.filter((phrase) => !phrase.test(prompt));
-    if (mode === whenMode && missing.length > 0) problems.push(`the prompt does not say that ${claim} (missing ${missing.join(', ')})`);
-    if (mode !== whenMode && missing.length === 0) problems.push(`the prompt says that ${claim}, but the scheduler runs that batch ${mode}`);
+    if (mode === whenMode && missing.length > 0)
+      problems.push(`the prompt does not say that ${claim} (missing ${missing.join(', ')})`);
+    if (mode !== whenMode && missing.length === 0)
+      problems.push(`the prompt says that ${claim}, but the scheduler runs that batch ${mode}`);
   }
   if (anyParallel) {
     for (const { claim, phrases } of ADVICE) {

@@ -48,10 +48,20 @@ export function createTestTools() {
     {
       name: 'lamp__set',
       description: 'Switch a lamp; only lamp-1 is granted.',
-      parameters: { type: 'object', properties: { device_id: { type: 'string' }, on: { type: 'boolean' } }, required: ['device_id'] },
+      parameters: {
+        type: 'object',
+        properties: { device_id: { type: 'string' }, on: { type: 'boolean' } },
+        required: ['device_id'],
+      },
       canUse: (context, args) => {
         gateCallers.push(context.caller);
-        return args.device_id === 'lamp-1' ? null : new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `not granted: ${String(args.device_id)}` });
+        return args.device_id === 'lamp-1'
+          ? null
+          : new ToolError({
+              reason: 'unauthorized',
+              field: 'device_id',
+              detail: `not granted: ${String(args.device_id)}`,
+            });
       },
       handler: (args) => {
         record('lamp__set', args);

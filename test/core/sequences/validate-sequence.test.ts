@@ -7,10 +7,22 @@ function morning(): Record<string, unknown> {
     name: 'morning_routine',
     description: 'Read the temperature, then heat if it is cold.',
     groups: [
-      { id: 'read', calls: [{ tool: 'thermo__read', slot: 'reading' }, { tool: 'lamp__get', slot: 'lamp' }] },
+      {
+        id: 'read',
+        calls: [
+          { tool: 'thermo__read', slot: 'reading' },
+          { tool: 'lamp__get', slot: 'lamp' },
+        ],
+      },
       {
         id: 'act',
-        calls: [{ tool: 'heater__set', args: { level: { $slot: 'reading.result.celsius' } }, when: 'reading.ok && reading.result.celsius < 18' }],
+        calls: [
+          {
+            tool: 'heater__set',
+            args: { level: { $slot: 'reading.result.celsius' } },
+            when: 'reading.ok && reading.result.celsius < 18',
+          },
+        ],
       },
     ],
   };
@@ -31,7 +43,9 @@ describe('validateSequence', () => {
     const noName = morning();
     delete noName.name;
     expect(problemsOf(noName)).toEqual([expect.objectContaining({ field: 'name', reason: 'required' })]);
-    expect(problemsOf({ ...morning(), name: 'Morning Routine' })).toEqual([expect.objectContaining({ field: 'name', reason: 'type' })]);
+    expect(problemsOf({ ...morning(), name: 'Morning Routine' })).toEqual([
+      expect.objectContaining({ field: 'name', reason: 'type' }),
+    ]);
     expect(problemsOf({ ...morning(), groups: [{ id: 'g', calls: [{ tool: 'x', slots: 'typo' }] }] })).toEqual([
       expect.objectContaining({ field: 'groups[0].calls[0]', reason: 'type' }),
     ]);
@@ -46,19 +60,42 @@ describe('validateSequence', () => {
   });
 
   it('refuses two groups with the same id', () => {
-    const sequence = { ...morning(), groups: [{ id: 'g', calls: [{ tool: 'a' }] }, { id: 'g', calls: [{ tool: 'b' }] }] };
+    const sequence = {
+      ...morning(),
+      groups: [
+        { id: 'g', calls: [{ tool: 'a' }] },
+        { id: 'g', calls: [{ tool: 'b' }] },
+      ],
+    };
     expect(problemsOf(sequence)).toEqual([expect.objectContaining({ field: 'groups[1].id', reason: 'type' })]);
   });
 
   it('refuses a slot written twice', () => {
-    const sequence = { ...morning(), groups: [{ id: 'a', calls: [{ tool: 'x', slot: 'reading' }] }, { id: 'b', calls: [{ tool: 'y', slot: 'reading' }] }] };
+    const sequence = {
+      ...morning(),
+      groups: [
+        { id: 'a', calls: [{ tool: 'x', slot: 'reading' }] },
+        { id: 'b', calls: [{ tool: 'y', slot: 'reading' }] },
+      ],
+    };
     const [problem] = problemsOf(sequence);
     expect(problem).toMatchObject({ field: 'groups[1].calls[0].slot', reason: 'type' });
     expect(problem?.detail).toContain('already written by groups[0].calls[0].slot');
   });
 
   it('refuses a slot read in the same group that writes it (its calls run in parallel)', () => {
-    const sequence = { ...morning(), groups: [{ id: 'only', calls: [{ tool: 'x', slot: 'reading' }, { tool: 'y', args: { v: { $slot: 'reading.result' } } }] }] };
+    const sequence = {
+      ...morning(),
+      groups: [
+        {
+          id: 'only',
+          calls: [
+            { tool: 'x', slot: 'reading' },
+            { tool: 'y', args: { v: { $slot: 'reading.result' } } },
+          ],
+        },
+      ],
+    };
     const [problem] = problemsOf(sequence);
     expect(problem).toMatchObject({ field: 'groups[0].calls[1].args.v', reason: 'type' });
     expect(problem?.detail).toContain('same group');
@@ -73,19 +110,41 @@ describe('validateSequence', () => {
       ],
     };
     const problems = problemsOf(sequence);
-    expect(problems.map((problem) => problem.field)).toEqual(['groups[0].calls[0].args.list[1]', 'groups[0].calls[0].when']);
+    expect(problems.map((problem) => problem.field)).toEqual([
+      'groups[0].calls[0].args.list[1]',
+      'groups[0].calls[0].when',
+    ]);
     expect(problems[0]?.detail).toContain('read too early');
   });
 
   it('refuses a read of a slot no call writes, but lets every call read input', () => {
-    expect(problemsOf({ ...morning(), groups: [{ id: 'g', calls: [{ tool: 'x', when: 'ghost.ok' }] }] })[0]?.detail).toContain("no call writes the slot 'ghost'");
-    expect(problemsOf({ ...morning(), groups: [{ id: 'g', calls: [{ tool: 'x', when: 'input.level > 2', args: { v: { $slot: 'input.level' } } }] }] })).toEqual([]);
+    expect(
+      problemsOf({ ...morning(), groups: [{ id: 'g', calls: [{ tool: 'x', when: 'ghost.ok' }] }] })[0]?.detail,
+    ).toContain("no call writes the slot 'ghost'");
+    expect(
+      problemsOf({
+        ...morning(),
+        groups: [{ id: 'g', calls: [{ tool: 'x', when: 'input.level > 2', args: { v: { $slot: 'input.level' } } }] }],
+      }),
+    ).toEqual([]);
   });
 
   it('refuses a malformed slot reference and a prototype path', () => {
-    const extraKey = { ...morning(), groups: [{ id: 'a', calls: [{ tool: 'x', slot: 's' }] }, { id: 'b', calls: [{ tool: 'y', args: { v: { $slot: 's.result', other: 1 } } }] }] };
+    const extraKey = {
+      ...morning(),
+      groups: [
+        { id: 'a', calls: [{ tool: 'x', slot: 's' }] },
+        { id: 'b', calls: [{ tool: 'y', args: { v: { $slot: 's.result', other: 1 } } }] },
+      ],
+    };
     expect(problemsOf(extraKey)).toEqual([expect.objectContaining({ field: 'groups[1].calls[0].args.v' })]);
-    const proto = { ...morning(), groups: [{ id: 'a', calls: [{ tool: 'x', slot: 's' }] }, { id: 'b', calls: [{ tool: 'y', args: { v: { $slot: 's.__proto__' } } }] }] };
+    const proto = {
+      ...morning(),
+      groups: [
+        { id: 'a', calls: [{ tool: 'x', slot: 's' }] },
+        { id: 'b', calls: [{ tool: 'y', args: { v: { $slot: 's.__proto__' } } }] },
+      ],
+    };
     expect(problemsOf(proto)).toEqual([expect.objectContaining({ field: 'groups[1].calls[0].args.v' })]);
   });
 
@@ -103,7 +162,13 @@ describe('validateSequence', () => {
       ['typeof reading', 'one expression'],
     ];
     for (const [when, message] of cases) {
-      const sequence = { ...morning(), groups: [{ id: 'a', calls: [{ tool: 'x', slot: 'reading' }] }, { id: 'b', calls: [{ tool: 'y', when }] }] };
+      const sequence = {
+        ...morning(),
+        groups: [
+          { id: 'a', calls: [{ tool: 'x', slot: 'reading' }] },
+          { id: 'b', calls: [{ tool: 'y', when }] },
+        ],
+      };
       const problems = problemsOf(sequence);
       expect(problems, when).toHaveLength(1);
       expect(problems[0], when).toMatchObject({ field: 'groups[1].calls[0].when', reason: 'type' });
@@ -114,9 +179,23 @@ describe('validateSequence', () => {
   it('refuses the tools a sequence may not call, by name and by declared output channel', () => {
     const sequence = {
       ...morning(),
-      groups: [{ id: 'g', calls: [{ tool: 'output_send__chat' }, { tool: 'seq_run' }, { tool: 'spawn_child' }, { tool: 'plugin_disable' }, { tool: 'display__show' }, { tool: 'seq_show' }] }],
+      groups: [
+        {
+          id: 'g',
+          calls: [
+            { tool: 'output_send__chat' },
+            { tool: 'seq_run' },
+            { tool: 'spawn_child' },
+            { tool: 'plugin_disable' },
+            { tool: 'display__show' },
+            { tool: 'seq_show' },
+          ],
+        },
+      ],
     };
-    const problems = validateSequence(sequence, { describeTool: (name) => (name === 'display__show' ? { name, outputChannel: 'hall-display' } : undefined) });
+    const problems = validateSequence(sequence, {
+      describeTool: (name) => (name === 'display__show' ? { name, outputChannel: 'hall-display' } : undefined),
+    });
     expect(problems.ok ? [] : problems.problems.map((problem) => [problem.field, problem.reason])).toEqual([
       ['groups[0].calls[0].tool', 'unauthorized'],
       ['groups[0].calls[1].tool', 'unauthorized'],
@@ -127,6 +206,12 @@ describe('validateSequence', () => {
   });
 
   it('does not require the target of a sequence call to exist (mutually calling sequences must be savable)', () => {
-    expect(validateSequence({ name: 'ping', description: 'Calls pong.', groups: [{ id: 'g', calls: [{ sequence: 'pong' }] }] }).ok).toBe(true);
+    expect(
+      validateSequence({
+        name: 'ping',
+        description: 'Calls pong.',
+        groups: [{ id: 'g', calls: [{ sequence: 'pong' }] }],
+      }).ok,
+    ).toBe(true);
   });
 });

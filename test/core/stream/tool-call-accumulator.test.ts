@@ -13,7 +13,9 @@ function accumulate(fragments: readonly Fragment[], ends: readonly number[] = []
 
 /** The fields a test checks, in flush order. */
 function summary(accumulator: ToolCallAccumulator, streamCompleted = true) {
-  return accumulator.flush({ streamCompleted }).map((call) => ({ id: call.id, name: call.name, argumentsText: call.argumentsText, complete: call.complete }));
+  return accumulator
+    .flush({ streamCompleted })
+    .map((call) => ({ id: call.id, name: call.name, argumentsText: call.argumentsText, complete: call.complete }));
 }
 
 /** A small deterministic PRNG (mulberry32), so the shuffled rounds are the same on every run. */
@@ -47,7 +49,10 @@ describe('ToolCallAccumulator', () => {
       { index: 1, id: 'a', name: 'x', argumentsDelta: '{}' },
       { index: 2, id: 'b', name: 'y', argumentsDelta: '{}' },
     ]).flush({ streamCompleted: true });
-    expect(calls.map((call) => [call.index, call.streamIndex, call.id])).toEqual([[0, 1, 'a'], [1, 2, 'b']]);
+    expect(calls.map((call) => [call.index, call.streamIndex, call.id])).toEqual([
+      [0, 1, 'a'],
+      [1, 2, 'b'],
+    ]);
   });
 
   it('flushes sparse indexes in ascending index order', () => {
@@ -56,7 +61,11 @@ describe('ToolCallAccumulator', () => {
       { index: 0, id: 'zero', name: 'x' },
       { index: 2, id: 'two', name: 'x' },
     ]).flush({ streamCompleted: true });
-    expect(calls.map((call) => [call.index, call.streamIndex, call.id])).toEqual([[0, 0, 'zero'], [1, 2, 'two'], [2, 5, 'five']]);
+    expect(calls.map((call) => [call.index, call.streamIndex, call.id])).toEqual([
+      [0, 0, 'zero'],
+      [1, 2, 'two'],
+      [2, 5, 'five'],
+    ]);
   });
 
   it('starts a new call when a new id arrives at an index already in use (servers that send index 0 for every call)', () => {
@@ -121,7 +130,10 @@ describe('ToolCallAccumulator', () => {
     const calls = new ToolCallAccumulator((position) => `made_${position}`);
     calls.push({ type: 'tool-call-delta', index: 3, id: 'given', name: 'x' });
     calls.push({ type: 'tool-call-delta', index: 7, id: '', name: 'y' });
-    expect(calls.flush({ streamCompleted: true }).map((call) => [call.id, call.syntheticId])).toEqual([['given', false], ['made_1', true]]);
+    expect(calls.flush({ streamCompleted: true }).map((call) => [call.id, call.syntheticId])).toEqual([
+      ['given', false],
+      ['made_1', true],
+    ]);
   });
 
   it('does not append a repeated name to itself', () => {
@@ -149,11 +161,15 @@ describe('ToolCallAccumulator', () => {
     const random = prng(1);
     for (let round = 0; round < 200; round++) {
       // Each call's own fragments keep their order; the calls interleave at random.
-      const queues = Array.from({ length: 8 }, (_, i) => [
-        { index: i, id: `id_${i}`, name: `tool_0${i}`, argumentsDelta: '{"i"' },
-        { index: i, argumentsDelta: ':' },
-        { index: i, argumentsDelta: `${i}}` },
-      ] as Fragment[]);
+      const queues = Array.from(
+        { length: 8 },
+        (_, i) =>
+          [
+            { index: i, id: `id_${i}`, name: `tool_0${i}`, argumentsDelta: '{"i"' },
+            { index: i, argumentsDelta: ':' },
+            { index: i, argumentsDelta: `${i}}` },
+          ] as Fragment[],
+      );
       const fragments: Fragment[] = [];
       while (queues.some((queue) => queue.length > 0)) {
         const open = queues.filter((queue) => queue.length > 0);
@@ -161,8 +177,20 @@ describe('ToolCallAccumulator', () => {
       }
       const calls = accumulate(fragments).flush({ streamCompleted: true });
       const expected = ['tool_00', 'tool_01', 'tool_02', 'tool_03', 'tool_04', 'tool_05', 'tool_06', 'tool_07'];
-      expect(calls.map((call) => call.name), `round ${round}`).toEqual(expected);
-      expect(calls.map((call) => call.argumentsText)).toEqual(['{"i":0}', '{"i":1}', '{"i":2}', '{"i":3}', '{"i":4}', '{"i":5}', '{"i":6}', '{"i":7}']);
+      expect(
+        calls.map((call) => call.name),
+        `round ${round}`,
+      ).toEqual(expected);
+      expect(calls.map((call) => call.argumentsText)).toEqual([
+        '{"i":0}',
+        '{"i":1}',
+        '{"i":2}',
+        '{"i":3}',
+        '{"i":4}',
+        '{"i":5}',
+        '{"i":6}',
+        '{"i":7}',
+      ]);
       expect(calls.map((call) => call.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     }
   });
@@ -188,6 +216,8 @@ describe('ToolCallAccumulator', () => {
   });
 
   it('leaves a call without a name incomplete', () => {
-    expect(summary(accumulate([{ index: 0, id: 'a', argumentsDelta: '{}' }])).map((call) => call.complete)).toEqual([false]);
+    expect(summary(accumulate([{ index: 0, id: 'a', argumentsDelta: '{}' }])).map((call) => call.complete)).toEqual([
+      false,
+    ]);
   });
 });

@@ -48,8 +48,14 @@ describe('not found through the call pipeline', () => {
   });
 
   it('keeps a handler error whose message says "not found" a plain failure (decoy substring)', async () => {
-    const { outcome } = await run({ tools: [throwing('lamp__set', new Error('device lamp-3 not found in any plugin'))], name: 'lamp__set' });
-    expect(outcome).toEqual({ ok: false, error: { reason: 'failed', detail: 'device lamp-3 not found in any plugin' } });
+    const { outcome } = await run({
+      tools: [throwing('lamp__set', new Error('device lamp-3 not found in any plugin'))],
+      name: 'lamp__set',
+    });
+    expect(outcome).toEqual({
+      ok: false,
+      error: { reason: 'failed', detail: 'device lamp-3 not found in any plugin' },
+    });
   });
 
   it('keeps a thrown string or object mentioning not_found a plain failure', async () => {
@@ -60,13 +66,29 @@ describe('not found through the call pipeline', () => {
   });
 
   it('passes a ToolError thrown by a handler through as what it is', async () => {
-    const offline = new ToolError({ reason: 'device_offline', field: 'device_id', detail: 'lamp-3 is unplugged', hint: 'Try again when it is back.' });
+    const offline = new ToolError({
+      reason: 'device_offline',
+      field: 'device_id',
+      detail: 'lamp-3 is unplugged',
+      hint: 'Try again when it is back.',
+    });
     const { outcome } = await run({ tools: [throwing('lamp__set', offline)], name: 'lamp__set' });
-    expect(outcome).toEqual({ ok: false, error: { reason: 'device_offline', field: 'device_id', detail: 'lamp-3 is unplugged', hint: 'Try again when it is back.' } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: {
+        reason: 'device_offline',
+        field: 'device_id',
+        detail: 'lamp-3 is unplugged',
+        hint: 'Try again when it is back.',
+      },
+    });
   });
 
   it('passes a not_found ToolError raised inside a handler through as not_found (e.g. a sequence calling a missing tool)', async () => {
     const { outcome } = await run({ tools: [throwing('seq_run', toolNotFound('gone'))], name: 'seq_run' });
-    expect(outcome).toMatchObject({ ok: false, error: { reason: 'not_found', detail: "There is no tool named 'gone'." } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { reason: 'not_found', detail: "There is no tool named 'gone'." },
+    });
   });
 });

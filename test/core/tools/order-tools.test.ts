@@ -26,7 +26,11 @@ describe('orderTools without toolOrder', () => {
   });
 
   it('keeps every tool, including two tools sharing a name', () => {
-    const tools = [{ name: 'b', from: 1 }, { name: 'a', from: 2 }, { name: 'b', from: 3 }];
+    const tools = [
+      { name: 'b', from: 1 },
+      { name: 'a', from: 2 },
+      { name: 'b', from: 3 },
+    ];
     expect(orderTools(tools).map((tool) => tool.name)).toEqual(['a', 'b', 'b']);
   });
 });

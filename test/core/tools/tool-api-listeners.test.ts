@@ -23,7 +23,9 @@ describe('ToolAPI calls sharing one signal', () => {
     };
     const api = createToolApi({ tools: () => [tool] });
     const controller = new AbortController();
-    const calls = Array.from({ length: 20 }, () => api.call({ conversationId: 'c1', caller: 'sequences', signal: controller.signal }, 'wait', {}));
+    const calls = Array.from({ length: 20 }, () =>
+      api.call({ conversationId: 'c1', caller: 'sequences', signal: controller.signal }, 'wait', {}),
+    );
     await running;
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     release();
@@ -31,11 +33,22 @@ describe('ToolAPI calls sharing one signal', () => {
   });
 
   it('still stops every running call when the shared signal aborts', async () => {
-    const tool: ToolDefinition = { name: 'forever', description: 'never ends', parameters: { type: 'object', properties: {} }, handler: () => new Promise(() => undefined) };
+    const tool: ToolDefinition = {
+      name: 'forever',
+      description: 'never ends',
+      parameters: { type: 'object', properties: {} },
+      handler: () => new Promise(() => undefined),
+    };
     const api = createToolApi({ tools: () => [tool] });
     const controller = new AbortController();
-    const calls = Array.from({ length: 3 }, () => api.call({ conversationId: 'c1', caller: 'sequences', signal: controller.signal }, 'forever', {}));
+    const calls = Array.from({ length: 3 }, () =>
+      api.call({ conversationId: 'c1', caller: 'sequences', signal: controller.signal }, 'forever', {}),
+    );
     controller.abort(new Error('stop'));
-    expect((await Promise.all(calls)).map((outcome) => (outcome.ok ? 'ok' : outcome.error.reason))).toEqual(['aborted', 'aborted', 'aborted']);
+    expect((await Promise.all(calls)).map((outcome) => (outcome.ok ? 'ok' : outcome.error.reason))).toEqual([
+      'aborted',
+      'aborted',
+      'aborted',
+    ]);
   });
 });

@@ -10,11 +10,17 @@ const callers: string[] = [];
 const lampSet: ToolDefinition = {
   name: 'lamp__set',
   description: 'Switch a lamp.',
-  parameters: { type: 'object', properties: { device_id: { type: 'string' }, on: { type: 'boolean' } }, required: ['device_id', 'on'] },
+  parameters: {
+    type: 'object',
+    properties: { device_id: { type: 'string' }, on: { type: 'boolean' } },
+    required: ['device_id', 'on'],
+  },
   parallelSafe: true,
   canUse: (context: AuthorizationContext, args) => {
     callers.push(context.caller);
-    return args.device_id === 'lamp-1' ? null : new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `not allowed: ${String(args.device_id)}` });
+    return args.device_id === 'lamp-1'
+      ? null
+      : new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `not allowed: ${String(args.device_id)}` });
   },
   handler: (args) => ({ device_id: args.device_id, on: args.on }),
 };
@@ -48,12 +54,36 @@ async function batchOutcome(name: string, args: Record<string, unknown>) {
 }
 
 /** Hand-written expectations: what the gate says, and how the batch ends. */
-const cases: { label: string; name: string; args: Record<string, unknown>; canUse: ToolErrorReason | null; batch: ToolErrorReason | 'ok' }[] = [
+const cases: {
+  label: string;
+  name: string;
+  args: Record<string, unknown>;
+  canUse: ToolErrorReason | null;
+  batch: ToolErrorReason | 'ok';
+}[] = [
   { label: 'granted', name: 'lamp__set', args: { device_id: 'lamp-1', on: true }, canUse: null, batch: 'ok' },
-  { label: 'refused by canUse', name: 'lamp__set', args: { device_id: 'lamp-9', on: true }, canUse: 'unauthorized', batch: 'unauthorized' },
-  { label: 'refused without device_id (never fail-open)', name: 'lamp__set', args: { on: true }, canUse: 'unauthorized', batch: 'unauthorized' },
+  {
+    label: 'refused by canUse',
+    name: 'lamp__set',
+    args: { device_id: 'lamp-9', on: true },
+    canUse: 'unauthorized',
+    batch: 'unauthorized',
+  },
+  {
+    label: 'refused without device_id (never fail-open)',
+    name: 'lamp__set',
+    args: { on: true },
+    canUse: 'unauthorized',
+    batch: 'unauthorized',
+  },
   { label: 'canUse throws', name: 'relay__set', args: {}, canUse: 'unauthorized', batch: 'unauthorized' },
-  { label: 'unknown tool', name: 'lamp__sett', args: { device_id: 'lamp-1', on: true }, canUse: 'not_found', batch: 'not_found' },
+  {
+    label: 'unknown tool',
+    name: 'lamp__sett',
+    args: { device_id: 'lamp-1', on: true },
+    canUse: 'not_found',
+    batch: 'not_found',
+  },
   { label: 'missing required arg', name: 'lamp__set', args: { device_id: 'lamp-1' }, canUse: null, batch: 'required' },
 ];
 
@@ -62,13 +92,18 @@ describe('ToolApi', () => {
     it(`agrees with the batch path when ${testCase.label}`, async () => {
       const refusal = await api.canUse({ conversationId: 'conv', caller: 'sequences' }, testCase.name, testCase.args);
       const outcome = await batchOutcome(testCase.name, testCase.args);
-      const viaApi = await api.call({ conversationId: 'conv', caller: 'sequences', signal: new AbortController().signal }, testCase.name, testCase.args);
+      const viaApi = await api.call(
+        { conversationId: 'conv', caller: 'sequences', signal: new AbortController().signal },
+        testCase.name,
+        testCase.args,
+      );
 
       expect(refusal?.reason ?? null).toBe(testCase.canUse);
       expect(outcome?.ok ? 'ok' : outcome?.error.reason).toBe(testCase.batch);
       expect(viaApi.ok ? 'ok' : viaApi.error.reason).toBe(testCase.batch);
       // The agreement itself: a refusal by the gate is exactly what the batch answers; a grant is never an authorisation failure there.
-      if (refusal) expect(outcome).toMatchObject({ ok: false, error: { reason: refusal.reason, detail: refusal.detail } });
+      if (refusal)
+        expect(outcome).toMatchObject({ ok: false, error: { reason: refusal.reason, detail: refusal.detail } });
       else expect(['unauthorized', 'not_found']).not.toContain(outcome?.ok ? 'ok' : outcome?.error.reason);
     });
   }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compactJson, isToolError, normaliseToolOutcome, renderOutcomeForModel } from '../../../core/tools/tool-result.ts';
+import {
+  compactJson,
+  isToolError,
+  normaliseToolOutcome,
+  renderOutcomeForModel,
+} from '../../../core/tools/tool-result.ts';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 
 describe('isToolError', () => {
@@ -50,29 +55,50 @@ describe('normaliseToolOutcome', () => {
   });
 
   it('is not ok for a legacy error object, with its text as the detail and the value kept', () => {
-    expect(normaliseToolOutcome({ returned: { error: 'disk full' } })).toEqual({ ok: false, error: { reason: 'failed', detail: 'disk full' }, value: { error: 'disk full' } });
-    expect(normaliseToolOutcome({ returned: { error: { code: 5 } } })).toMatchObject({ ok: false, error: { reason: 'failed', detail: '{"code":5}' } });
+    expect(normaliseToolOutcome({ returned: { error: 'disk full' } })).toEqual({
+      ok: false,
+      error: { reason: 'failed', detail: 'disk full' },
+      value: { error: 'disk full' },
+    });
+    expect(normaliseToolOutcome({ returned: { error: { code: 5 } } })).toMatchObject({
+      ok: false,
+      error: { reason: 'failed', detail: '{"code":5}' },
+    });
   });
 
   it('is not ok for a returned or thrown ToolError, which keeps its fields', () => {
-    const error = new ToolError({ reason: 'device_offline', field: 'device_id', detail: 'lamp-3 is unplugged', hint: 'retry later' });
+    const error = new ToolError({
+      reason: 'device_offline',
+      field: 'device_id',
+      detail: 'lamp-3 is unplugged',
+      hint: 'retry later',
+    });
     const data = { reason: 'device_offline', field: 'device_id', detail: 'lamp-3 is unplugged', hint: 'retry later' };
     expect(normaliseToolOutcome({ returned: error })).toEqual({ ok: false, error: data });
     expect(normaliseToolOutcome({ thrown: error })).toEqual({ ok: false, error: data });
   });
 
   it('is not ok for anything thrown', () => {
-    expect(normaliseToolOutcome({ thrown: new Error('boom') })).toEqual({ ok: false, error: { reason: 'failed', detail: 'boom' } });
-    expect(normaliseToolOutcome({ thrown: 'bare string' })).toEqual({ ok: false, error: { reason: 'failed', detail: 'bare string' } });
-    expect(normaliseToolOutcome({ thrown: { code: 7 } })).toEqual({ ok: false, error: { reason: 'failed', detail: '{"code":7}' } });
+    expect(normaliseToolOutcome({ thrown: new Error('boom') })).toEqual({
+      ok: false,
+      error: { reason: 'failed', detail: 'boom' },
+    });
+    expect(normaliseToolOutcome({ thrown: 'bare string' })).toEqual({
+      ok: false,
+      error: { reason: 'failed', detail: 'bare string' },
+    });
+    expect(normaliseToolOutcome({ thrown: { code: 7 } })).toEqual({
+      ok: false,
+      error: { reason: 'failed', detail: '{"code":7}' },
+    });
   });
 });
 
 describe('renderOutcomeForModel', () => {
   it('renders an object as compact JSON, never [object Object]', () => {
-    expect(renderOutcomeForModel({ ok: true, value: { status: 'sent', id: 123, tags: ['a', 'b'], nested: { x: null } } })).toBe(
-      '{"status":"sent","id":123,"tags":["a","b"],"nested":{"x":null}}',
-    );
+    expect(
+      renderOutcomeForModel({ ok: true, value: { status: 'sent', id: 123, tags: ['a', 'b'], nested: { x: null } } }),
+    ).toBe('{"status":"sent","id":123,"tags":["a","b"],"nested":{"x":null}}');
   });
 
   it('renders a string as itself and other values as JSON', () => {
@@ -84,9 +110,9 @@ describe('renderOutcomeForModel', () => {
   });
 
   it('renders a failure as a compact error object the model can read field by field', () => {
-    expect(renderOutcomeForModel({ ok: false, error: { reason: 'required', field: 'device_id', detail: 'missing' } })).toBe(
-      '{"error":{"reason":"required","field":"device_id","detail":"missing"}}',
-    );
+    expect(
+      renderOutcomeForModel({ ok: false, error: { reason: 'required', field: 'device_id', detail: 'missing' } }),
+    ).toBe('{"error":{"reason":"required","field":"device_id","detail":"missing"}}');
   });
 
   it('renders big integers and cyclic values without [object Object]', () => {

@@ -10,7 +10,11 @@ const schema: JsonSchema = {
     brightness: { type: 'integer', minimum: 0, maximum: 100 },
     level: { type: 'number' },
     mode: { type: 'string', enum: ['warm', 'cold'] },
-    color: { type: 'object', properties: { r: { type: 'number' }, g: { type: 'number' }, b: { type: 'number' } }, required: ['r', 'g', 'b'] },
+    color: {
+      type: 'object',
+      properties: { r: { type: 'number' }, g: { type: 'number' }, b: { type: 'number' } },
+      required: ['r', 'g', 'b'],
+    },
     scenes: { type: 'array', items: { type: 'string' } },
     steps: { type: 'array', items: { type: 'object', properties: { at: { type: 'integer' } }, required: ['at'] } },
   },
@@ -49,8 +53,18 @@ describe('validateArguments', () => {
   });
 
   it('coerces the boolean forms models send: "true"/"false", 1/0', () => {
-    for (const [sent, expected] of [['true', true], ['false', false], [1, true], [0, false], [true, true], [false, false]] as const) {
-      expect(check({ device_id: 'l', on: sent }), String(sent)).toEqual({ ok: true, args: { device_id: 'l', on: expected } });
+    for (const [sent, expected] of [
+      ['true', true],
+      ['false', false],
+      [1, true],
+      [0, false],
+      [true, true],
+      [false, false],
+    ] as const) {
+      expect(check({ device_id: 'l', on: sent }), String(sent)).toEqual({
+        ok: true,
+        args: { device_id: 'l', on: expected },
+      });
     }
   });
 
@@ -64,7 +78,10 @@ describe('validateArguments', () => {
   });
 
   it('coerces numeric strings for numbers and integers', () => {
-    expect(check({ device_id: 'l', on: true, brightness: '42', level: '-2.5' })).toEqual({ ok: true, args: { device_id: 'l', on: true, brightness: 42, level: -2.5 } });
+    expect(check({ device_id: 'l', on: true, brightness: '42', level: '-2.5' })).toEqual({
+      ok: true,
+      args: { device_id: 'l', on: true, brightness: 42, level: -2.5 },
+    });
     expect(check({ device_id: 'l', on: true, level: ' 7 ' })).toMatchObject({ ok: true, args: { level: 7 } });
   });
 
@@ -89,18 +106,36 @@ describe('validateArguments', () => {
   });
 
   it('validates nested objects with their own required fields and coercion', () => {
-    expect(check({ device_id: 'l', on: true, color: { r: '255', g: 0, b: 10 } })).toMatchObject({ ok: true, args: { color: { r: 255, g: 0, b: 10 } } });
-    expect(problem({ device_id: 'l', on: true, color: { r: 1, b: 2 } })).toMatchObject({ reason: 'required', field: 'color.g' });
+    expect(check({ device_id: 'l', on: true, color: { r: '255', g: 0, b: 10 } })).toMatchObject({
+      ok: true,
+      args: { color: { r: 255, g: 0, b: 10 } },
+    });
+    expect(problem({ device_id: 'l', on: true, color: { r: 1, b: 2 } })).toMatchObject({
+      reason: 'required',
+      field: 'color.g',
+    });
     expect(problem({ device_id: 'l', on: true, color: 'red' })).toMatchObject({ reason: 'type', field: 'color' });
-    expect(problem({ device_id: 'l', on: true, color: { r: 1, g: 'x', b: 2 } })).toMatchObject({ reason: 'type', field: 'color.g' });
+    expect(problem({ device_id: 'l', on: true, color: { r: 1, g: 'x', b: 2 } })).toMatchObject({
+      reason: 'type',
+      field: 'color.g',
+    });
   });
 
   it('validates arrays item by item, naming the position', () => {
     expect(check({ device_id: 'l', on: true, scenes: ['evening', 'night'] })).toMatchObject({ ok: true });
-    expect(problem({ device_id: 'l', on: true, scenes: ['evening', 2] })).toMatchObject({ reason: 'type', field: 'scenes[1]' });
+    expect(problem({ device_id: 'l', on: true, scenes: ['evening', 2] })).toMatchObject({
+      reason: 'type',
+      field: 'scenes[1]',
+    });
     expect(problem({ device_id: 'l', on: true, scenes: 'evening' })).toMatchObject({ reason: 'type', field: 'scenes' });
-    expect(problem({ device_id: 'l', on: true, steps: [{ at: 1 }, {}] })).toMatchObject({ reason: 'required', field: 'steps[1].at' });
-    expect(check({ device_id: 'l', on: true, steps: [{ at: '3' }] })).toMatchObject({ ok: true, args: { steps: [{ at: 3 }] } });
+    expect(problem({ device_id: 'l', on: true, steps: [{ at: 1 }, {}] })).toMatchObject({
+      reason: 'required',
+      field: 'steps[1].at',
+    });
+    expect(check({ device_id: 'l', on: true, steps: [{ at: '3' }] })).toMatchObject({
+      ok: true,
+      args: { steps: [{ at: 3 }] },
+    });
   });
 
   it('does not change the arguments it was given', () => {
@@ -110,7 +145,11 @@ describe('validateArguments', () => {
   });
 
   it('treats a schema without a type as an object schema', () => {
-    const result = validateArguments({ toolName: 't', schema: { properties: { n: { type: 'number' } }, required: ['n'] }, args: {} });
+    const result = validateArguments({
+      toolName: 't',
+      schema: { properties: { n: { type: 'number' } }, required: ['n'] },
+      args: {},
+    });
     expect(result.ok).toBe(false);
   });
 });

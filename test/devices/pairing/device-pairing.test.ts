@@ -16,7 +16,12 @@ async function setUp() {
   const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
   const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
   const store = new InMemoryPairingStore();
-  const pairing = new DevicePairing({ store, registry, connectorFor: (path) => serialConnector({ path, pollIntervalMs: 20 }), now: () => 1000 });
+  const pairing = new DevicePairing({
+    store,
+    registry,
+    connectorFor: (path) => serialConnector({ path, pollIntervalMs: 20 }),
+    now: () => 1000,
+  });
   const plugin = createDevicesPlugin(registry);
   const tool = (name: string) => plugin.tools().find((candidate) => candidate.name === name);
   return { sim, registry, store, pairing, plugin, tool, path: sim.devices[0]!.path };
@@ -26,8 +31,14 @@ describe('DevicePairing', () => {
   it('shows the identity, stores the confirmed device with no grants, and offers no tool yet', async () => {
     const { registry, store, pairing, plugin, path } = await setUp();
     const shown: PairingCandidate[] = [];
-    const paired = await pairing.pair({ path, alias: 'Desk lamp', confirm: (candidate) => (shown.push(candidate), true) });
-    expect(shown.map((candidate) => candidate.identity)).toEqual([{ id: 'lamp-1', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' }]);
+    const paired = await pairing.pair({
+      path,
+      alias: 'Desk lamp',
+      confirm: (candidate) => (shown.push(candidate), true),
+    });
+    expect(shown.map((candidate) => candidate.identity)).toEqual([
+      { id: 'lamp-1', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' },
+    ]);
     expect(paired).toMatchObject({ path, alias: 'Desk lamp', grants: [], pairedAt: 1000, confirmedIdentity: true });
     expect(store.get('lamp-1')?.tools.map((tool) => tool.name)).toEqual(['set', 'get']);
     expect(registry.list()).toMatchObject([{ id: 'lamp-1', alias: 'Desk lamp', grant: [] }]);
@@ -84,12 +95,35 @@ describe('DevicePairing', () => {
 
   it('attaches paired devices at start-up, offline ones included, with their grants', async () => {
     const { sim, registry, store, path } = await setUp();
-    store.save({ path, alias: 'Hall', identity: { id: 'lamp-1', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' }, tools: [], grants: ['get'], pairedAt: 1, confirmedIdentity: true });
-    store.save({ path: `${path}-gone`, alias: 'Attic', identity: { id: 'lamp-9', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' }, tools: [], grants: ['get'], pairedAt: 1, confirmedIdentity: true });
-    const pairing = new DevicePairing({ store, registry, connectorFor: (target) => serialConnector({ path: target, pollIntervalMs: 20 }) });
+    store.save({
+      path,
+      alias: 'Hall',
+      identity: { id: 'lamp-1', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' },
+      tools: [],
+      grants: ['get'],
+      pairedAt: 1,
+      confirmedIdentity: true,
+    });
+    store.save({
+      path: `${path}-gone`,
+      alias: 'Attic',
+      identity: { id: 'lamp-9', kind: 'lamp', model: 'SimLamp 1', firmware: '1.0.0' },
+      tools: [],
+      grants: ['get'],
+      pairedAt: 1,
+      confirmedIdentity: true,
+    });
+    const pairing = new DevicePairing({
+      store,
+      registry,
+      connectorFor: (target) => serialConnector({ path: target, pollIntervalMs: 20 }),
+    });
     await pairing.attachPaired();
     await waitForStatus(registry.get('lamp-1')!.session, 'online');
-    expect(registry.list().map((device) => `${device.id} ${device.alias} ${device.status}`)).toEqual(['lamp-1 Hall online', 'lamp-9 Attic connecting']);
+    expect(registry.list().map((device) => `${device.id} ${device.alias} ${device.status}`)).toEqual([
+      'lamp-1 Hall online',
+      'lamp-9 Attic connecting',
+    ]);
     expect(await registry.call('lamp-1', 'get', {})).toEqual({ on: false, brightness: 100 });
     expect(sim.devices).toHaveLength(1);
   });

@@ -39,12 +39,18 @@ describe('scanPorts', () => {
   it('keeps what the list reports, without duplicating it from the folder', async () => {
     const devDirectory = await fakeDev(['ttyUSB0']);
     const listed = join(devDirectory, 'ttyUSB0');
-    const result = await scanPorts({ devDirectory, listPorts: () => Promise.resolve([{ path: listed, manufacturer: 'FTDI' }]) });
+    const result = await scanPorts({
+      devDirectory,
+      listPorts: () => Promise.resolve([{ path: listed, manufacturer: 'FTDI' }]),
+    });
     expect(result).toEqual({ candidates: [{ path: listed, source: 'list', manufacturer: 'FTDI' }], warnings: [] });
   });
 
   it('never throws, even when nothing can be read', async () => {
-    const result = await scanPorts({ devDirectory: '/nonexistent-dev', listPorts: () => Promise.reject(new Error('no')) });
+    const result = await scanPorts({
+      devDirectory: '/nonexistent-dev',
+      listPorts: () => Promise.reject(new Error('no')),
+    });
     expect(result.candidates).toEqual([]);
     expect(result.warnings).toHaveLength(2);
   });

@@ -11,7 +11,10 @@ import { Disposables } from '../../helpers/pty-pair.ts';
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
 
-const [setTool, getTool] = AT_RELAY_BOARD_PROFILE.tools as [typeof AT_RELAY_BOARD_PROFILE.tools[0], typeof AT_RELAY_BOARD_PROFILE.tools[0]];
+const [setTool, getTool] = AT_RELAY_BOARD_PROFILE.tools as [
+  (typeof AT_RELAY_BOARD_PROFILE.tools)[0],
+  (typeof AT_RELAY_BOARD_PROFILE.tools)[0],
+];
 
 describe('line profile codec', () => {
   it('renders AT commands from templates and formats', () => {
@@ -21,14 +24,29 @@ describe('line profile codec', () => {
   });
 
   it('refuses values outside the format table and missing arguments', () => {
-    expect(() => renderCommand(setTool, { channel: 5, on: true })).toThrow(expect.objectContaining({ reason: 'type', field: 'channel' }));
-    expect(() => renderCommand(setTool, { channel: 1 })).toThrow(expect.objectContaining({ reason: 'required', field: 'on' }));
-    expect(() => renderCommand({ ...getTool, formats: {} }, { channel: '1\r\nAT+R2=1' })).toThrow(expect.objectContaining({ reason: 'type' }));
+    expect(() => renderCommand(setTool, { channel: 5, on: true })).toThrow(
+      expect.objectContaining({ reason: 'type', field: 'channel' }),
+    );
+    expect(() => renderCommand(setTool, { channel: 1 })).toThrow(
+      expect.objectContaining({ reason: 'required', field: 'on' }),
+    );
+    expect(() => renderCommand({ ...getTool, formats: {} }, { channel: '1\r\nAT+R2=1' })).toThrow(
+      expect.objectContaining({ reason: 'type' }),
+    );
   });
 
   it('reads typed captures and error lines', () => {
-    expect(matchResponse(getTool.responses, '+R3=1')).toEqual({ matched: true, ok: true, result: { channel: 3, on: true } });
-    expect(matchResponse(getTool.responses, 'ERROR:busy')).toEqual({ matched: true, ok: false, reason: 'failed', detail: 'busy' });
+    expect(matchResponse(getTool.responses, '+R3=1')).toEqual({
+      matched: true,
+      ok: true,
+      result: { channel: 3, on: true },
+    });
+    expect(matchResponse(getTool.responses, 'ERROR:busy')).toEqual({
+      matched: true,
+      ok: false,
+      reason: 'failed',
+      detail: 'busy',
+    });
     expect(matchResponse(getTool.responses, 'RING')).toEqual({ matched: false });
   });
 
@@ -45,15 +63,33 @@ describe('profileConnector', () => {
     const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
     const device = sim.devices[0]!;
     expect(await registry.attach(device.path, { grant: 'all', profile: device.profile })).toMatchObject({
-      id: 'relay-1', kind: 'relay', model: 'AT-RELAY-4', firmware: '1.4.0', tools: ['set', 'get'],
+      id: 'relay-1',
+      kind: 'relay',
+      model: 'AT-RELAY-4',
+      firmware: '1.4.0',
+      tools: ['set', 'get'],
     });
     const tools = createDevicesPlugin(registry).tools();
     expect(tools.map((tool) => tool.name)).toEqual(['relay__get', 'relay__set']);
     const set = tools[1]!;
-    expect(await runTool(set, { channel: 3, on: true })).toEqual({ ok: true, value: { device_id: 'relay-1', result: { channel: 3, on: true } } });
-    expect(await runTool(tools[0]!, { channel: 3 })).toEqual({ ok: true, value: { device_id: 'relay-1', result: { channel: 3, on: true } } });
-    expect(await runTool(tools[0]!, { channel: 2 })).toEqual({ ok: true, value: { device_id: 'relay-1', result: { channel: 2, on: false } } });
-    expect((device.firmware.model as unknown as { state: { channels: boolean[] } }).state.channels).toEqual([false, false, true, false]);
+    expect(await runTool(set, { channel: 3, on: true })).toEqual({
+      ok: true,
+      value: { device_id: 'relay-1', result: { channel: 3, on: true } },
+    });
+    expect(await runTool(tools[0]!, { channel: 3 })).toEqual({
+      ok: true,
+      value: { device_id: 'relay-1', result: { channel: 3, on: true } },
+    });
+    expect(await runTool(tools[0]!, { channel: 2 })).toEqual({
+      ok: true,
+      value: { device_id: 'relay-1', result: { channel: 2, on: false } },
+    });
+    expect((device.firmware.model as unknown as { state: { channels: boolean[] } }).state.channels).toEqual([
+      false,
+      false,
+      true,
+      false,
+    ]);
     expect(await runTool(set, { channel: 9, on: true })).toMatchObject({ ok: false, reason: 'type', field: 'channel' });
   });
 });

@@ -6,7 +6,10 @@ import { parseRequestFrame } from '../../../devices/protocol/parse-request-frame
 
 describe('parseDeviceFrame', () => {
   it('reads a success and a failure response', () => {
-    expect(parseDeviceFrame('{"id":3,"ok":true,"result":{"on":true}}')).toEqual({ kind: 'response', frame: { id: 3, ok: true, result: { on: true } } });
+    expect(parseDeviceFrame('{"id":3,"ok":true,"result":{"on":true}}')).toEqual({
+      kind: 'response',
+      frame: { id: 3, ok: true, result: { on: true } },
+    });
     expect(parseDeviceFrame('{"id":4,"ok":false,"error":{"reason":"type","field":"brightness"}}')).toEqual({
       kind: 'response',
       frame: { id: 4, ok: false, error: { reason: 'type', field: 'brightness' } },
@@ -18,18 +21,26 @@ describe('parseDeviceFrame', () => {
   });
 
   it('classifies noise, non-frames and oversized lines instead of throwing', () => {
-    expect(parseDeviceFrame('\u0000garbage{').kind === 'invalid' && parseDeviceFrame('\u0000garbage{')).toMatchObject({ problem: 'invalid_json' });
+    expect(parseDeviceFrame('\u0000garbage{').kind === 'invalid' && parseDeviceFrame('\u0000garbage{')).toMatchObject({
+      problem: 'invalid_json',
+    });
     expect(parseDeviceFrame('{"id":-1,"ok":true}')).toMatchObject({ kind: 'invalid', problem: 'invalid_frame' });
     expect(parseDeviceFrame('[1,2]')).toMatchObject({ kind: 'invalid', problem: 'invalid_frame' });
     expect(parseDeviceFrame('null')).toMatchObject({ kind: 'invalid', problem: 'invalid_frame' });
-    expect(parseDeviceFrame(`{"id":1,"ok":true,"result":"${'x'.repeat(100)}"}`, 64)).toMatchObject({ kind: 'invalid', problem: 'oversized' });
+    expect(parseDeviceFrame(`{"id":1,"ok":true,"result":"${'x'.repeat(100)}"}`, 64)).toMatchObject({
+      kind: 'invalid',
+      problem: 'oversized',
+    });
   });
 });
 
 describe('parseRequestFrame', () => {
   it('reads hello and call requests, defaulting args to {}', () => {
     expect(parseRequestFrame('{"id":1,"op":"hello"}')).toEqual({ ok: true, frame: { id: 1, op: 'hello' } });
-    expect(parseRequestFrame('{"id":2,"op":"call","tool":"get"}')).toEqual({ ok: true, frame: { id: 2, op: 'call', tool: 'get', args: {} } });
+    expect(parseRequestFrame('{"id":2,"op":"call","tool":"get"}')).toEqual({
+      ok: true,
+      frame: { id: 2, op: 'call', tool: 'get', args: {} },
+    });
   });
 
   it('keeps the id of a bad request so the device can answer it', () => {

@@ -23,13 +23,15 @@ describe('DeviceSession concurrency', () => {
 
   it('runs calls to different ports at the same time', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp', 'lamp'], latencyMs: 0 }));
-    const [first, second] = sim.devices as [typeof sim.devices[0], typeof sim.devices[0]];
+    const [first, second] = sim.devices as [(typeof sim.devices)[0], (typeof sim.devices)[0]];
     const sessions = [first, second].map((device) => owned.add(openTestSession(device.path)));
     await Promise.all(sessions.map((session) => session.whenOnline({ timeoutMs: 5000 })));
     const releases = [first.firmware.hold(), second.firmware.hold()];
     const calls = sessions.map((session) => session.call('get', {}));
     // Both devices start their call while both are held: neither port waited for the other.
-    const starts = await Promise.all([first, second].map((device) => waitForLog(device.firmware, (entry) => entry.type === 'start')));
+    const starts = await Promise.all(
+      [first, second].map((device) => waitForLog(device.firmware, (entry) => entry.type === 'start')),
+    );
     for (const release of releases) release();
     await Promise.all(calls);
     const ends = [first, second].map((device) => device.firmware.log.find((entry) => entry.type === 'end')!);
@@ -39,7 +41,11 @@ describe('DeviceSession concurrency', () => {
 
 describe('DeviceSession with a device that declares concurrency', () => {
   it('keeps several requests in flight on one port', async () => {
-    const firmware = new SimulatedFirmware({ id: 'lamp-1', model: { ...createLampModel(), concurrent: true }, latencyMs: 0 });
+    const firmware = new SimulatedFirmware({
+      id: 'lamp-1',
+      model: { ...createLampModel(), concurrent: true },
+      latencyMs: 0,
+    });
     const connector: TransportConnector = {
       label: 'memory:lamp-1',
       waitUntilPresent: () => Promise.resolve(),
@@ -56,7 +62,10 @@ describe('DeviceSession with a device that declares concurrency', () => {
     const release = firmware.hold();
     const calls = [session.call('get', {}), session.call('get', {})];
     // Both requests reach the device while it holds the first: the session did not wait.
-    await waitForLog(firmware, (entry) => entry.type === 'start' && firmware.log.filter((logged) => logged.type === 'start').length === 2);
+    await waitForLog(
+      firmware,
+      (entry) => entry.type === 'start' && firmware.log.filter((logged) => logged.type === 'start').length === 2,
+    );
     release();
     await Promise.all(calls);
     expect(firmware.log.map((entry) => entry.type)).toEqual(['start', 'start', 'end', 'end']);

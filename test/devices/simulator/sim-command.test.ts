@@ -24,7 +24,11 @@ describe('runSimCommand', () => {
     const stderr = new PassThrough();
     const controller = new AbortController();
     const lines = firstLines(stdout, 2);
-    const exit = runSimCommand(['--latency-ms', '0', '--devices', 'lamp,thermometer'], { stdout, stderr, signal: controller.signal });
+    const exit = runSimCommand(['--latency-ms', '0', '--devices', 'lamp,thermometer'], {
+      stdout,
+      stderr,
+      signal: controller.signal,
+    });
     const printed = (await lines).map((line) => line.split(' '));
     expect(printed.map(([id, kind]) => `${id} ${kind}`)).toEqual(['lamp-1 lamp', 'thermometer-1 thermometer']);
     const session = owned.add(openTestSession(printed[1]![2]!));
@@ -40,7 +44,11 @@ describe('runSimCommand', () => {
     const stderr = new PassThrough();
     let text = '';
     stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    const code = await runSimCommand(['--devices', 'toaster'], { stdout: new PassThrough(), stderr, signal: new AbortController().signal });
+    const code = await runSimCommand(['--devices', 'toaster'], {
+      stdout: new PassThrough(),
+      stderr,
+      signal: new AbortController().signal,
+    });
     expect(code).toBe(2);
     expect(text).toContain('unknown device kind toaster');
   });

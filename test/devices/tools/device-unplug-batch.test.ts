@@ -27,7 +27,10 @@ describe('device tools across an unplug', () => {
     const results = await batch;
     expect(results[0]).toEqual({ ok: true, value: { device_id: 'lamp-1', result: { on: true, brightness: 100 } } });
     expect(results[1]).toMatchObject({ ok: false, reason: 'device_offline' });
-    expect(results[2]).toEqual({ ok: true, value: { device_id: 'thermometer-1', result: { celsius: 21.5, humidity: 45 } } });
+    expect(results[2]).toEqual({
+      ok: true,
+      value: { device_id: 'thermometer-1', result: { celsius: 21.5, humidity: 45 } },
+    });
 
     const session = registry.get('lamp-2')!.session;
     const back = waitForStatus(session, 'online');
@@ -35,6 +38,9 @@ describe('device tools across an unplug', () => {
     await back;
     // Released only after the replug dropped the old connection, so the held set died with it: the lamp is still off.
     releaseLamp2();
-    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-2' })).toEqual({ ok: true, value: { device_id: 'lamp-2', result: { on: false, brightness: 100 } } });
+    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-2' })).toEqual({
+      ok: true,
+      value: { device_id: 'lamp-2', result: { on: false, brightness: 100 } },
+    });
   });
 });

@@ -13,7 +13,10 @@ afterEach(() => owned.disposeAll());
 
 const fast = { helloTimeoutMs: 1000, reconnectIntervalMs: 20, callTimeoutMs: 3000 };
 
-async function setUp(kinds: Parameters<typeof startSimulatedDevices>[0]['kinds'], grants: Record<string, 'all' | string[]>): Promise<{ sim: SimulatedDevices; registry: DeviceRegistry; tool(name: string): ToolDefinition }> {
+async function setUp(
+  kinds: Parameters<typeof startSimulatedDevices>[0]['kinds'],
+  grants: Record<string, 'all' | string[]>,
+): Promise<{ sim: SimulatedDevices; registry: DeviceRegistry; tool(name: string): ToolDefinition }> {
   const sim = owned.add(await startSimulatedDevices({ kinds, latencyMs: 0 }));
   const registry = owned.add(new DeviceRegistry(fast));
   for (const device of sim.devices) await registry.attach(device.path, { grant: grants[device.id] ?? [] });
@@ -23,7 +26,13 @@ async function setUp(kinds: Parameters<typeof startSimulatedDevices>[0]['kinds']
     registry,
     tool(name) {
       const found = plugin.tools().find((tool) => tool.name === name);
-      if (!found) throw new Error(`no tool ${name} among ${plugin.tools().map((tool) => tool.name).join(', ')}`);
+      if (!found)
+        throw new Error(
+          `no tool ${name} among ${plugin
+            .tools()
+            .map((tool) => tool.name)
+            .join(', ')}`,
+        );
       return found;
     },
   };
@@ -31,7 +40,12 @@ async function setUp(kinds: Parameters<typeof startSimulatedDevices>[0]['kinds']
 
 describe('createDevicesPlugin', () => {
   it('derives one tool per kind and action with a device_id enum of the authorised devices', async () => {
-    const { registry } = await setUp(['lamp', 'lamp', 'thermometer', 'display'], { 'lamp-1': 'all', 'lamp-2': 'all', 'thermometer-1': 'all', 'display-1': 'all' });
+    const { registry } = await setUp(['lamp', 'lamp', 'thermometer', 'display'], {
+      'lamp-1': 'all',
+      'lamp-2': 'all',
+      'thermometer-1': 'all',
+      'display-1': 'all',
+    });
     const tools = createDevicesPlugin(registry).tools();
     expect(tools.map((tool) => tool.name)).toEqual(['display__show', 'lamp__get', 'lamp__set', 'thermometer__read']);
     const set = tools.find((tool) => tool.name === 'lamp__set')!;
@@ -43,32 +57,52 @@ describe('createDevicesPlugin', () => {
 
   it('runs a granted call on the named device', async () => {
     const { sim, tool } = await setUp(['lamp', 'lamp'], { 'lamp-1': 'all', 'lamp-2': 'all' });
-    expect(await runTool(tool('lamp__set'), { device_id: 'lamp-2', on: true })).toEqual({ ok: true, value: { device_id: 'lamp-2', result: { on: true, brightness: 100 } } });
+    expect(await runTool(tool('lamp__set'), { device_id: 'lamp-2', on: true })).toEqual({
+      ok: true,
+      value: { device_id: 'lamp-2', result: { on: true, brightness: 100 } },
+    });
     expect(sim.device('lamp-2').firmware.stats.calls).toBe(1);
     expect(sim.device('lamp-1').firmware.stats.calls).toBe(0);
   });
 
   it('refuses an action that is not granted as unauthorized and never reaches the device', async () => {
     const { sim, tool } = await setUp(['lamp', 'lamp'], { 'lamp-1': ['get'], 'lamp-2': 'all' });
-    expect(await runTool(tool('lamp__set'), { device_id: 'lamp-1', on: true })).toMatchObject({ ok: false, reason: 'unauthorized', field: 'device_id' });
+    expect(await runTool(tool('lamp__set'), { device_id: 'lamp-1', on: true })).toMatchObject({
+      ok: false,
+      reason: 'unauthorized',
+      field: 'device_id',
+    });
     expect(await runTool(tool('lamp__get'), { device_id: 'lamp-1' })).toMatchObject({ ok: true });
     expect(sim.device('lamp-1').firmware.log.filter((entry) => entry.tool === 'set')).toEqual([]);
   });
 
   it('refuses an unknown device and a device of another kind as unauthorized', async () => {
     const { tool } = await setUp(['lamp', 'thermometer'], { 'lamp-1': 'all', 'thermometer-1': 'all' });
-    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-9' })).toMatchObject({ ok: false, reason: 'unauthorized' });
-    expect(await runTool(tool('lamp__get'), { device_id: 'thermometer-1' })).toMatchObject({ ok: false, reason: 'unauthorized' });
+    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-9' })).toMatchObject({
+      ok: false,
+      reason: 'unauthorized',
+    });
+    expect(await runTool(tool('lamp__get'), { device_id: 'thermometer-1' })).toMatchObject({
+      ok: false,
+      reason: 'unauthorized',
+    });
   });
 
   it('resolves a missing device_id to the only authorised device of the kind', async () => {
     const { tool } = await setUp(['lamp', 'lamp'], { 'lamp-1': [], 'lamp-2': 'all' });
-    expect(await runTool(tool('lamp__set'), { brightness: 10 })).toEqual({ ok: true, value: { device_id: 'lamp-2', result: { on: false, brightness: 10 } } });
+    expect(await runTool(tool('lamp__set'), { brightness: 10 })).toEqual({
+      ok: true,
+      value: { device_id: 'lamp-2', result: { on: false, brightness: 10 } },
+    });
   });
 
   it('asks for device_id when two devices of the kind are authorised', async () => {
     const { sim, tool } = await setUp(['lamp', 'lamp'], { 'lamp-1': 'all', 'lamp-2': 'all' });
-    expect(await runTool(tool('lamp__set'), { on: true })).toMatchObject({ ok: false, reason: 'required', field: 'device_id' });
+    expect(await runTool(tool('lamp__set'), { on: true })).toMatchObject({
+      ok: false,
+      reason: 'required',
+      field: 'device_id',
+    });
     expect(sim.devices.map((device) => device.firmware.stats.calls)).toEqual([0, 0]);
   });
 
@@ -77,17 +111,24 @@ describe('createDevicesPlugin', () => {
     const set = tool('lamp__set');
     expect(await set.canUse?.({ conversationId: 'c', caller: 'agent' }, { device_id: 'lamp-1', on: true })).toBeNull();
     registry.setGrant('lamp-1', ['get']);
-    const refused = await Promise.resolve(set.handler({ device_id: 'lamp-1', on: true }, toolCallContext({ toolName: 'lamp__set' }))).catch((error: unknown) => error);
+    const refused = await Promise.resolve(
+      set.handler({ device_id: 'lamp-1', on: true }, toolCallContext({ toolName: 'lamp__set' })),
+    ).catch((error: unknown) => error);
     expect(refused).toMatchObject({ reason: 'unauthorized' });
     expect(sim.device('lamp-1').firmware.stats.calls).toBe(0);
   });
 
   it('reports device_offline for an authorised device whose port is gone', async () => {
     const { sim, registry, tool } = await setUp(['lamp'], { 'lamp-1': 'all' });
-    const gone = new Promise<void>((resolve) => registry.onChange(() => registry.list()[0]?.status === 'offline' && resolve()));
+    const gone = new Promise<void>((resolve) =>
+      registry.onChange(() => registry.list()[0]?.status === 'offline' && resolve()),
+    );
     await sim.unplug('lamp-1');
     await gone;
-    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-1' })).toMatchObject({ ok: false, reason: 'device_offline' });
+    expect(await runTool(tool('lamp__get'), { device_id: 'lamp-1' })).toMatchObject({
+      ok: false,
+      reason: 'device_offline',
+    });
   });
 
   it('offers each authorised display as an output channel that shows the text', async () => {
@@ -95,7 +136,9 @@ describe('createDevicesPlugin', () => {
     const channels = displayChannels(registry);
     expect(channels.map((channel) => channel.name)).toEqual(['display_1', 'display_2']);
     await channels[1]!.send('Dinner is ready', toolCallContext({ toolName: 'output_send__display_2' }));
-    expect((sim.device('display-2').firmware.model as unknown as { state: { text: string } }).state.text).toBe('Dinner is ready');
+    expect((sim.device('display-2').firmware.model as unknown as { state: { text: string } }).state.text).toBe(
+      'Dinner is ready',
+    );
   });
 
   it('lists no channel and no tool for a display without grants', async () => {
@@ -113,7 +156,9 @@ describe('createDevicesPlugin', () => {
     const { sim, registry } = await setUp(['display'], { 'display-1': 'all' });
     const [channel] = displayChannels(registry);
     registry.setGrant('display-1', []);
-    await expect(Promise.resolve(channel!.send('hi', toolCallContext({ toolName: 'output_send__display_1' })))).rejects.toMatchObject({ reason: 'unauthorized' });
+    await expect(
+      Promise.resolve(channel!.send('hi', toolCallContext({ toolName: 'output_send__display_1' }))),
+    ).rejects.toMatchObject({ reason: 'unauthorized' });
     expect(sim.device('display-1').firmware.stats.calls).toBe(0);
   });
 });

@@ -4,7 +4,11 @@ import { LineFramer } from '../../../devices/transport/line-framer.ts';
 function frame(chunks: string[], maxBytes = 16): { lines: string[]; oversized: number[] } {
   const lines: string[] = [];
   const oversized: number[] = [];
-  const framer = new LineFramer({ maxBytes, onLine: (line) => lines.push(line), onOversized: (bytes) => oversized.push(bytes) });
+  const framer = new LineFramer({
+    maxBytes,
+    onLine: (line) => lines.push(line),
+    onOversized: (bytes) => oversized.push(bytes),
+  });
   for (const chunk of chunks) framer.push(Buffer.from(chunk, 'utf8'));
   return { lines, oversized };
 }

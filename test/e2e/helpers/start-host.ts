@@ -35,7 +35,20 @@ export interface StartHostOptions {
 export async function startHost(options: StartHostOptions): Promise<RunningHost> {
   const child = spawn(
     process.execPath,
-    ['bin/home-agent.mjs', 'serve', '--port', '0', '--data-dir', options.dataDir, ...(options.sim === false ? [] : ['--sim']), '--provider', 'scripted', '--script', options.scriptFile, ...(options.extraArgs ?? [])],
+    [
+      'bin/home-agent.mjs',
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      options.dataDir,
+      ...(options.sim === false ? [] : ['--sim']),
+      '--provider',
+      'scripted',
+      '--script',
+      options.scriptFile,
+      ...(options.extraArgs ?? []),
+    ],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hostEnvironment() },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -46,10 +59,13 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const stop = () => stopChild(child, exited);
 
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
+    : AbortSignal.timeout(timeoutMs);
   try {
     const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-      const fail = (reason: string) => reject(new Error(`home-agent serve ${reason}.\nstderr:\n${stderr.join('').slice(-4000)}`));
+      const fail = (reason: string) =>
+        reject(new Error(`home-agent serve ${reason}.\nstderr:\n${stderr.join('').slice(-4000)}`));
       lines.on('line', (line) => {
         const found = SERVING_LINE.exec(line.trim());
         if (found) resolve(found);

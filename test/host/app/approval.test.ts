@@ -16,9 +16,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const SWITCH_ON = { replies: [{ toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } }] }, { text: 'done' }] };
+const SWITCH_ON = {
+  replies: [
+    { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } }] },
+    { text: 'done' },
+  ],
+};
 
-async function setup(policy: ApprovalPolicy, settings: AgentSettings = {}): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
+async function setup(
+  policy: ApprovalPolicy,
+  settings: AgentSettings = {},
+): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
   const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
   cleanups.push(() => sim.close());
   const registry = new DeviceRegistry();
@@ -31,7 +39,12 @@ async function setup(policy: ApprovalPolicy, settings: AgentSettings = {}): Prom
     model: new ScriptedModel(SWITCH_ON),
     approvalPolicy: policy,
     settings,
-    devices: { plugin: createDevicesPlugin(registry), displayChannels: () => [], list: () => [], dispose: () => registry.dispose() },
+    devices: {
+      plugin: createDevicesPlugin(registry),
+      displayChannels: () => [],
+      list: () => [],
+      dispose: () => registry.dispose(),
+    },
     log: () => {},
     version: 'test',
   });
@@ -49,11 +62,15 @@ describe('approval of tools that need the person', () => {
   it('asks through an event, runs the call once the person allows it, and journals both', async () => {
     const { host, events } = await setup('ask');
     host.bus.subscribe((event) => {
-      if (event.type === 'approval/request') void host.handlers['approval/answer']({ callId: event.callId, approved: true });
+      if (event.type === 'approval/request')
+        void host.handlers['approval/answer']({ callId: event.callId, approved: true });
     });
     const outcome = await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(outcome.reason).toBe('done');
-    expect(events.find((event) => event.type === 'approval/request')).toMatchObject({ name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } });
+    expect(events.find((event) => event.type === 'approval/request')).toMatchObject({
+      name: 'relay__set',
+      args: { device_id: 'relay-1', channel: 1, on: true },
+    });
     expect(events.find((event) => event.type === 'approval/end')).toMatchObject({ approved: true, why: 'answered' });
     expect(toolEnd(events)).toMatchObject({ ok: true });
     const journal = host.store.loadEvents('c1').map((event) => event.type);
@@ -64,7 +81,8 @@ describe('approval of tools that need the person', () => {
   it('answers denied when the person says no, and the relay is not switched', async () => {
     const { host, events, sim } = await setup('ask');
     host.bus.subscribe((event) => {
-      if (event.type === 'approval/request') void host.handlers['approval/answer']({ callId: event.callId, approved: false });
+      if (event.type === 'approval/request')
+        void host.handlers['approval/answer']({ callId: event.callId, approved: false });
     });
     await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(toolEnd(events)).toMatchObject({ ok: false, error: { reason: 'denied' } });
@@ -100,7 +118,8 @@ describe('approval and the tool timeout', () => {
     // of three timeouts has fired, so a timeout that still ran during the question would end the call.
     const { host, events } = await setup('ask', { toolTimeoutMs: 200 });
     host.bus.subscribe((event) => {
-      if (event.type === 'approval/request') setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
+      if (event.type === 'approval/request')
+        setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
     });
     await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(toolEnd(events)).toMatchObject({ ok: true });

@@ -25,10 +25,25 @@ describe('a turn the process was killed in', () => {
     store.appendEvent({ ...base, turnId: 't1', type: 'turn/start', text: 'a', model: 'm' });
     store.appendEvent({ ...base, turnId: 't1', type: 'turn/end', reason: 'done' });
     store.appendEvent({ ...base, turnId: 't2', type: 'turn/start', text: 'b', model: 'm' });
-    store.appendEvent({ ...base, turnId: 't2', type: 'approval/request', batchId: 'b1', callId: 'k1', index: 0, name: 'relay__set', args: {} });
+    store.appendEvent({
+      ...base,
+      turnId: 't2',
+      type: 'approval/request',
+      batchId: 'b1',
+      callId: 'k1',
+      index: 0,
+      name: 'relay__set',
+      args: {},
+    });
     db.close();
 
-    const host = await createHost({ dataDir, transport: 'web', model: new ScriptedModel({ replies: [] }), log: () => {}, version: 'test' });
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      log: () => {},
+      version: 'test',
+    });
     cleanups.push(() => host.dispose());
     const ends = host.store.loadEvents('c1').filter((event) => event.type === 'turn/end');
     expect(ends.map((event) => [event.turnId, event.type === 'turn/end' ? event.reason : ''])).toEqual([

@@ -23,7 +23,13 @@ describe('device frame problems in the host', () => {
       dataDir,
       transport: 'cli',
       model: new ScriptedModel({ replies: [] }),
-      attachDevices: () => attachDevices({ sim: false, devices: [{ path: sim.devices[0]!.path }], log: (line) => log.push(line), signal: new AbortController().signal }),
+      attachDevices: () =>
+        attachDevices({
+          sim: false,
+          devices: [{ path: sim.devices[0]!.path }],
+          log: (line) => log.push(line),
+          signal: new AbortController().signal,
+        }),
       log: (line) => log.push(line),
       version: 'test',
     });
@@ -37,6 +43,8 @@ describe('device frame problems in the host', () => {
     // One garbage line before each of the three answers (the simulator's fault), none before the hello.
     expect(devices[0]?.frameProblems).toEqual({ oversized: 0, invalidJson: 3, invalidFrame: 0 });
     expect(log.filter((line) => line.includes('dropped'))).toHaveLength(1);
-    expect(log.find((line) => line.includes('dropped'))).toContain('lamp-1 sent a frame that was dropped (invalid_json');
+    expect(log.find((line) => line.includes('dropped'))).toContain(
+      'lamp-1 sent a frame that was dropped (invalid_json',
+    );
   });
 });

@@ -18,7 +18,13 @@ function dataDir(): string {
 }
 
 async function open(dir: string): Promise<Host> {
-  const host = await createHost({ dataDir: dir, transport: 'cli', model: new ScriptedModel({ replies: [{ text: 'ok' }, { text: 'ok' }] }), log: () => {}, version: 'test' });
+  const host = await createHost({
+    dataDir: dir,
+    transport: 'cli',
+    model: new ScriptedModel({ replies: [{ text: 'ok' }, { text: 'ok' }] }),
+    log: () => {},
+    version: 'test',
+  });
   cleanups.push(() => host.dispose());
   return host;
 }
@@ -36,9 +42,34 @@ describe('host settings and plugin state', () => {
   it('sends tools in plain code-unit order when no toolOrder is stored, and in the stored order once set', async () => {
     const host = await open(dataDir());
     expect(host.settingsStore.get('toolOrder')).toBeUndefined();
-    expect(await headerTools(host)).toEqual(['output_list_channels', 'output_send__chat', 'output_send__notifications', 'seq_check', 'seq_delete', 'seq_list', 'seq_run', 'seq_save', 'seq_show', 'system_list_tools']);
-    await host.handlers['settings/set']({ key: 'toolOrder', value: ['system_list_tools', '<unlisted-tools>', 'output_list_channels'] });
-    expect(await headerTools(host)).toEqual(['system_list_tools', 'output_send__chat', 'output_send__notifications', 'seq_check', 'seq_delete', 'seq_list', 'seq_run', 'seq_save', 'seq_show', 'output_list_channels']);
+    expect(await headerTools(host)).toEqual([
+      'output_list_channels',
+      'output_send__chat',
+      'output_send__notifications',
+      'seq_check',
+      'seq_delete',
+      'seq_list',
+      'seq_run',
+      'seq_save',
+      'seq_show',
+      'system_list_tools',
+    ]);
+    await host.handlers['settings/set']({
+      key: 'toolOrder',
+      value: ['system_list_tools', '<unlisted-tools>', 'output_list_channels'],
+    });
+    expect(await headerTools(host)).toEqual([
+      'system_list_tools',
+      'output_send__chat',
+      'output_send__notifications',
+      'seq_check',
+      'seq_delete',
+      'seq_list',
+      'seq_run',
+      'seq_save',
+      'seq_show',
+      'output_list_channels',
+    ]);
   });
 
   it('warns before disabling a plugin whose tools toolOrder names, applies on confirm, and keeps the state across a restart', async () => {
@@ -65,6 +96,16 @@ describe('host settings and plugin state', () => {
   it('disables a plugin that toolOrder does not name without a warning', async () => {
     const host = await open(dataDir());
     expect(await host.handlers['plugins/set-enabled']({ name: 'system', enabled: false })).toEqual({ applied: true });
-    expect(await headerTools(host)).toEqual(['output_list_channels', 'output_send__chat', 'output_send__notifications', 'seq_check', 'seq_delete', 'seq_list', 'seq_run', 'seq_save', 'seq_show']);
+    expect(await headerTools(host)).toEqual([
+      'output_list_channels',
+      'output_send__chat',
+      'output_send__notifications',
+      'seq_check',
+      'seq_delete',
+      'seq_list',
+      'seq_run',
+      'seq_save',
+      'seq_show',
+    ]);
   });
 });

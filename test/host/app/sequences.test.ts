@@ -16,7 +16,8 @@ async function open(dataDir: string): Promise<Host> {
     dataDir,
     transport: 'cli',
     model: new ScriptedModel({ replies: [] }),
-    attachDevices: () => attachDevices({ sim: true, simLatencyMs: 0, devices: [], log: () => {}, signal: new AbortController().signal }),
+    attachDevices: () =>
+      attachDevices({ sim: true, simLatencyMs: 0, devices: [], log: () => {}, signal: new AbortController().signal }),
     log: () => {},
     version: 'test',
   });
@@ -38,7 +39,16 @@ const eveningScene = {
         { tool: 'thermometer__read', args: { device_id: 'thermometer-1' }, slot: 'reading' },
       ],
     },
-    { id: 'then', calls: [{ tool: 'display__show', args: { device_id: 'display-1', text: 'warm' }, when: 'reading.ok && reading.result.result.celsius > 20' }] },
+    {
+      id: 'then',
+      calls: [
+        {
+          tool: 'display__show',
+          args: { device_id: 'display-1', text: 'warm' },
+          when: 'reading.ok && reading.result.result.celsius > 20',
+        },
+      ],
+    },
   ],
 };
 

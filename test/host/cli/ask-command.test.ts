@@ -17,7 +17,20 @@ afterEach(() => {
 describe('home-agent ask --json', () => {
   it('prints the contract events of a parallel batch on the simulated devices and exits 0', async () => {
     const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
-    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--sim', '--sim-latency-ms', '20', '--data-dir', tempDir(), '--json', 'turn on the lamps']);
+    const result = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--sim',
+      '--sim-latency-ms',
+      '20',
+      '--data-dir',
+      tempDir(),
+      '--json',
+      'turn on the lamps',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
@@ -50,11 +63,30 @@ describe('home-agent ask --json', () => {
   it('ends a call to a tool that does not exist with ok false and still ends the turn done', async () => {
     const dir = tempDir();
     const script = path.join(dir, 'script.json');
-    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'teleport__now', args: {} }] }, { text: 'I cannot do that.' }] }));
-    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'teleport me']);
+    writeFileSync(
+      script,
+      JSON.stringify({
+        replies: [{ toolCalls: [{ name: 'teleport__now', args: {} }] }, { text: 'I cannot do that.' }],
+      }),
+    );
+    const result = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--data-dir',
+      dir,
+      '--json',
+      'teleport me',
+    ]);
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
-    expect(events.find((event) => event.type === 'tool/end')).toMatchObject({ name: 'teleport__now', ok: false, error: { reason: 'not_found' } });
+    expect(events.find((event) => event.type === 'tool/end')).toMatchObject({
+      name: 'teleport__now',
+      ok: false,
+      error: { reason: 'not_found' },
+    });
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'done' });
   });
 
@@ -62,7 +94,19 @@ describe('home-agent ask --json', () => {
     const dir = tempDir();
     const script = path.join(dir, 'script.json');
     writeFileSync(script, JSON.stringify({ replies: [{ text: 'never sent' }] }));
-    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--tool-order', '["lamp__fly","<unlisted-tools>"]', '--json', 'hi']);
+    const result = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--data-dir',
+      dir,
+      '--tool-order',
+      '["lamp__fly","<unlisted-tools>"]',
+      '--json',
+      'hi',
+    ]);
     expect(result.code).toBe(1);
     const events = jsonLines(result.stdout);
     expect(events.map((event) => event.type)).toEqual(['turn/start', 'agent/error', 'turn/end']);
@@ -89,12 +133,29 @@ describe('home-agent ask --json', () => {
 
   it('runs at most --concurrency-cap calls of a parallel batch at once', async () => {
     const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
-    const result = await runCli(['ask', '--provider', 'scripted', '--script', script, '--sim', '--sim-latency-ms', '20', '--concurrency-cap', '1', '--data-dir', tempDir(), '--json', 'lamps']);
+    const result = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--sim',
+      '--sim-latency-ms',
+      '20',
+      '--concurrency-cap',
+      '1',
+      '--data-dir',
+      tempDir(),
+      '--json',
+      'lamps',
+    ]);
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
     expect(events.find((event) => event.type === 'batch/start')).toMatchObject({ mode: 'parallel' });
     // With a cap of one, each call starts only after the one before it ended.
-    const order = events.filter((event) => event.type === 'tool/start' || event.type === 'tool/end').map((event) => `${String(event.type)} ${String(event.callId).slice(-1)}`);
+    const order = events
+      .filter((event) => event.type === 'tool/start' || event.type === 'tool/end')
+      .map((event) => `${String(event.type)} ${String(event.callId).slice(-1)}`);
     expect(order).toEqual(['tool/start 0', 'tool/end 0', 'tool/start 1', 'tool/end 1', 'tool/start 2', 'tool/end 2']);
   });
 });

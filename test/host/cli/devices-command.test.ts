@@ -28,19 +28,50 @@ describe('home-agent devices', () => {
       expect(paired.code).toBe(0);
     }
     const listed = await runCli(['devices', 'list', '--json', '--data-dir', dir]);
-    expect(JSON.parse(listed.stdout).map((device: { identity: { id: string }; grants: string[] }) => [device.identity.id, device.grants])).toEqual([
+    expect(
+      JSON.parse(listed.stdout).map((device: { identity: { id: string }; grants: string[] }) => [
+        device.identity.id,
+        device.grants,
+      ]),
+    ).toEqual([
       ['lamp-1', []],
       ['lamp-2', []],
     ]);
     expect((await runCli(['devices', 'grant', 'lamp-1', 'set', '--data-dir', dir])).code).toBe(0);
 
     const script = path.join(dir, 'script.json');
-    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: true } }, { name: 'lamp__set', args: { device_id: 'lamp-2', on: true } }] }, { text: 'ok' }] }));
-    const asked = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'lamps on']);
+    writeFileSync(
+      script,
+      JSON.stringify({
+        replies: [
+          {
+            toolCalls: [
+              { name: 'lamp__set', args: { device_id: 'lamp-1', on: true } },
+              { name: 'lamp__set', args: { device_id: 'lamp-2', on: true } },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      }),
+    );
+    const asked = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--data-dir',
+      dir,
+      '--json',
+      'lamps on',
+    ]);
     const ends = jsonLines(asked.stdout)
       .filter((event) => event.type === 'tool/end')
       .sort((a, b) => Number(a.index) - Number(b.index));
-    expect(ends.map((end) => [end.index, end.ok, (end.error as { reason?: string } | undefined)?.reason]), JSON.stringify(ends)).toEqual([
+    expect(
+      ends.map((end) => [end.index, end.ok, (end.error as { reason?: string } | undefined)?.reason]),
+      JSON.stringify(ends),
+    ).toEqual([
       [0, true, undefined],
       [1, false, 'unauthorized'],
     ]);

@@ -30,7 +30,9 @@ describe('home-agent devices confirm', () => {
     const lamp = sim.devices[0]!;
     expect((await cli(['devices', 'pair', lamp.path, '--yes', '--data-dir', dataDir])).code).toBe(0);
     expect((await cli(['devices', 'grant', 'lamp-1', 'set', '--data-dir', dataDir])).code).toBe(0);
-    expect((await cli(['devices', 'confirm', 'lamp-1', '--yes', '--data-dir', dataDir])).stdout).toContain('nothing to confirm');
+    expect((await cli(['devices', 'confirm', 'lamp-1', '--yes', '--data-dir', dataDir])).stdout).toContain(
+      'nothing to confirm',
+    );
 
     lamp.firmware.reflash('2.0.0');
     const confirmed = await cli(['devices', 'confirm', 'lamp-1', '--yes', '--data-dir', dataDir]);
@@ -38,7 +40,10 @@ describe('home-agent devices confirm', () => {
     expect(confirmed.stdout).toContain('firmware 2.0.0');
     expect(confirmed.stdout).toContain('was: id lamp-1, model SimLamp 1, firmware 1.0.0');
     expect(confirmed.code).toBe(0);
-    const listed = JSON.parse((await cli(['devices', 'list', '--json', '--data-dir', dataDir])).stdout) as { identity: { firmware: string }; grants: string[] }[];
+    const listed = JSON.parse((await cli(['devices', 'list', '--json', '--data-dir', dataDir])).stdout) as {
+      identity: { firmware: string };
+      grants: string[];
+    }[];
     expect(listed.map((device) => [device.identity.firmware, device.grants])).toEqual([['2.0.0', ['set']]]);
   });
 });

@@ -25,12 +25,49 @@ describe('a device that speaks plain lines (AT relay board)', () => {
     expect((await runCli(['devices', 'list', '--data-dir', dir])).stdout).toContain('(profile at-relay-4)');
 
     const script = path.join(dir, 'script.json');
-    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] }, { text: 'ok' }] }));
-    const unattended = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'garden lights on']);
-    expect(jsonLines(unattended.stdout).find((event) => event.type === 'tool/end')).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    writeFileSync(
+      script,
+      JSON.stringify({
+        replies: [
+          { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
+          { text: 'ok' },
+        ],
+      }),
+    );
+    const unattended = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--data-dir',
+      dir,
+      '--json',
+      'garden lights on',
+    ]);
+    expect(jsonLines(unattended.stdout).find((event) => event.type === 'tool/end')).toMatchObject({
+      ok: false,
+      error: { reason: 'denied' },
+    });
 
-    const approved = await runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--approve-all', '--json', 'garden lights on']);
-    expect(jsonLines(approved.stdout).find((event) => event.type === 'tool/end')).toMatchObject({ ok: true, result: { device_id: 'relay-1', result: { channel: 2, on: true } } });
-    expect(await sim.waitForState('relay-1', (state) => (state.channels as boolean[])[1] === true)).toEqual({ channels: [false, true, false, false] });
+    const approved = await runCli([
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--data-dir',
+      dir,
+      '--approve-all',
+      '--json',
+      'garden lights on',
+    ]);
+    expect(jsonLines(approved.stdout).find((event) => event.type === 'tool/end')).toMatchObject({
+      ok: true,
+      result: { device_id: 'relay-1', result: { channel: 2, on: true } },
+    });
+    expect(await sim.waitForState('relay-1', (state) => (state.channels as boolean[])[1] === true)).toEqual({
+      channels: [false, true, false, false],
+    });
   });
 });

@@ -13,7 +13,8 @@ async function fakeOllama(models: string[]): Promise<string> {
   const server = http.createServer((request, response) => {
     response.setHeader('content-type', 'application/json');
     if (request.url === '/api/version') response.end(JSON.stringify({ version: '0.9.0' }));
-    else if (request.url === '/api/tags') response.end(JSON.stringify({ models: models.map((name) => ({ name, model: name })) }));
+    else if (request.url === '/api/tags')
+      response.end(JSON.stringify({ models: models.map((name) => ({ name, model: name })) }));
     else response.writeHead(404).end('{}');
   });
   servers.push(server);
@@ -53,7 +54,9 @@ describe('selectModel', () => {
   it('asks for --model when a provider is given without one, and names an unset key variable', async () => {
     await expect(selectModel({ provider: 'openai' })).rejects.toThrow(ModelConfigError);
     await expect(selectModel({ provider: 'openai' })).rejects.toThrow(/needs --model/);
-    await expect(selectModel({ provider: 'anthropic', model: 'm', apiKeyEnv: 'HOME_AGENT_TEST_UNSET_KEY' })).rejects.toThrow(/HOME_AGENT_TEST_UNSET_KEY.*not set/);
+    await expect(
+      selectModel({ provider: 'anthropic', model: 'm', apiKeyEnv: 'HOME_AGENT_TEST_UNSET_KEY' }),
+    ).rejects.toThrow(/HOME_AGENT_TEST_UNSET_KEY.*not set/);
   });
 });
 
@@ -62,14 +65,23 @@ describe('selectModel API keys', () => {
     const seen: string[] = [];
     const server = http.createServer((request, response) => {
       seen.push(String(request.headers['x-api-key'] ?? ''));
-      response.writeHead(401, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}');
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}');
     });
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const selected = await selectModel({ provider: 'anthropic', model: 'claude-test', baseUrl }, { storedApiKey: (provider) => (provider === 'anthropic' ? 'sk-from-keychain-42' : undefined) });
+    const selected = await selectModel(
+      { provider: 'anthropic', model: 'claude-test', baseUrl },
+      { storedApiKey: (provider) => (provider === 'anthropic' ? 'sk-from-keychain-42' : undefined) },
+    );
     const failure = await (async () => {
-      for await (const _part of selected.adapter.stream({ system: '', messages: [{ role: 'user', text: 'hi' }], tools: [] }, { signal: AbortSignal.timeout(5000) })) void _part;
+      for await (const _part of selected.adapter.stream(
+        { system: '', messages: [{ role: 'user', text: 'hi' }], tools: [] },
+        { signal: AbortSignal.timeout(5000) },
+      ))
+        void _part;
     })().catch((error: unknown) => error as Error);
     expect(seen).toEqual(['sk-from-keychain-42']);
     expect(String((failure as Error).message)).not.toContain('sk-from-keychain-42');

@@ -59,18 +59,39 @@ describe('API keys through the host', () => {
   it('tells front ends which providers have a key, never the key, and refuses keys where no keychain exists', async () => {
     const dataDir = folder();
     const secrets = new EncryptedFileSecretStore({ file: path.join(dataDir, 'secrets.json'), cipher: cipher() });
-    const host = await createHost({ dataDir, transport: 'electron', model: new ScriptedModel({ replies: [] }), secrets, log: () => {}, version: 'test' });
+    const host = await createHost({
+      dataDir,
+      transport: 'electron',
+      model: new ScriptedModel({ replies: [] }),
+      secrets,
+      log: () => {},
+      version: 'test',
+    });
     try {
-      expect(await host.handlers['secrets/set-api-key']({ provider: 'anthropic', apiKey: KEY })).toEqual({ stored: true, appliesAt: 'next start' });
+      expect(await host.handlers['secrets/set-api-key']({ provider: 'anthropic', apiKey: KEY })).toEqual({
+        stored: true,
+        appliesAt: 'next start',
+      });
       const status = await host.handlers['secrets/status']({});
-      expect(status).toEqual({ available: true, apiKeys: { openai: false, anthropic: true, gemini: false, ollama: false } });
+      expect(status).toEqual({
+        available: true,
+        apiKeys: { openai: false, anthropic: true, gemini: false, ollama: false },
+      });
       expect(JSON.stringify(status)).not.toContain(KEY);
     } finally {
       await host.dispose();
     }
-    const web = await createHost({ dataDir: folder(), transport: 'web', model: new ScriptedModel({ replies: [] }), log: () => {}, version: 'test' });
+    const web = await createHost({
+      dataDir: folder(),
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      log: () => {},
+      version: 'test',
+    });
     try {
-      await expect(async () => web.handlers['secrets/set-api-key']({ provider: 'openai', apiKey: KEY })).rejects.toThrow(/environment variable/);
+      await expect(async () =>
+        web.handlers['secrets/set-api-key']({ provider: 'openai', apiKey: KEY }),
+      ).rejects.toThrow(/environment variable/);
     } finally {
       await web.dispose();
     }

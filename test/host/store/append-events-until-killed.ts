@@ -9,7 +9,14 @@ const db = openDatabase({ file });
 const store = new SqliteConversationStore({ db });
 store.ensureConversation('crash', 'Killed mid-turn');
 for (let i = 1; i <= 100_000; i += 1) {
-  const seq = store.appendEvent({ type: 'text/delta', at: 1_700_000_000_000 + i, conversationId: 'crash', turnId: 't1', step: 1, text: `delta ${i} `.repeat(20) });
+  const seq = store.appendEvent({
+    type: 'text/delta',
+    at: 1_700_000_000_000 + i,
+    conversationId: 'crash',
+    turnId: 't1',
+    step: 1,
+    text: `delta ${i} `.repeat(20),
+  });
   process.stdout.write(`${seq}\n`);
 }
 db.close();

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -124,7 +133,9 @@ describe('openDatabase', () => {
   it('refuses a SQLite file with unknown tables and no application_id as foreign', () => {
     const file = folder.file();
     const other = new Database(file);
-    other.exec("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places (url) VALUES ('https://example.org')");
+    other.exec(
+      "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places (url) VALUES ('https://example.org')",
+    );
     other.close();
     expect(expectRefused(file, 'foreign').detail).toContain('moz_places');
   });
@@ -190,7 +201,9 @@ describe('openDatabase', () => {
       const raw = new Database(file);
       raw.pragma('user_version = 99');
       raw.close();
-      expect(() => folder.own(openDatabase({ file, readonly: true }))).toThrow(expect.objectContaining({ kind: 'too_new' }));
+      expect(() => folder.own(openDatabase({ file, readonly: true }))).toThrow(
+        expect.objectContaining({ kind: 'too_new' }),
+      );
     });
 
     it('reports an un-upgraded store as outdated', () => {

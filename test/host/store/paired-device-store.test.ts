@@ -15,8 +15,20 @@ const kitchenLamp: PairedDevice = {
   alias: 'Kitchen lamp',
   identity: { id: 'lamp-7f3a', kind: 'lamp', model: 'HA-Lamp 2', firmware: '1.4.0' },
   tools: [
-    { name: 'set', description: 'Switch on or off', parameters: { type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'] }, parallelSafe: true, serial: false },
-    { name: 'status', description: 'Read the state', parameters: { type: 'object' }, parallelSafe: true, serial: false },
+    {
+      name: 'set',
+      description: 'Switch on or off',
+      parameters: { type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'] },
+      parallelSafe: true,
+      serial: false,
+    },
+    {
+      name: 'status',
+      description: 'Read the state',
+      parameters: { type: 'object' },
+      parallelSafe: true,
+      serial: false,
+    },
   ],
   grants: ['set', 'status'],
   pairedAt: 1_700_000_000_000,
@@ -26,7 +38,15 @@ const thermometer: PairedDevice = {
   path: '/dev/ttyACM1',
   alias: 'Hall thermometer',
   identity: { id: 'thermo-01', kind: 'thermometer', model: 'HA-T1', firmware: '0.9' },
-  tools: [{ name: 'read', description: 'Temperature in °C', parameters: { type: 'object' }, parallelSafe: true, serial: false }],
+  tools: [
+    {
+      name: 'read',
+      description: 'Temperature in °C',
+      parameters: { type: 'object' },
+      parallelSafe: true,
+      serial: false,
+    },
+  ],
   grants: [],
   pairedAt: 1_700_000_100_000,
   confirmedIdentity: false,
@@ -69,20 +89,26 @@ describe('PairedDeviceStore', () => {
 
   it('refuses a grant for a tool the device does not have', () => {
     const { devices } = open();
-    expect(() => devices.save({ ...kitchenLamp, grants: ['set', 'self_destruct'] })).toThrow(expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('self_destruct') }));
+    expect(() => devices.save({ ...kitchenLamp, grants: ['set', 'self_destruct'] })).toThrow(
+      expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('self_destruct') }),
+    );
     expect(devices.list()).toEqual([]);
   });
 
   it('refuses a second device on a path that is already paired', () => {
     const { devices } = open();
     devices.save(kitchenLamp);
-    expect(() => devices.save({ ...thermometer, path: kitchenLamp.path })).toThrow(expect.objectContaining({ kind: 'invalid_value' }));
+    expect(() => devices.save({ ...thermometer, path: kitchenLamp.path })).toThrow(
+      expect.objectContaining({ kind: 'invalid_value' }),
+    );
     expect(devices.list()).toEqual([kitchenLamp]);
   });
 
   it('refuses an identity that is not one', () => {
     const { devices } = open();
-    expect(() => devices.save({ ...kitchenLamp, identity: { ...kitchenLamp.identity, id: '' } })).toThrow(expect.objectContaining({ kind: 'invalid_value' }));
+    expect(() => devices.save({ ...kitchenLamp, identity: { ...kitchenLamp.identity, id: '' } })).toThrow(
+      expect.objectContaining({ kind: 'invalid_value' }),
+    );
   });
 
   it('reports a stored device whose tools no longer validate', () => {
@@ -90,7 +116,7 @@ describe('PairedDeviceStore', () => {
     const { db, devices } = open((report) => reports.push(report));
     devices.save(kitchenLamp);
     devices.save(thermometer);
-    db.prepare("UPDATE paired_devices SET tools = '[{\"name\":\"Bad Name\"}]' WHERE device_id = 'thermo-01'").run();
+    db.prepare('UPDATE paired_devices SET tools = \'[{"name":"Bad Name"}]\' WHERE device_id = \'thermo-01\'').run();
     expect(devices.list()).toEqual([kitchenLamp]);
     expect(reports.map((report) => report.key)).toEqual(['thermo-01']);
   });
@@ -102,7 +128,16 @@ describe('PairedDeviceStore line profiles', () => {
       path: '/dev/ttyUSB3',
       alias: 'Garden relays',
       identity: { id: 'relay-9', kind: 'relay', model: 'AT-RELAY-4', firmware: '2.1' },
-      tools: [{ name: 'set', description: 'Switch', parameters: { type: 'object' }, parallelSafe: true, serial: false, confirm: true }],
+      tools: [
+        {
+          name: 'set',
+          description: 'Switch',
+          parameters: { type: 'object' },
+          parallelSafe: true,
+          serial: false,
+          confirm: true,
+        },
+      ],
       grants: ['set'],
       pairedAt: 1_700_000_200_000,
       confirmedIdentity: true,

@@ -14,15 +14,11 @@ function tablesOf(db: Database.Database): string[] {
 }
 
 describe('runMigrations', () => {
-  it('runs each pending migration once, in order, from the file\'s version', () => {
+  it("runs each pending migration once, in order, from the file's version", () => {
     const file = folder.file();
     const db = folder.own(new Database(file));
     const ran: string[] = [];
-    const steps = [
-      () => ran.push('one'),
-      () => ran.push('two'),
-      () => ran.push('three'),
-    ];
+    const steps = [() => ran.push('one'), () => ran.push('two'), () => ran.push('three')];
     expect(runMigrations({ db, file, migrations: steps.slice(0, 1) })).toEqual({ from: 0, to: 1 });
     expect(runMigrations({ db, file, migrations: steps })).toEqual({ from: 1, to: 3 });
     expect(runMigrations({ db, file, migrations: steps })).toEqual({ from: 3, to: 3 });
@@ -49,6 +45,8 @@ describe('runMigrations', () => {
     const db = folder.own(new Database(file));
     const other = folder.own(new Database(file));
     other.pragma('user_version = 7');
-    expect(() => runMigrations({ db, file, migrations: [() => undefined] })).toThrow(expect.objectContaining({ kind: 'too_new', file }));
+    expect(() => runMigrations({ db, file, migrations: [() => undefined] })).toThrow(
+      expect.objectContaining({ kind: 'too_new', file }),
+    );
   });
 });

@@ -74,14 +74,18 @@ describe('SettingsStore', () => {
     ['bogus', 1],
   ])('refuses %s = %j and keeps nothing', (key, value) => {
     const { settings } = open();
-    expect(() => settings.set(key as 'model', value as string)).toThrow(expect.objectContaining({ kind: 'invalid_value' }));
+    expect(() => settings.set(key as 'model', value as string)).toThrow(
+      expect.objectContaining({ kind: 'invalid_value' }),
+    );
     expect(settings.getAll()).toEqual({});
   });
 
   it('reports a stored value that fails its schema instead of returning it', () => {
     const reports: InvalidRowReport[] = [];
     const { db, settings } = open((report) => reports.push(report));
-    db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('toolOrder', '[\"no-rest-entry\"]', 1), ('maxSteps', '\"ten\"', 1), ('futureKey', '1', 1)").run();
+    db.prepare(
+      "INSERT INTO settings (key, value, updated_at) VALUES ('toolOrder', '[\"no-rest-entry\"]', 1), ('maxSteps', '\"ten\"', 1), ('futureKey', '1', 1)",
+    ).run();
     expect(settings.get('toolOrder')).toBeUndefined();
     expect(Object.keys(settings.getAll())).toEqual([]);
     expect(reports.map((report) => report.key)).toEqual(['toolOrder', 'maxSteps', 'toolOrder']);

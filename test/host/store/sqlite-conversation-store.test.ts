@@ -35,29 +35,94 @@ const base = { conversationId: 'c1', turnId: 't1' };
 const turn: AgentEvent[] = [
   { ...base, at: 2_000, type: 'turn/start', text: 'lights on in the kitchen', model: 'scripted' },
   { ...base, at: 2_001, type: 'step/start', step: 1 },
-  { ...base, at: 2_002, type: 'request/header', step: 1, tools: ['lamp__set', 'output_send__chat'], systemPromptHash: 'sp1', requestHash: 'rq1' },
-  { ...base, at: 2_010, type: 'message/assistant', step: 1, text: '', toolCalls: [{ id: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } }] },
-  { ...base, at: 2_011, type: 'batch/start', step: 1, batchId: 'b1', mode: 'serial', reason: 'serial: one call', calls: [{ index: 0, callId: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } }] },
+  {
+    ...base,
+    at: 2_002,
+    type: 'request/header',
+    step: 1,
+    tools: ['lamp__set', 'output_send__chat'],
+    systemPromptHash: 'sp1',
+    requestHash: 'rq1',
+  },
+  {
+    ...base,
+    at: 2_010,
+    type: 'message/assistant',
+    step: 1,
+    text: '',
+    toolCalls: [{ id: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } }],
+  },
+  {
+    ...base,
+    at: 2_011,
+    type: 'batch/start',
+    step: 1,
+    batchId: 'b1',
+    mode: 'serial',
+    reason: 'serial: one call',
+    calls: [{ index: 0, callId: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } }],
+  },
   { ...base, at: 2_012, type: 'tool/start', batchId: 'b1', callId: 'call_1', name: 'lamp__set', index: 0 },
-  { ...base, at: 2_290, type: 'tool/end', batchId: 'b1', callId: 'call_1', name: 'lamp__set', index: 0, ok: true, result: { on: true }, queuedMs: 3, runMs: 275, startedAt: 2_015, endedAt: 2_290 },
+  {
+    ...base,
+    at: 2_290,
+    type: 'tool/end',
+    batchId: 'b1',
+    callId: 'call_1',
+    name: 'lamp__set',
+    index: 0,
+    ok: true,
+    result: { on: true },
+    queuedMs: 3,
+    runMs: 275,
+    startedAt: 2_015,
+    endedAt: 2_290,
+  },
   { ...base, at: 2_291, type: 'batch/end', batchId: 'b1', wallMs: 280, executed: 1 },
   { ...base, at: 2_292, type: 'step/end', step: 1 },
   { ...base, at: 2_300, type: 'step/start', step: 2 },
-  { ...base, at: 2_301, type: 'request/header', step: 2, tools: ['lamp__set', 'output_send__chat'], systemPromptHash: 'sp1', requestHash: 'rq2' },
+  {
+    ...base,
+    at: 2_301,
+    type: 'request/header',
+    step: 2,
+    tools: ['lamp__set', 'output_send__chat'],
+    systemPromptHash: 'sp1',
+    requestHash: 'rq2',
+  },
   { ...base, at: 2_400, type: 'turn/end', reason: 'done' },
 ];
 
 const messages: ConversationMessage[] = [
   { role: 'user', text: 'lights on in the kitchen' },
-  { role: 'assistant', text: 'On it.', toolCalls: [{ id: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } }, { id: 'call_2', name: 'lamp__set', args: {}, argumentsText: '{"on":tru' }] },
-  { role: 'tool', toolCallId: 'call_1', toolName: 'lamp__set', content: '{"on":true}', isError: false, media: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+  {
+    role: 'assistant',
+    text: 'On it.',
+    toolCalls: [
+      { id: 'call_1', name: 'lamp__set', args: { device_id: 'k1', on: true } },
+      { id: 'call_2', name: 'lamp__set', args: {}, argumentsText: '{"on":tru' },
+    ],
+  },
+  {
+    role: 'tool',
+    toolCallId: 'call_1',
+    toolName: 'lamp__set',
+    content: '{"on":true}',
+    isError: false,
+    media: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
+  },
   { role: 'tool', toolCallId: 'call_2', toolName: 'lamp__set', content: '{"reason":"invalid_json"}', isError: true },
 ];
 
 describe('SqliteConversationStore', () => {
   it('creates conversations and lists the most recently active first', () => {
     const { store, clock } = openStore();
-    expect(store.createConversation('Kitchen')).toEqual({ id: 'c1', title: 'Kitchen', createdAt: 1_000, updatedAt: 1_000 });
+    expect(store.createConversation('Kitchen')).toEqual({
+      id: 'c1',
+      title: 'Kitchen',
+      createdAt: 1_000,
+      updatedAt: 1_000,
+    });
     clock.now = 1_100;
     store.createConversation('Garden');
     clock.now = 1_200;
@@ -82,7 +147,12 @@ describe('SqliteConversationStore', () => {
     const { store, clock } = openStore();
     store.createConversation('Old');
     clock.now = 5_000;
-    expect(store.renameConversation('c1', 'New')).toEqual({ id: 'c1', title: 'New', createdAt: 1_000, updatedAt: 1_000 });
+    expect(store.renameConversation('c1', 'New')).toEqual({
+      id: 'c1',
+      title: 'New',
+      createdAt: 1_000,
+      updatedAt: 1_000,
+    });
     expect(() => store.renameConversation('nope', 'x')).toThrow(expect.objectContaining({ kind: 'not_found' }));
   });
 
@@ -99,7 +169,9 @@ describe('SqliteConversationStore', () => {
 
   it('refuses a message for a conversation that does not exist', () => {
     const { store } = openStore();
-    expect(() => store.appendMessage('ghost', { role: 'user', text: 'hi' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(() => store.appendMessage('ghost', { role: 'user', text: 'hi' })).toThrow(
+      expect.objectContaining({ kind: 'not_found' }),
+    );
   });
 
   it('journals every event with a per-conversation sequence number and gives the journal back in order', () => {
@@ -110,7 +182,9 @@ describe('SqliteConversationStore', () => {
     expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(other).toBe(1);
     expect(store.loadEvents('c1')).toEqual(turn);
-    const columns = db.prepare("SELECT seq, turn_id AS turnId, type, at FROM events WHERE conversation_id = 'c1' AND seq IN (3, 7)").all();
+    const columns = db
+      .prepare("SELECT seq, turn_id AS turnId, type, at FROM events WHERE conversation_id = 'c1' AND seq IN (3, 7)")
+      .all();
     expect(columns).toEqual([
       { seq: 3, turnId: 't1', type: 'request/header', at: 2_002 },
       { seq: 7, turnId: 't1', type: 'tool/end', at: 2_290 },
@@ -143,10 +217,10 @@ describe('SqliteConversationStore', () => {
 
   describe('a stored row that no longer validates', () => {
     function damage(db: Database.Database): void {
-      db.prepare("UPDATE messages SET payload = '{\"role\":\"user\",\"txt\":\"typo\"}' WHERE seq = 2").run();
+      db.prepare('UPDATE messages SET payload = \'{"role":"user","txt":"typo"}\' WHERE seq = 2').run();
       db.prepare("UPDATE messages SET payload = 'not json' WHERE seq = 3").run();
       db.prepare("UPDATE messages SET role = 'user' WHERE seq = 4").run();
-      db.prepare("UPDATE events SET payload = '{\"type\":\"tool/end\",\"callId\":\"call_1\"}' WHERE seq = 7").run();
+      db.prepare('UPDATE events SET payload = \'{"type":"tool/end","callId":"call_1"}\' WHERE seq = 7').run();
     }
 
     it('throws a StoreError naming the row when no handler is given', () => {
@@ -163,7 +237,9 @@ describe('SqliteConversationStore', () => {
       }
       expect(StoreError.isInstance(caught) && caught.kind).toBe('invalid_row');
       expect((caught as StoreError).detail).toContain('c1#2');
-      expect(() => store.loadEvents('c1')).toThrow(expect.objectContaining({ kind: 'invalid_row', detail: expect.stringContaining('c1#7') }));
+      expect(() => store.loadEvents('c1')).toThrow(
+        expect.objectContaining({ kind: 'invalid_row', detail: expect.stringContaining('c1#7') }),
+      );
     });
 
     it('is skipped and reported to the handler, never dropped silently', () => {
@@ -175,7 +251,12 @@ describe('SqliteConversationStore', () => {
       damage(db);
       expect(store.loadMessages('c1')).toEqual([messages[0]]);
       expect(store.loadEvents('c1')).toEqual(turn.filter((_, index) => index !== 6));
-      expect(reports.map((report) => `${report.table} ${report.key}`)).toEqual(['messages c1#2', 'messages c1#3', 'messages c1#4', 'events c1#7']);
+      expect(reports.map((report) => `${report.table} ${report.key}`)).toEqual([
+        'messages c1#2',
+        'messages c1#3',
+        'messages c1#4',
+        'events c1#7',
+      ]);
       expect(reports[1]!.detail).toContain('not JSON');
       expect(reports[2]!.detail).toContain('role column says user');
     });

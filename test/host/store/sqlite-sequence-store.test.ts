@@ -36,7 +36,11 @@ describe('SqliteSequenceStore', () => {
 
   it('reports a stored definition that no longer validates instead of handing it to the engine', async () => {
     const db = folder.own(openDatabase({ file: folder.file() }));
-    db.prepare('INSERT INTO sequences (name, definition, updated_at) VALUES (?, ?, ?)').run('broken', '{"name":"broken","groups":"nope"}', 1);
+    db.prepare('INSERT INTO sequences (name, definition, updated_at) VALUES (?, ?, ?)').run(
+      'broken',
+      '{"name":"broken","groups":"nope"}',
+      1,
+    );
     const reports: InvalidRowReport[] = [];
     const store = new SqliteSequenceStore({ db, onInvalidRow: (report) => reports.push(report) });
     expect(await store.list()).toEqual([]);

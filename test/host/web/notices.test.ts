@@ -25,12 +25,25 @@ describe('notices on the live stream', () => {
       dataDir,
       transport: 'web',
       model: new ScriptedModel({ replies: [] }),
-      attachDevices: () => attachDevices({ sim: false, devices: sim.devices.map((device) => ({ path: device.path })), log: () => {}, signal: new AbortController().signal }),
+      attachDevices: () =>
+        attachDevices({
+          sim: false,
+          devices: sim.devices.map((device) => ({ path: device.path })),
+          log: () => {},
+          signal: new AbortController().signal,
+        }),
       log: () => {},
       version: 'test',
     });
     cleanups.push(() => host.dispose());
-    const server = await startWebServer({ handlers: host.handlers, bus: host.bus, notices: host.notices, staticDir: dataDir, port: 0, token: TOKEN });
+    const server = await startWebServer({
+      handlers: host.handlers,
+      bus: host.bus,
+      notices: host.notices,
+      staticDir: dataDir,
+      port: 0,
+      token: TOKEN,
+    });
     cleanups.push(() => server.close());
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}api/events?token=${TOKEN}`);
     cleanups.push(() => socket.close());

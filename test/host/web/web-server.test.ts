@@ -24,7 +24,13 @@ async function serve(): Promise<{ host: Host; server: WebServer }> {
     version: 'test',
   });
   cleanups.push(() => host.dispose());
-  const server = await startWebServer({ handlers: host.handlers, bus: host.bus, staticDir: dataDir, port: 0, token: TOKEN });
+  const server = await startWebServer({
+    handlers: host.handlers,
+    bus: host.bus,
+    staticDir: dataDir,
+    port: 0,
+    token: TOKEN,
+  });
   cleanups.push(() => server.close());
   return { host, server };
 }
@@ -80,6 +86,8 @@ describe('web server', () => {
 
   it('refuses to start on a non-loopback address without a real token', async () => {
     const { host } = await serve();
-    await expect(startWebServer({ handlers: host.handlers, bus: host.bus, staticDir: '.', host: '0.0.0.0', port: 0, token: '' })).rejects.toThrow(/without a token/);
+    await expect(
+      startWebServer({ handlers: host.handlers, bus: host.bus, staticDir: '.', host: '0.0.0.0', port: 0, token: '' }),
+    ).rejects.toThrow(/without a token/);
   });
 });

@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 function connect(options: { token?: string; reconnectDelayMs?: number } = {}): ApiClient {
-  client = createWebApiClient({ baseUrl: host!.baseUrl, token: options.token ?? host!.token, WebSocketImpl, reconnectDelayMs: options.reconnectDelayMs ?? 10 });
+  client = createWebApiClient({
+    baseUrl: host!.baseUrl,
+    token: options.token ?? host!.token,
+    WebSocketImpl,
+    reconnectDelayMs: options.reconnectDelayMs ?? 10,
+  });
   return client;
 }
 
@@ -59,7 +64,9 @@ describe('createWebApiClient', () => {
   it('turns the host’s error envelope into an ApiCallError with its message and status', async () => {
     host = await startLoopbackHost();
     host.routes['chat/abort'] = () => ({ status: 409, message: 'Nothing is running.' });
-    const failure = await connect().call('chat/abort', { conversationId: 'c1' }).catch((error: unknown) => error);
+    const failure = await connect()
+      .call('chat/abort', { conversationId: 'c1' })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiCallError);
     expect([(failure as ApiCallError).message, (failure as ApiCallError).status]).toEqual(['Nothing is running.', 409]);
   });
@@ -74,7 +81,9 @@ describe('createWebApiClient', () => {
 
   it('rejects an answer that does not match the contract instead of passing it on', async () => {
     host = await startLoopbackHost();
-    host.routes['app/info'] = () => ({ result: { version: '1', transport: 'web', model: { label: 'x' }, dataDir: '/d' } });
+    host.routes['app/info'] = () => ({
+      result: { version: '1', transport: 'web', model: { label: 'x' }, dataDir: '/d' },
+    });
     await expect(connect().call('app/info', {})).rejects.toThrow(/does not match the contract/);
   });
 

@@ -36,7 +36,8 @@ export async function startLoopbackHost(token = 'test-token'): Promise<LoopbackH
   const server: Server = createServer((request, response) => {
     void handle(request).then((answer) => {
       const status = 'result' in answer ? 200 : answer.status;
-      const body = 'result' in answer ? { ok: true, result: answer.result } : { ok: false, error: { message: answer.message } };
+      const body =
+        'result' in answer ? { ok: true, result: answer.result } : { ok: false, error: { message: answer.message } };
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });

@@ -8,7 +8,10 @@ import { MemoryStorage } from './memory-storage.ts';
 const WebSocketImpl = NodeWebSocket as unknown as new (url: string) => WebSocket;
 
 /** A renderer store on a real web client to `host`; with `bridge`, host events flow in as on the page. */
-export function createLoopbackStore(options: { host: LoopbackHost; bridge?: boolean }): { store: AppStore; dispose(): void } {
+export function createLoopbackStore(options: { host: LoopbackHost; bridge?: boolean }): {
+  store: AppStore;
+  dispose(): void;
+} {
   const api = createWebApiClient({ baseUrl: options.host.baseUrl, token: options.host.token, WebSocketImpl });
   const store = createAppStore({ api, storage: { local: new MemoryStorage(), session: new MemoryStorage() } });
   const stop = options.bridge ? startEventBridge({ api, store }) : () => undefined;

@@ -6,7 +6,12 @@ import { relayApprovalTurn, relayQuestionAsked } from '../helpers/agent-events.t
 import { startLoopbackHost, type LoopbackHost, type RouteAnswer } from '../helpers/loopback-host.ts';
 import { createLoopbackStore, waitForState } from '../helpers/loopback-store.ts';
 
-const appInfo = { version: '0.1.0', transport: 'web', model: { label: 'Demo model — no AI', scripted: true }, dataDir: '/tmp/x' };
+const appInfo = {
+  version: '0.1.0',
+  transport: 'web',
+  model: { label: 'Demo model — no AI', scripted: true },
+  dataDir: '/tmp/x',
+};
 const disposers: (() => void | Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -18,7 +23,9 @@ async function start(journal: HostAgentEvent[] = []): Promise<{ host: LoopbackHo
   const host = await startLoopbackHost();
   disposers.push(() => host.close());
   host.routes['app/info'] = () => ({ result: appInfo });
-  host.routes['conversations/list'] = () => ({ result: { conversations: [{ id: 'c1', title: 'Relay', createdAt: 1, updatedAt: 2 }] } });
+  host.routes['conversations/list'] = () => ({
+    result: { conversations: [{ id: 'c1', title: 'Relay', createdAt: 1, updatedAt: 2 }] },
+  });
   host.routes['conversations/events'] = () => ({ result: { events: journal } });
   const renderer = createLoopbackStore({ host, bridge: true });
   disposers.push(() => renderer.dispose());
@@ -96,7 +103,11 @@ describe('answering a question', () => {
     await askLive(host, store);
     host.routes['approval/answer'] = () => ({ status: 500, message: 'store is locked' });
     await store.getState().answerApproval('relay-call', true);
-    expect(store.getState().approvalAnswers['relay-call']).toEqual({ phase: 'failed', approved: true, message: 'Your answer did not reach the host: store is locked' });
+    expect(store.getState().approvalAnswers['relay-call']).toEqual({
+      phase: 'failed',
+      approved: true,
+      message: 'Your answer did not reach the host: store is locked',
+    });
     host.routes['approval/answer'] = () => ({ result: { accepted: true } });
     await store.getState().answerApproval('relay-call', true);
     expect(host.requests.get('approval/answer')).toHaveLength(2);

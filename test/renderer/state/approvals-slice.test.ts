@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { countOpenApprovals, openApprovals, reduceApprovals, statusOfEnd, emptyApprovalsData } from '../../../renderer/state/approvals-slice.ts';
+import {
+  countOpenApprovals,
+  openApprovals,
+  reduceApprovals,
+  statusOfEnd,
+  emptyApprovalsData,
+} from '../../../renderer/state/approvals-slice.ts';
 import { emptyFoldedData, foldEvent, foldEvents, replaceConversation } from '../../../renderer/state/fold-event.ts';
 import { event, relayApprovalTurn, relayArgs, relayQuestionAsked } from '../helpers/agent-events.ts';
 
@@ -31,7 +37,11 @@ describe('reduceApprovals', () => {
     ] as const;
     for (const [answer, status] of cases) {
       const view = foldEvents(emptyFoldedData, relayApprovalTurn(answer));
-      expect([answer, view.approvals['relay-call']?.status, view.approvals['relay-call']?.endedAt]).toEqual([answer, status, 2300]);
+      expect([answer, view.approvals['relay-call']?.status, view.approvals['relay-call']?.endedAt]).toEqual([
+        answer,
+        status,
+        2300,
+      ]);
       expect(countOpenApprovals(view)).toBe(0);
     }
   });
@@ -39,7 +49,10 @@ describe('reduceApprovals', () => {
   it('shows a question whose end the journal holds as ended, never as open, when the conversation is reloaded', () => {
     const journal = relayApprovalTurn({ approved: false, why: 'answered' });
     const live = foldEvents(emptyFoldedData, journal);
-    const reloaded = replaceConversation(foldEvents(emptyFoldedData, relayQuestionAsked()), { conversationId: 'c1', events: journal });
+    const reloaded = replaceConversation(foldEvents(emptyFoldedData, relayQuestionAsked()), {
+      conversationId: 'c1',
+      events: journal,
+    });
     expect(reloaded.approvals['relay-call']?.status).toBe('denied');
     expect(reloaded).toEqual(live);
   });
@@ -51,7 +64,10 @@ describe('reduceApprovals', () => {
   });
 
   it('closes an open question when its turn ends even if its call never reported an end', () => {
-    const view = foldEvents(emptyFoldedData, [...relayQuestionAsked(), event({ type: 'turn/end', at: 3000, reason: 'error', error: 'host stopped' })]);
+    const view = foldEvents(emptyFoldedData, [
+      ...relayQuestionAsked(),
+      event({ type: 'turn/end', at: 3000, reason: 'error', error: 'host stopped' }),
+    ]);
     expect(view.approvals['relay-call']).toMatchObject({ status: 'unanswered', endedAt: 3000 });
   });
 
@@ -63,8 +79,17 @@ describe('reduceApprovals', () => {
   });
 
   it('lets approval/end decide, even when the call’s end arrived before it', () => {
-    const [toolEnd] = relayApprovalTurn({ approved: false, why: 'timeout' }).filter((entry) => entry.type === 'tool/end');
-    const end = event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', approved: false, why: 'timeout' });
+    const [toolEnd] = relayApprovalTurn({ approved: false, why: 'timeout' }).filter(
+      (entry) => entry.type === 'tool/end',
+    );
+    const end = event({
+      type: 'approval/end',
+      at: 2300,
+      batchId: 'rb1',
+      callId: 'relay-call',
+      approved: false,
+      why: 'timeout',
+    });
     const early = foldEvents(emptyFoldedData, [...relayQuestionAsked(), toolEnd!]);
     expect(early.approvals['relay-call']?.status).toBe('unanswered');
     expect(foldEvent(early, end).approvals['relay-call']?.status).toBe('timeout');
@@ -72,9 +97,21 @@ describe('reduceApprovals', () => {
 
   it('never reopens an ended question when a request for it comes again or late', () => {
     const asked = relayQuestionAsked()[5]!;
-    const end = event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', approved: true, why: 'answered' });
+    const end = event({
+      type: 'approval/end',
+      at: 2300,
+      batchId: 'rb1',
+      callId: 'relay-call',
+      approved: true,
+      why: 'answered',
+    });
     const view = foldEvents(emptyFoldedData, [end, asked]);
-    expect(view.approvals['relay-call']).toMatchObject({ status: 'allowed', name: 'relay__set', args: relayArgs, index: 0 });
+    expect(view.approvals['relay-call']).toMatchObject({
+      status: 'allowed',
+      name: 'relay__set',
+      args: relayArgs,
+      index: 0,
+    });
     const repeated = foldEvents(emptyFoldedData, [asked, end, asked]);
     expect(repeated.approvals['relay-call']?.status).toBe('allowed');
   });
@@ -87,13 +124,29 @@ describe('reduceApprovals', () => {
 
   it('lists open questions oldest first, across conversations', () => {
     const ask = (conversationId: string, callId: string, at: number) =>
-      event({ type: 'approval/request', at, conversationId, batchId: 'b', callId, index: 0, name: 'relay__set', args: {} });
-    const data = [ask('c2', 'late', 30), ask('c1', 'early', 10), ask('c3', 'middle', 20)].reduce(reduceApprovals, emptyApprovalsData);
+      event({
+        type: 'approval/request',
+        at,
+        conversationId,
+        batchId: 'b',
+        callId,
+        index: 0,
+        name: 'relay__set',
+        args: {},
+      });
+    const data = [ask('c2', 'late', 30), ask('c1', 'early', 10), ask('c3', 'middle', 20)].reduce(
+      reduceApprovals,
+      emptyApprovalsData,
+    );
     expect(openApprovals(data).map((approval) => approval.callId)).toEqual(['early', 'middle', 'late']);
   });
 
   it('drops only the reloaded conversation’s questions', () => {
-    const other = relayQuestionAsked().map((entry) => ({ ...entry, conversationId: 'c2', ...('callId' in entry ? { callId: 'other-call' } : {}) }));
+    const other = relayQuestionAsked().map((entry) => ({
+      ...entry,
+      conversationId: 'c2',
+      ...('callId' in entry ? { callId: 'other-call' } : {}),
+    }));
     const live = foldEvents(emptyFoldedData, [...relayQuestionAsked(), ...other]);
     const reloaded = replaceConversation(live, { conversationId: 'c1', events: [] });
     expect(Object.keys(reloaded.approvals)).toEqual(['other-call']);

@@ -17,7 +17,9 @@ function lamp(online: boolean): DeviceSummary {
 async function startHost(): Promise<LoopbackHost> {
   const host = await startLoopbackHost();
   disposers.push(() => host.close());
-  host.routes['app/info'] = () => ({ result: { version: '0.1.0', transport: 'web', model: { label: 'Scripted', scripted: true }, dataDir: '/d' } });
+  host.routes['app/info'] = () => ({
+    result: { version: '0.1.0', transport: 'web', model: { label: 'Scripted', scripted: true }, dataDir: '/d' },
+  });
   host.routes['conversations/list'] = () => ({ result: { conversations: [] } });
   host.routes['plugins/list'] = () => ({ result: { plugins: [] } });
   host.routes['settings/get'] = () => ({ result: { settings: {} } });
@@ -31,7 +33,10 @@ describe('devices slice', () => {
     host.routes['devices/list'] = () => ({ result: { devices: [lamp(online)] } });
     const renderer = createLoopbackStore({ host, bridge: true });
     disposers.push(() => renderer.dispose());
-    const first = await waitForState(renderer.store, (state) => state.devicesStatus === 'loaded' && state.connection.status === 'open');
+    const first = await waitForState(
+      renderer.store,
+      (state) => state.devicesStatus === 'loaded' && state.connection.status === 'open',
+    );
     expect(first.devices).toEqual([lamp(true)]);
     await host.connections(1);
     online = false;
@@ -69,7 +74,10 @@ describe('devices slice', () => {
     const renderer = createLoopbackStore({ host });
     disposers.push(() => renderer.dispose());
     await renderer.store.getState().refreshDevices();
-    expect(renderer.store.getState()).toMatchObject({ devicesStatus: 'failed', devicesError: 'Could not list the devices: the device layer is down' });
+    expect(renderer.store.getState()).toMatchObject({
+      devicesStatus: 'failed',
+      devicesError: 'Could not list the devices: the device layer is down',
+    });
   });
 });
 
@@ -80,7 +88,10 @@ describe('notices from the host', () => {
     host.routes['devices/list'] = () => ({ result: { devices: [lamp(online)] } });
     const renderer = createLoopbackStore({ host, bridge: true });
     disposers.push(() => renderer.dispose());
-    await waitForState(renderer.store, (state) => state.devicesStatus === 'loaded' && state.connection.status === 'open');
+    await waitForState(
+      renderer.store,
+      (state) => state.devicesStatus === 'loaded' && state.connection.status === 'open',
+    );
     await host.connections(1);
     online = false;
     host.broadcast(JSON.stringify({ type: 'devices/changed' }));
@@ -95,7 +106,9 @@ describe('notices from the host', () => {
     disposers.push(() => renderer.dispose());
     await waitForState(renderer.store, (state) => state.connection.status === 'open');
     await host.connections(1);
-    host.broadcast(JSON.stringify({ type: 'device/event', deviceId: 'door_sensor-1', event: 'door', data: { open: true } }));
+    host.broadcast(
+      JSON.stringify({ type: 'device/event', deviceId: 'door_sensor-1', event: 'door', data: { open: true } }),
+    );
     const shown = await waitForState(renderer.store, (state) => state.notice !== null);
     expect(shown.notice).toBe('door_sensor-1: door {"open":true}');
   });

@@ -11,7 +11,12 @@ import { startLoopbackHost, type LoopbackHost } from '../helpers/loopback-host.t
 import { MemoryStorage } from '../helpers/memory-storage.ts';
 
 const WebSocketImpl = NodeWebSocket as unknown as new (url: string) => WebSocket;
-const appInfo = { version: '0.1.0', transport: 'web', model: { label: 'Demo model — no AI', scripted: true }, dataDir: '/tmp/x' };
+const appInfo = {
+  version: '0.1.0',
+  transport: 'web',
+  model: { label: 'Demo model — no AI', scripted: true },
+  dataDir: '/tmp/x',
+};
 const conversation = { id: 'c1', title: 'Lamps', createdAt: 1, updatedAt: 2 };
 const disposers: (() => void | Promise<void>)[] = [];
 let host: LoopbackHost;
@@ -60,7 +65,13 @@ function rememberConversation(id: string): StorageAreas {
 }
 
 function foldedOf(state: AppState) {
-  return { turns: state.turns, turnOrder: state.turnOrder, batches: state.batches, batchOrder: state.batchOrder, channelOutputs: state.channelOutputs };
+  return {
+    turns: state.turns,
+    turnOrder: state.turnOrder,
+    batches: state.batches,
+    batchOrder: state.batchOrder,
+    channelOutputs: state.channelOutputs,
+  };
 }
 
 describe('startEventBridge', () => {
@@ -71,7 +82,11 @@ describe('startEventBridge', () => {
     expect(state.appInfo?.model.label).toBe('Demo model — no AI');
     expect(state.conversations.map((entry) => entry.id)).toEqual(['c1']);
     expect(state.turnOrder.c1).toEqual(['t1']);
-    expect(state.batches.b1?.rows.map((row) => [row.name, row.ok])).toEqual([['lamp__set', true], ['lamp__set', false], ['thermometer__read', true]]);
+    expect(state.batches.b1?.rows.map((row) => [row.name, row.ok])).toEqual([
+      ['lamp__set', true],
+      ['lamp__set', false],
+      ['thermometer__read', true],
+    ]);
   });
 
   it('shows a conversation after a host restart exactly as it looked live', async () => {
@@ -94,10 +109,13 @@ describe('startEventBridge', () => {
     let answer: (events: HostAgentEvent[]) => void = () => undefined;
     let asked: () => void = () => undefined;
     const journalRequested = new Promise<void>((resolve) => (asked = resolve));
-    await startHost(() => new Promise((resolve) => {
-      answer = resolve;
-      asked();
-    }));
+    await startHost(
+      () =>
+        new Promise((resolve) => {
+          answer = resolve;
+          asked();
+        }),
+    );
     const store = startRenderer(rememberConversation('c1'));
     await waitFor(store, (state) => state.journalStatus.c1 === 'loading' && state.connection.status === 'open');
     await host.connections(1);

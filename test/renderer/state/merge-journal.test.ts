@@ -8,7 +8,11 @@ describe('mergeJournal', () => {
   it('drops live events the journal already holds and appends the ones it missed', () => {
     const journal = [delta(1, 'a'), delta(2, 'b')];
     const buffered = [delta(2, 'b'), delta(3, 'c')];
-    expect(mergeJournal({ journal, buffered }).map((entry) => entry.type === 'text/delta' && entry.text)).toEqual(['a', 'b', 'c']);
+    expect(mergeJournal({ journal, buffered }).map((entry) => entry.type === 'text/delta' && entry.text)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('counts equal events: two identical deltas are two deltas', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { persistedKeys, readPersisted, writePersisted, type StorageAreas } from '../../../renderer/state/persisted-keys.ts';
+import {
+  persistedKeys,
+  readPersisted,
+  writePersisted,
+  type StorageAreas,
+} from '../../../renderer/state/persisted-keys.ts';
 import { tokenFromHash } from '../../../renderer/api/create-api-client.ts';
 import { MemoryStorage } from '../helpers/memory-storage.ts';
 
@@ -32,6 +37,11 @@ describe('persistedKeys', () => {
 
 describe('tokenFromHash', () => {
   it('reads the token from the fragment `home-agent serve` prints', () => {
-    expect([tokenFromHash('#token=abc123'), tokenFromHash('#x=1&token=t%2Bk'), tokenFromHash(''), tokenFromHash('#token=')]).toEqual(['abc123', 't+k', undefined, undefined]);
+    expect([
+      tokenFromHash('#token=abc123'),
+      tokenFromHash('#x=1&token=t%2Bk'),
+      tokenFromHash(''),
+      tokenFromHash('#token='),
+    ]).toEqual(['abc123', 't+k', undefined, undefined]);
   });
 });

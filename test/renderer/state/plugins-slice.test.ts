@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackHost, type LoopbackHost } from '../helpers/loopback-host.ts';
 import { createLoopbackStore } from '../helpers/loopback-store.ts';
 
-const warning = "toolOrder lists 'system_list_tools', which only the plugin 'system' provides: every turn would fail at prompt assembly until toolOrder is changed.";
+const warning =
+  "toolOrder lists 'system_list_tools', which only the plugin 'system' provides: every turn would fail at prompt assembly until toolOrder is changed.";
 const disposers: (() => void | Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -20,7 +21,12 @@ async function startPluginHost(): Promise<LoopbackHost> {
   host.routes['plugins/list'] = () => ({
     result: {
       plugins: [
-        { name: 'system', description: 'Lists the tools.', enabled: enabled.get('system'), tools: ['system_list_tools'] },
+        {
+          name: 'system',
+          description: 'Lists the tools.',
+          enabled: enabled.get('system'),
+          tools: ['system_list_tools'],
+        },
         { name: 'devices', description: 'Serial devices.', enabled: enabled.get('devices'), tools: ['lamp__set'] },
       ],
     },
@@ -28,7 +34,8 @@ async function startPluginHost(): Promise<LoopbackHost> {
   host.routes['plugins/set-enabled'] = (body) => {
     const request = body as { name: string; enabled: boolean; confirm?: boolean };
     if (!enabled.has(request.name)) return { status: 404, message: `there is no plugin named '${request.name}'` };
-    if (request.name === 'system' && !request.enabled && request.confirm !== true) return { result: { applied: false, warning } };
+    if (request.name === 'system' && !request.enabled && request.confirm !== true)
+      return { result: { applied: false, warning } };
     enabled.set(request.name, request.enabled);
     return { result: { applied: true } };
   };
@@ -45,7 +52,10 @@ describe('plugins slice', () => {
   it('lists the host’s plugins', async () => {
     const store = open(await startPluginHost());
     await store.getState().refreshPlugins();
-    expect(store.getState().plugins.map((plugin) => [plugin.name, plugin.enabled])).toEqual([['system', true], ['devices', true]]);
+    expect(store.getState().plugins.map((plugin) => [plugin.name, plugin.enabled])).toEqual([
+      ['system', true],
+      ['devices', true],
+    ]);
     expect(store.getState().pluginsStatus).toBe('loaded');
   });
 
@@ -78,7 +88,10 @@ describe('plugins slice', () => {
     await store.getState().refreshPlugins();
     await store.getState().setPluginEnabled('system', false);
     await store.getState().confirmPluginWarning();
-    expect(host.requests.get('plugins/set-enabled')).toEqual([{ name: 'system', enabled: false }, { name: 'system', enabled: false, confirm: true }]);
+    expect(host.requests.get('plugins/set-enabled')).toEqual([
+      { name: 'system', enabled: false },
+      { name: 'system', enabled: false, confirm: true },
+    ]);
     expect(store.getState().pluginToggle).toEqual({ phase: 'idle' });
     expect(store.getState().plugins.find((plugin) => plugin.name === 'system')?.enabled).toBe(false);
   });
@@ -86,6 +99,9 @@ describe('plugins slice', () => {
   it('keeps the host’s refusal beside the plugin it concerns', async () => {
     const store = open(await startPluginHost());
     await store.getState().setPluginEnabled('ghost', true);
-    expect(store.getState().pluginToggle).toEqual({ phase: 'idle', error: { name: 'ghost', message: "there is no plugin named 'ghost'" } });
+    expect(store.getState().pluginToggle).toEqual({
+      phase: 'idle',
+      error: { name: 'ghost', message: "there is no plugin named 'ghost'" },
+    });
   });
 });

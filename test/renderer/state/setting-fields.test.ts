@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { formatSettingValue, parseSettingText, parseToolOrderText, settingErrorText, settingFields } from '../../../renderer/state/setting-fields.ts';
+import {
+  formatSettingValue,
+  parseSettingText,
+  parseToolOrderText,
+  settingErrorText,
+  settingFields,
+} from '../../../renderer/state/setting-fields.ts';
 
 describe('parseToolOrderText', () => {
   it('reads one name per line, trimmed, blank lines dropped', () => {
-    expect(parseToolOrderText('  system_list_tools \n\n<unlisted-tools>\r\nlamp__set\n  \n')).toEqual({ ok: true, value: ['system_list_tools', '<unlisted-tools>', 'lamp__set'] });
+    expect(parseToolOrderText('  system_list_tools \n\n<unlisted-tools>\r\nlamp__set\n  \n')).toEqual({
+      ok: true,
+      value: ['system_list_tools', '<unlisted-tools>', 'lamp__set'],
+    });
   });
 
   it('reads an empty or blank textarea as unset, never as []', () => {
@@ -43,8 +52,11 @@ describe('formatSettingValue', () => {
 
 describe('settingErrorText', () => {
   it('drops the store’s prefix from the host’s message (recorded from a real host)', () => {
-    const recorded = "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.";
-    expect(settingErrorText('toolOrder', recorded)).toBe("toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.");
+    const recorded =
+      "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.";
+    expect(settingErrorText('toolOrder', recorded)).toBe(
+      "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.",
+    );
     expect(settingErrorText('baseUrl', 'Store invalid_value: setting baseUrl: ✖ Invalid URL.')).toBe('Invalid URL.');
   });
 
@@ -55,6 +67,16 @@ describe('settingErrorText', () => {
 
 describe('settingFields', () => {
   it('has a field for every key the host stores, and no API key field', () => {
-    expect(settingFields.map((field) => field.key).sort()).toEqual(['apiKeyEnv', 'baseUrl', 'concurrencyCap', 'maxSteps', 'model', 'persona', 'provider', 'toolOrder', 'toolTimeoutMs']);
+    expect(settingFields.map((field) => field.key).sort()).toEqual([
+      'apiKeyEnv',
+      'baseUrl',
+      'concurrencyCap',
+      'maxSteps',
+      'model',
+      'persona',
+      'provider',
+      'toolOrder',
+      'toolTimeoutMs',
+    ]);
   });
 });

@@ -9,7 +9,9 @@ afterEach(async () => {
 });
 
 /** A host keeping settings in a map; like the real one it refuses a tool order without the rest entry (HTTP 400). */
-async function startSettingsHost(initial: Record<string, unknown> = {}): Promise<{ host: LoopbackHost; stored: Map<string, unknown> }> {
+async function startSettingsHost(
+  initial: Record<string, unknown> = {},
+): Promise<{ host: LoopbackHost; stored: Map<string, unknown> }> {
   const host = await startLoopbackHost();
   disposers.push(() => host.close());
   const stored = new Map(Object.entries(initial));
@@ -18,7 +20,11 @@ async function startSettingsHost(initial: Record<string, unknown> = {}): Promise
   host.routes['settings/set'] = (body) => {
     const { key, value } = body as { key: string; value?: unknown };
     if (key === 'toolOrder' && Array.isArray(value) && !value.includes('<unlisted-tools>')) {
-      return { status: 400, message: "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go." };
+      return {
+        status: 400,
+        message:
+          "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.",
+      };
     }
     if (value === undefined || value === null) stored.delete(key);
     else stored.set(key, value);
@@ -67,7 +73,10 @@ describe('settings slice', () => {
     store.getState().editSetting('toolOrder', 'system_list_tools');
     const result = await store.getState().saveSettings();
     expect(result).toEqual({ saved: ['persona'], failed: ['toolOrder'] });
-    expect(store.getState().settingErrors).toEqual({ toolOrder: "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go." });
+    expect(store.getState().settingErrors).toEqual({
+      toolOrder:
+        "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.",
+    });
     expect(store.getState().settingDrafts).toEqual({ toolOrder: 'system_list_tools' });
     expect(stored.has('toolOrder')).toBe(false);
   });

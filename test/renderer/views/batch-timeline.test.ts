@@ -14,7 +14,14 @@ describe('computeBatchTimeline', () => {
     // Axis 1100 … 1301 (batch start + wall 201 ms): hand-computed percentages of 201 ms.
     expect(timeline.spanMs).toBe(201);
     expect(
-      timeline.bars.map((bar) => [bar.callId, rounded(bar.queued?.startPercent), rounded(bar.queued?.widthPercent), rounded(bar.run?.startPercent), rounded(bar.run?.widthPercent), bar.live]),
+      timeline.bars.map((bar) => [
+        bar.callId,
+        rounded(bar.queued?.startPercent),
+        rounded(bar.queued?.widthPercent),
+        rounded(bar.run?.startPercent),
+        rounded(bar.run?.widthPercent),
+        bar.live,
+      ]),
     ).toEqual([
       ['call-a', 0, 0.995, 0.995, 98.507, false],
       ['call-b', 0, 1.493, 1.493, 48.259, false],

@@ -3,7 +3,9 @@ import { formatDuration, summarizeArgs } from '../../../renderer/views/summarize
 
 describe('summarizeArgs', () => {
   it('lists arguments in the model’s key order as compact JSON values', () => {
-    expect(summarizeArgs({ device_id: 'lamp-1', on: true, level: { r: 1 } })).toBe('device_id: "lamp-1", on: true, level: {"r":1}');
+    expect(summarizeArgs({ device_id: 'lamp-1', on: true, level: { r: 1 } })).toBe(
+      'device_id: "lamp-1", on: true, level: {"r":1}',
+    );
   });
 
   it('cuts a long summary with an ellipsis at the limit', () => {
@@ -17,6 +19,11 @@ describe('summarizeArgs', () => {
 
 describe('formatDuration', () => {
   it('reads milliseconds, seconds and minutes the way people say them', () => {
-    expect([formatDuration(840.4), formatDuration(1250), formatDuration(2000), formatDuration(125_000)]).toEqual(['840 ms', '1.25 s', '2 s', '2 min 5 s']);
+    expect([formatDuration(840.4), formatDuration(1250), formatDuration(2000), formatDuration(125_000)]).toEqual([
+      '840 ms',
+      '1.25 s',
+      '2 s',
+      '2 min 5 s',
+    ]);
   });
 });

@@ -5,10 +5,33 @@ import { parseRetryAfter, retryDelayMs } from '../../../../core/models/http/retr
 
 describe('endpointUrl', () => {
   it('adds the version to a bare host and keeps one the base already has', () => {
-    expect(endpointUrl({ baseUrl: 'http://127.0.0.1:1234', versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true })).toBe('http://127.0.0.1:1234/v1/chat/completions');
-    expect(endpointUrl({ baseUrl: 'http://127.0.0.1:11434/v1/', versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true })).toBe('http://127.0.0.1:11434/v1/chat/completions');
-    expect(endpointUrl({ baseUrl: 'https://openrouter.ai/api/v1', versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true })).toBe('https://openrouter.ai/api/v1/chat/completions');
-    expect(endpointUrl({ baseUrl: 'https://proxy.example/anthropic', versionPrefix: '/v1', path: '/messages' })).toBe('https://proxy.example/anthropic/v1/messages');
+    expect(
+      endpointUrl({
+        baseUrl: 'http://127.0.0.1:1234',
+        versionPrefix: '/v1',
+        path: '/chat/completions',
+        onlyOnBareHost: true,
+      }),
+    ).toBe('http://127.0.0.1:1234/v1/chat/completions');
+    expect(
+      endpointUrl({
+        baseUrl: 'http://127.0.0.1:11434/v1/',
+        versionPrefix: '/v1',
+        path: '/chat/completions',
+        onlyOnBareHost: true,
+      }),
+    ).toBe('http://127.0.0.1:11434/v1/chat/completions');
+    expect(
+      endpointUrl({
+        baseUrl: 'https://openrouter.ai/api/v1',
+        versionPrefix: '/v1',
+        path: '/chat/completions',
+        onlyOnBareHost: true,
+      }),
+    ).toBe('https://openrouter.ai/api/v1/chat/completions');
+    expect(endpointUrl({ baseUrl: 'https://proxy.example/anthropic', versionPrefix: '/v1', path: '/messages' })).toBe(
+      'https://proxy.example/anthropic/v1/messages',
+    );
   });
 });
 
@@ -27,7 +50,9 @@ describe('errorBodyMessage', () => {
   it("finds the message in each provider's error shape", () => {
     expect(errorBodyMessage('{"error":{"message":"bad model","type":"invalid_request_error"}}')).toBe('bad model');
     expect(errorBodyMessage('{"error":"model \\"x\\" not found"}')).toBe('model "x" not found');
-    expect(errorBodyMessage('[{"error":{"code":404,"message":"models/x is not found","status":"NOT_FOUND"}}]')).toBe('models/x is not found');
+    expect(errorBodyMessage('[{"error":{"code":404,"message":"models/x is not found","status":"NOT_FOUND"}}]')).toBe(
+      'models/x is not found',
+    );
     expect(errorBodyMessage('<html>Bad Gateway</html>')).toBe('<html>Bad Gateway</html>');
     expect(errorBodyMessage('')).toBe('');
   });
