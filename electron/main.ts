@@ -2,7 +2,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import path from 'node:path';
 import { bootHost } from '../host/app/boot-host.ts';
 import type { Host } from '../host/app/create-host.ts';
-import { readCommonFlags } from '../host/cli/common-flags.ts';
+import { readCommonFlags, readSettingEnvironment } from '../host/cli/common-flags.ts';
 import { electronCsp } from './content-security-policy.ts';
 import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
@@ -25,15 +25,14 @@ const devServerUrl =
 
 async function start(): Promise<void> {
   // The desktop app runs on the embedded defaults: the simulated devices and the demo model,
-  // unless a provider is configured through the environment (see README, Models).
-  const flags = readCommonFlags({
-    sim: process.env.HOME_AGENT_SIM !== '0',
-    provider: process.env.HOME_AGENT_PROVIDER,
-    model: process.env.HOME_AGENT_MODEL,
-    'base-url': process.env.HOME_AGENT_BASE_URL,
-    'api-key-env': process.env.HOME_AGENT_API_KEY_ENV,
-    'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
-  });
+  // unless settings come from the environment (HOME_AGENT_PROVIDER, …: see README, Models).
+  const flags = {
+    ...readCommonFlags({
+      sim: process.env.HOME_AGENT_SIM !== '0',
+      'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
+    }),
+    settings: readSettingEnvironment(process.env),
+  };
   const secrets = new EncryptedFileSecretStore({
     file: path.join(app.getPath('userData'), 'secrets.json'),
     cipher: safeStorageCipher,
@@ -58,7 +57,7 @@ async function start(): Promise<void> {
     IPC_CALL,
     createIpcCallHandler({ handlers: () => host?.handlers, isTrustedUrl: trustedUrlCheck(devServerUrl) }),
   );
-  host.bus.subscribe((event) => window?.webContents.send(IPC_EVENT, event));
+  host.events.subscribe((event) => window?.webContents.send(IPC_EVENT, event));
   host.notices.subscribe((notice) => window?.webContents.send(IPC_NOTICE, notice));
 
   window = new BrowserWindow({

@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentEventInput, TurnEndReason } from '../events/agent-event.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { AgentEvents } from '../events/agent-events.ts';
+import type { TurnScope } from '../events/turn-scope.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { PluginRegistry } from '../plugins/plugin-registry.ts';
 import type { ConversationStore } from './conversation-store.ts';
@@ -15,14 +16,13 @@ export interface AgentOptions {
   model: () => ModelAdapter;
   plugins: PluginRegistry;
   store: ConversationStore;
-  bus: EventBus;
+  /** Where the turn's events go: journaled, then broadcast (shared with the approval gate). */
+  events: AgentEvents;
   settings: () => AgentSettings;
   approve?: ApprovalGate;
   afterTool?: AfterToolHook[];
   promptListeners?: PromptAssembleListener[];
   newId?: () => string;
-  /** Called when the journal cannot be written; the turn goes on. */
-  onJournalError?: (error: unknown, event: AgentEvent) => void;
 }
 
 export interface TurnOutcome {
@@ -109,20 +109,26 @@ export class Agent {
     turnId: string;
     signal: AbortSignal;
   }): Promise<TurnOutcome> {
-    const { conversationId, turnId, signal } = options;
+    const { conversationId, turnId } = options;
     const { store } = this.options;
+    // A journal write that fails stops the turn: nothing may happen in the home that is not recorded.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([options.signal, stop.signal]);
+    let journalFailure: string | undefined;
     const emit = (input: AgentEventInput): void => {
       const event = { ...input, at: Date.now(), conversationId, turnId } as AgentEvent;
-      try {
-        store.appendEvent(event);
-      } catch (error) {
-        this.options.onJournalError?.(error, event);
-      }
-      this.options.bus.emit(event);
+      if (this.options.events.emit(event) || journalFailure !== undefined) return;
+      journalFailure = `the journal could not record ${event.type}, so the turn was stopped (nothing may happen in the home that is not recorded); check the disk of the data folder`;
+      stop.abort(new Error(journalFailure));
     };
+    const scope: TurnScope = { conversationId, turnId, signal, emit };
     const model = this.options.model();
     emit({ type: 'turn/start', text: options.text, model: model.label });
     const end = (reason: TurnEndReason, error?: string): TurnOutcome => {
+      if (journalFailure !== undefined) {
+        reason = 'error';
+        error = journalFailure;
+      }
       if (error !== undefined) emit({ type: 'agent/error', message: error });
       emit({ type: 'turn/end', reason, ...(error !== undefined ? { error } : {}) });
       return { turnId, reason, ...(error !== undefined ? { error } : {}) };
@@ -144,18 +150,17 @@ export class Agent {
         let next: Awaited<ReturnType<typeof runStep>>;
         try {
           next = await runStep({
+            scope,
             step,
-            conversationId,
-            turnId,
             model,
             assembled: assembled.value,
             settings,
             store,
-            signal,
-            emit,
             newId: this.newId,
-            approve: this.options.approve,
-            afterTool: this.options.afterTool,
+            pipeline: {
+              ...(this.options.approve ? { approve: this.options.approve } : {}),
+              ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),
+            },
           });
         } finally {
           emit({ type: 'step/end', step });

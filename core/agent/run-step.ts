@@ -1,9 +1,10 @@
-import type { AgentEventInput, TurnEndReason } from '../events/agent-event.ts';
+import type { TurnEndReason } from '../events/agent-event.ts';
+import type { TurnScope } from '../events/turn-scope.ts';
 import type { ModelAdapter, ModelRequest } from '../models/model-adapter.ts';
 import type { ToolCallRecord } from '../models/conversation-message.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import type { AssembledTurn, AgentSettings } from './assemble-turn.ts';
-import type { AfterToolHook, ApprovalGate, PreparedCall } from '../batch/run-tool-call.ts';
+import type { PreparedCall, ToolCallPipeline } from '../batch/run-tool-call.ts';
 import { ModelError } from '../models/model-error.ts';
 import { runBatch } from '../batch/run-batch.ts';
 import { renderOutcomeForModel } from '../tools/tool-result.ts';
@@ -20,20 +21,17 @@ const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
  * text once and all complete calls, run them as one batch, append the results in index order.
  */
 export async function runStep(options: {
+  scope: TurnScope;
   step: number;
-  conversationId: string;
-  turnId: string;
   model: ModelAdapter;
   assembled: AssembledTurn;
   settings: AgentSettings;
   store: ConversationStore;
-  signal: AbortSignal;
-  emit: (event: AgentEventInput) => void;
   newId: () => string;
-  approve?: ApprovalGate;
-  afterTool?: AfterToolHook[];
+  pipeline: Omit<ToolCallPipeline, 'defaultTimeoutMs'>;
 }): Promise<StepResult> {
-  const { step, store, conversationId, assembled, emit, signal } = options;
+  const { step, store, assembled, scope } = options;
+  const { conversationId, signal, emit } = scope;
   const request: ModelRequest = {
     system: assembled.system,
     messages: store.loadMessages(conversationId),
@@ -50,7 +48,7 @@ export async function runStep(options: {
     systemPromptHash: await sha256Hex(request.system),
     requestHash: await sha256Hex(JSON.stringify(request)),
   });
-  const callPrefix = `call_${options.turnId.slice(0, 8)}_${step}_`;
+  const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
   const reply = await streamReply({
     model: options.model,
     request,
@@ -85,9 +83,10 @@ export async function runStep(options: {
   const prepared: PreparedCall[] = reply.calls.map((call) => {
     const parsed = parseToolArguments(call.argumentsText);
     const name = call.name as string;
+    const tool = assembled.byName.get(name);
     return parsed.ok
-      ? { index: call.index, callId: call.id, name, args: parsed.args }
-      : { index: call.index, callId: call.id, name, args: {}, argumentsProblem: parsed.detail };
+      ? { index: call.index, callId: call.id, name, args: parsed.args, tool }
+      : { index: call.index, callId: call.id, name, args: {}, argumentsProblem: parsed.detail, tool };
   });
   const toolCalls: ToolCallRecord[] = prepared.map((call, position) => ({
     id: call.callId,
@@ -100,27 +99,22 @@ export async function runStep(options: {
   if (prepared.length === 0) return { kind: 'end', reason: 'done' };
 
   const results = await runBatch({
+    scope,
     batchId: options.newId(),
     step,
-    conversationId,
-    turnId: options.turnId,
     calls: prepared,
     pipeline: {
-      lookUp: (name) => assembled.byName.get(name),
+      ...options.pipeline,
       defaultTimeoutMs: options.settings.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-      ...(options.approve ? { approve: options.approve } : {}),
-      ...(options.afterTool ? { afterTool: options.afterTool } : {}),
     },
     ...(options.settings.concurrencyCap !== undefined ? { concurrencyCap: options.settings.concurrencyCap } : {}),
-    signal,
-    emit,
   });
   for (const result of results) {
     store.appendMessage(conversationId, {
       role: 'tool',
       toolCallId: result.call.callId,
       toolName: result.call.name,
-      content: renderOutcomeForModel(result.outcome),
+      content: renderOutcomeForModel(result.outcome, result.callOutcome),
       isError: !result.outcome.ok,
       ...(result.media.length > 0 ? { media: result.media } : {}),
     });

@@ -1,21 +1,21 @@
-import type { AuthorizationContext, ToolCallContext, ToolDefinition, ToolMedia } from '../tools/tool-definition.ts';
+import type {
+  AuthorizationContext,
+  CallIdentity,
+  ToolCallContext,
+  ToolDefinition,
+  ToolMedia,
+} from '../tools/tool-definition.ts';
 import { ToolError } from '../tools/tool-error.ts';
 import { authorizeToolCall } from '../tools/authorize-tool-call.ts';
 import { validateArguments } from '../tools/validate-arguments.ts';
 import { normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts';
+import { classifyCallOutcome, type CallOutcome } from '../tools/call-outcome.ts';
 import { toolNotFound } from '../tools/not-found.ts';
 
 /** Asks whether a call may run (the UI asks the person); false answers `denied`. */
-export type ApprovalGate = (request: {
-  conversationId: string;
-  turnId: string;
-  batchId: string;
-  index: number;
-  callId: string;
-  tool: ToolDefinition;
-  args: Record<string, unknown>;
-  signal: AbortSignal;
-}) => Promise<boolean> | boolean;
+export type ApprovalGate = (
+  request: CallIdentity & { tool: ToolDefinition; args: Record<string, unknown>; signal: AbortSignal },
+) => Promise<boolean> | boolean;
 
 /** Sees, and may rewrite, the structured outcome of every call (the `after-tool` hook). */
 export type AfterToolHook = (info: {
@@ -26,7 +26,7 @@ export type AfterToolHook = (info: {
   context: ToolCallContext;
 }) => ToolOutcome | void | Promise<ToolOutcome | void>;
 
-/** One call ready to run: parsed arguments, or the reason they could not be parsed. */
+/** One call ready to run: parsed arguments (or why they could not be parsed) and its tool, looked up once. */
 export interface PreparedCall {
   index: number;
   callId: string;
@@ -34,18 +34,34 @@ export interface PreparedCall {
   args: Record<string, unknown>;
   /** Set when the model's argument text was not a JSON object. */
   argumentsProblem?: string;
+  /** The tool of that name; absent when there is none (the call ends `not_found`). */
+  tool: ToolDefinition | undefined;
 }
 
+/** What every call of a batch (or of the ToolAPI) goes through besides its own tool. */
 export interface ToolCallPipeline {
-  lookUp(name: string): ToolDefinition | undefined;
   approve?: ApprovalGate;
   afterTool?: readonly AfterToolHook[];
   defaultTimeoutMs: number;
 }
 
+/** How one call ended: its structured outcome, what is known of its effect, media, output, approval wait. */
 export interface ToolCallRun {
   outcome: ToolOutcome;
+  callOutcome: CallOutcome;
   media: ToolMedia[];
+  /** The text a channel tool put on its channel, when it succeeded in sending. */
+  output?: string;
+  /** How long the call waited for the person; absent when nobody was asked. */
+  approvalMs?: number;
+}
+
+/** How far a call got, for classifying its outcome. */
+interface CallProgress {
+  handlerStarted: boolean;
+  sent: boolean;
+  approvalMs?: number;
+  output?: string;
 }
 
 /**
@@ -56,14 +72,16 @@ export interface ToolCallRun {
 export async function runToolCall(options: {
   pipeline: ToolCallPipeline;
   call: PreparedCall;
-  context: Omit<ToolCallContext, 'signal' | 'attachMedia' | 'extra' | 'toolName'>;
+  identity: CallIdentity;
   authorization: AuthorizationContext;
   signal: AbortSignal;
+  now?: () => number;
 }): Promise<ToolCallRun> {
   const { pipeline, call } = options;
+  const now = options.now ?? (() => performance.now());
   const media: ToolMedia[] = [];
-  const tool = pipeline.lookUp(call.name);
-  const timeoutMs = tool?.timeoutMs ?? pipeline.defaultTimeoutMs;
+  const progress: CallProgress = { handlerStarted: false, sent: false };
+  const timeoutMs = call.tool?.timeoutMs ?? pipeline.defaultTimeoutMs;
   // The call's own signal follows the caller's without adding a listener to it: many calls may
   // share one caller signal (a batch, a sequence), and AbortSignal.any holds them weakly.
   const controller = new AbortController();
@@ -89,19 +107,21 @@ export async function runToolCall(options: {
   };
   timeout.arm();
   const context: ToolCallContext = {
-    ...options.context,
+    ...options.identity,
     toolName: call.name,
     signal,
     extra: {},
     attachMedia: (item) => void media.push(item),
+    reportOutput: (text) => void (progress.output = text),
+    markSent: () => void (progress.sent = true),
   };
   try {
     let outcome = await guarded(signal, call.name, () =>
-      dispatch({ pipeline, tool, call, context, authorization: options.authorization, timeout }),
+      dispatch({ pipeline, call, context, authorization: options.authorization, timeout, progress, now }),
     );
     for (const hook of pipeline.afterTool ?? []) {
       try {
-        const rewritten = await hook({ tool, name: call.name, args: call.args, outcome, context });
+        const rewritten = await hook({ tool: call.tool, name: call.name, args: call.args, outcome, context });
         if (rewritten) outcome = rewritten;
       } catch (error) {
         outcome = {
@@ -110,7 +130,20 @@ export async function runToolCall(options: {
         };
       }
     }
-    return { outcome, media };
+    const callOutcome = classifyCallOutcome({
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { reason: outcome.error.reason }),
+      handlerStarted: progress.handlerStarted,
+      reportsDelivery: call.tool?.reportsDelivery === true,
+      sent: progress.sent,
+    });
+    return {
+      outcome,
+      callOutcome,
+      media,
+      ...(outcome.ok && progress.output !== undefined ? { output: progress.output } : {}),
+      ...(progress.approvalMs !== undefined ? { approvalMs: progress.approvalMs } : {}),
+    };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
@@ -118,13 +151,15 @@ export async function runToolCall(options: {
 
 async function dispatch(options: {
   pipeline: ToolCallPipeline;
-  tool: ToolDefinition | undefined;
   call: PreparedCall;
   context: ToolCallContext;
   authorization: AuthorizationContext;
   timeout: { arm(): void; pause(): void };
+  progress: CallProgress;
+  now: () => number;
 }): Promise<ToolOutcome> {
-  const { tool, call, context } = options;
+  const { call, context, progress } = options;
+  const { tool } = call;
   if (!tool) return { ok: false, error: toolNotFound(call.name).toData() };
   if (call.argumentsProblem !== undefined) {
     return {
@@ -140,16 +175,19 @@ async function dispatch(options: {
   if (refusal) return { ok: false, error: refusal.toData() };
   if (options.pipeline.approve) {
     options.timeout.pause();
+    const asked = options.now();
     const approved = await options.pipeline.approve({
       conversationId: context.conversationId,
       turnId: context.turnId,
       batchId: context.batchId,
       index: context.index,
-      callId: call.callId,
+      callId: context.callId,
       tool,
       args: call.args,
       signal: context.signal,
     });
+    // Only a question that was really put to the person counts as waiting for them.
+    if (tool.needsApproval) progress.approvalMs = round(options.now() - asked);
     if (!approved)
       return {
         ok: false,
@@ -163,6 +201,7 @@ async function dispatch(options: {
   }
   const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });
   if (!checked.ok) return { ok: false, error: checked.error.toData() };
+  progress.handlerStarted = true;
   try {
     return normaliseToolOutcome({ returned: await tool.handler(checked.args, context) });
   } catch (error) {
@@ -192,4 +231,8 @@ function guarded(signal: AbortSignal, name: string, work: () => Promise<ToolOutc
       },
     );
   });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }

@@ -1,75 +1,110 @@
-import type { ToolErrorData } from '../tools/tool-error.ts';
-import type { ToolCallRecord } from '../models/conversation-message.ts';
-
-/** Why a turn ended. */
-export type TurnEndReason = 'done' | 'error' | 'aborted' | 'max_steps';
-
-export type BatchMode = 'parallel' | 'serial';
-
-export interface BatchCallSummary {
-  index: number;
-  callId: string;
-  name: string;
-  args: Record<string, unknown>;
-}
-
-interface EventBase {
-  /** Milliseconds since the epoch. */
-  at: number;
-  conversationId: string;
-  turnId: string;
-}
+import { z } from 'zod';
+import { toolErrorDataSchema } from '../tools/tool-error.ts';
+import { toolCallRecordSchema } from '../models/conversation-message.ts';
+import { callOutcomeSchema } from '../tools/call-outcome.ts';
 
 /**
- * Every event of a turn, `noun/verb`. The CLI prints them as JSON Lines; the journal stores them;
- * front ends fold them. Fields named here are a stable contract: extend, never break.
+ * Every event of a turn, `noun/verb`, defined once as zod schemas: the types are inferred from
+ * them, the journal stores them, the CLI prints them as JSON Lines, every transport validates them
+ * with them and front ends fold them. Fields named here are a stable contract: extend, never break.
  */
-export type AgentEvent = EventBase &
-  (
-    | { type: 'turn/start'; text: string; model: string }
-    | { type: 'step/start'; step: number }
-    | { type: 'request/header'; step: number; tools: string[]; systemPromptHash: string; requestHash: string }
-    | { type: 'text/delta'; step: number; text: string }
-    | { type: 'message/assistant'; step: number; text: string; toolCalls: ToolCallRecord[] }
-    | { type: 'batch/start'; step: number; batchId: string; mode: BatchMode; reason: string; calls: BatchCallSummary[] }
-    | { type: 'tool/start'; batchId: string; callId: string; name: string; index: number }
-    | {
-        type: 'tool/end';
-        batchId: string;
-        callId: string;
-        name: string;
-        index: number;
-        ok: boolean;
-        result?: unknown;
-        error?: ToolErrorData;
-        queuedMs: number;
-        runMs: number;
-        startedAt: number;
-        endedAt: number;
-      }
-    | {
-        type: 'approval/request';
-        batchId: string;
-        callId: string;
-        index: number;
-        name: string;
-        args: Record<string, unknown>;
-      }
-    | {
-        type: 'approval/end';
-        batchId: string;
-        callId: string;
-        approved: boolean;
-        why: 'answered' | 'timeout' | 'aborted';
-      }
-    | { type: 'output/send'; batchId: string; callId: string; index: number; channel: string; text: string }
-    | { type: 'batch/end'; batchId: string; wallMs: number; executed: number }
-    | { type: 'step/end'; step: number }
-    | { type: 'agent/error'; message: string }
-    | { type: 'turn/end'; reason: TurnEndReason; error?: string }
-  );
 
+/** Why a turn ended. */
+export const turnEndReasonSchema = z.enum(['done', 'error', 'aborted', 'max_steps']);
+export type TurnEndReason = z.infer<typeof turnEndReasonSchema>;
+
+export const batchModeSchema = z.enum(['parallel', 'serial']);
+export type BatchMode = z.infer<typeof batchModeSchema>;
+
+/** How an approval question ended. */
+export const approvalEndWhySchema = z.enum(['answered', 'timeout', 'aborted']);
+export type ApprovalEndWhy = z.infer<typeof approvalEndWhySchema>;
+
+const argsSchema = z.record(z.string(), z.unknown());
+
+export const batchCallSummarySchema = z.object({
+  index: z.number(),
+  callId: z.string(),
+  name: z.string(),
+  args: argsSchema,
+});
+export type BatchCallSummary = z.infer<typeof batchCallSummarySchema>;
+
+/** What every event carries: when (ms since the epoch), and the conversation and turn it belongs to. */
+const eventBase = { at: z.number(), conversationId: z.string(), turnId: z.string() };
+
+/** One event schema: the base fields, the type, and the event's own fields. */
+function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ ...eventBase, type: z.literal(type), ...shape });
+}
+
+/** The schema of every agent event, in the order a turn emits them; the journal and every transport use it. */
+export const agentEventSchema = z.discriminatedUnion('type', [
+  event('turn/start', { text: z.string(), model: z.string() }),
+  event('step/start', { step: z.number() }),
+  event('request/header', {
+    step: z.number(),
+    tools: z.array(z.string()),
+    systemPromptHash: z.string(),
+    requestHash: z.string(),
+  }),
+  event('text/delta', { step: z.number(), text: z.string() }),
+  event('message/assistant', { step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecordSchema) }),
+  event('batch/start', {
+    step: z.number(),
+    batchId: z.string(),
+    mode: batchModeSchema,
+    reason: z.string(),
+    calls: z.array(batchCallSummarySchema),
+  }),
+  event('tool/start', { batchId: z.string(), callId: z.string(), name: z.string(), index: z.number() }),
+  event('tool/end', {
+    batchId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    index: z.number(),
+    ok: z.boolean(),
+    result: z.unknown().optional(),
+    error: toolErrorDataSchema.optional(),
+    /** What is known of the call's effect (absent in journals written before it existed). */
+    outcome: callOutcomeSchema.optional(),
+    queuedMs: z.number(),
+    /** From the start of the call to its end (an approval's wait included: see approvalMs). */
+    runMs: z.number(),
+    /** How much of runMs the call waited for the person's approval (absent when nobody was asked). */
+    approvalMs: z.number().optional(),
+    startedAt: z.number(),
+    endedAt: z.number(),
+  }),
+  event('approval/request', {
+    batchId: z.string(),
+    callId: z.string(),
+    index: z.number(),
+    name: z.string(),
+    args: argsSchema,
+  }),
+  event('approval/end', { batchId: z.string(), callId: z.string(), approved: z.boolean(), why: approvalEndWhySchema }),
+  event('output/send', {
+    batchId: z.string(),
+    callId: z.string(),
+    index: z.number(),
+    channel: z.string(),
+    text: z.string(),
+  }),
+  event('batch/end', { batchId: z.string(), wallMs: z.number(), executed: z.number() }),
+  event('step/end', { step: z.number() }),
+  event('agent/error', { message: z.string() }),
+  event('turn/end', { reason: turnEndReasonSchema, error: z.string().optional() }),
+]);
+
+/** One agent event, as its schema defines it. */
+export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
+
+/** Every event type, in the order a turn emits them. */
+export const AGENT_EVENT_TYPES: readonly AgentEventType[] = agentEventSchema.options.map(
+  (option) => option.shape.type.value,
+);
 
 /** Distributive Omit, so each event variant keeps its own fields. */
 export type AgentEventInput = AgentEvent extends infer E

@@ -1,35 +1,46 @@
-import type { ToolMedia } from '../tools/tool-definition.ts';
+import { z } from 'zod';
+
+/** Media attached to a tool result (an image from a camera, say); it follows its own tool message. */
+export const toolMediaSchema = z.object({ mimeType: z.string(), data: z.string().describe('Base64 data.') });
+export type ToolMedia = z.infer<typeof toolMediaSchema>;
 
 /** One tool call as the model made it and as it is stored in the assistant message. */
-export interface ToolCallRecord {
-  id: string;
-  name: string;
+export const toolCallRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
   /** Parsed arguments; `{}` when the model sent none. When they were not JSON, `argumentsText` has the raw text. */
-  args: Record<string, unknown>;
-  argumentsText?: string;
-}
+  args: z.record(z.string(), z.unknown()),
+  argumentsText: z.string().optional(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 
-export interface UserMessage {
-  role: 'user';
-  text: string;
-}
+const userMessageSchema = z.object({ role: z.literal('user'), text: z.string() });
 
 /** One assistant reply: its text once, and all tool calls of the reply. */
-export interface AssistantMessage {
-  role: 'assistant';
-  text: string;
-  toolCalls: ToolCallRecord[];
-}
+const assistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  text: z.string(),
+  toolCalls: z.array(toolCallRecordSchema),
+});
 
 /** A tool result, paired with its call id exactly once, followed by its own media. */
-export interface ToolResultMessage {
-  role: 'tool';
-  toolCallId: string;
-  toolName: string;
+const toolResultMessageSchema = z.object({
+  role: z.literal('tool'),
+  toolCallId: z.string(),
+  toolName: z.string(),
   /** The result rendered for the model: compact JSON or a plain string. */
-  content: string;
-  isError: boolean;
-  media?: ToolMedia[];
-}
+  content: z.string(),
+  isError: z.boolean(),
+  media: z.array(toolMediaSchema).optional(),
+});
 
-export type ConversationMessage = UserMessage | AssistantMessage | ToolResultMessage;
+/** A message of a conversation, as the model request is built from it and as the store keeps it. */
+export const conversationMessageSchema = z.discriminatedUnion('role', [
+  userMessageSchema,
+  assistantMessageSchema,
+  toolResultMessageSchema,
+]);
+export type UserMessage = z.infer<typeof userMessageSchema>;
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+export type ToolResultMessage = z.infer<typeof toolResultMessageSchema>;
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;

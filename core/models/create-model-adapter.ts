@@ -5,11 +5,11 @@ import { createGeminiAdapter } from './gemini/create-gemini-adapter.ts';
 import type { ModelAdapter } from './model-adapter.ts';
 import { createOllamaAdapter } from './ollama/create-ollama-adapter.ts';
 import { createOpenAiAdapter } from './openai/create-openai-adapter.ts';
-import { DEFAULT_BASE_URLS, MODEL_PROVIDERS } from './provider-defaults.ts';
+import { DEFAULT_BASE_URLS, modelProviderSchema } from './provider-defaults.ts';
 
 /** A model as configured (settings, CLI flags): which format, where, which model, which key. */
 export const modelConfigSchema = z.object({
-  provider: z.enum(MODEL_PROVIDERS),
+  provider: modelProviderSchema,
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   model: z.string().min(1),
   apiKey: z.string().min(1).optional(),

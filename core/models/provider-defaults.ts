@@ -1,6 +1,14 @@
-/** The four wire formats Home Agent speaks. */
-export const MODEL_PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+import { z } from 'zod';
+
+/** The four wire formats Home Agent speaks to model servers. */
+export const modelProviderSchema = z.enum(['openai', 'anthropic', 'gemini', 'ollama']);
+export type ModelProvider = z.infer<typeof modelProviderSchema>;
+export const MODEL_PROVIDERS: readonly ModelProvider[] = modelProviderSchema.options;
+
+/** Every provider a run can use: the two that need no server (the demo planner, a scripted replay), then the wire formats. */
+export const providerSchema = z.enum(['demo', 'scripted', ...modelProviderSchema.options]);
+export type Provider = z.infer<typeof providerSchema>;
+export const PROVIDERS: readonly Provider[] = providerSchema.options;
 
 /** Where each format's server is when no base URL is given. OpenAI's carries its `/v1`. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ModelProvider, string>> = {

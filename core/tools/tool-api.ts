@@ -23,7 +23,7 @@ export interface ToolApi {
 /** Builds the ToolAPI over a live tool source (the enabled plugins' tools). */
 export function createToolApi(options: {
   tools: () => ToolDefinition[];
-  pipeline?: Omit<ToolCallPipeline, 'lookUp'>;
+  pipeline?: Partial<ToolCallPipeline>;
   newId?: () => string;
 }): ToolApi {
   const find = (name: string): ToolDefinition | undefined => options.tools().find((tool) => tool.name === name);
@@ -42,9 +42,9 @@ export function createToolApi(options: {
     call: async (context, name, args) => {
       const callId = newId();
       const run = await runToolCall({
-        pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline, lookUp: find },
-        call: { index: 0, callId, name, args },
-        context: {
+        pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline },
+        call: { index: 0, callId, name, args, tool: find(name) },
+        identity: {
           conversationId: context.conversationId,
           turnId: context.turnId ?? '',
           batchId: `toolapi-${callId}`,

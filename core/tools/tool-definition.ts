@@ -1,26 +1,33 @@
 import type { JsonSchema } from './json-schema.ts';
 import type { ToolError } from './tool-error.ts';
+import type { ToolMedia } from '../models/conversation-message.ts';
 
-/** Media attached to a tool result (an image from a camera, say); it follows its own tool message. */
-export interface ToolMedia {
-  mimeType: string;
-  /** Base64 data. */
-  data: string;
-}
+export type { ToolMedia };
 
-/** What every tool call sees: its own object per call, nothing mutable shared within a batch. */
-export interface ToolCallContext {
+/** Which call this is: its conversation, turn, batch, id and declared index. */
+export interface CallIdentity {
   readonly conversationId: string;
   readonly turnId: string;
   readonly batchId: string;
   readonly callId: string;
   readonly index: number;
+}
+
+/** What every tool call sees: its own object per call, nothing mutable shared within a batch. */
+export interface ToolCallContext extends CallIdentity {
   readonly toolName: string;
   /** Aborted on the user's abort or the call's timeout. */
   readonly signal: AbortSignal;
   /** Attach media to this call's result. */
   attachMedia(media: ToolMedia): void;
-  /** Free per-call scratch space (e.g. the output channel a call wrote to). */
+  /** A channel tool reports the text it put on its channel; the batch announces it in declared order. */
+  reportOutput(text: string): void;
+  /**
+   * The request has left the host (written to the device): from now on an interrupted call may
+   * have acted. Only meaningful for tools that declare `reportsDelivery`.
+   */
+  markSent(): void;
+  /** Free per-call scratch space. */
   readonly extra: Record<string, unknown>;
 }
 
@@ -47,6 +54,11 @@ export interface ToolDefinition {
   timeoutMs?: number;
   /** Whether the person is asked before this tool runs (the approval gate). */
   needsApproval?: boolean;
+  /**
+   * The handler calls `context.markSent()` when its request leaves the host. Then a call
+   * interrupted before that is known `not_sent`; without it, any interrupted call is `unknown`.
+   */
+  reportsDelivery?: boolean;
   /**
    * The tool's own part of the CanUse gate (e.g. device grants). Return a ToolError to refuse.
    * Called by the one authorisation function that both the batch path and the ToolAPI use.

@@ -1,17 +1,7 @@
-/** Why a tool call failed; the kernel, the model and the UI all read this field. */
-export type ToolErrorReason =
-  | 'not_found'
-  | 'required'
-  | 'type'
-  | 'invalid_json'
-  | 'unauthorized'
-  | 'denied'
-  | 'timeout'
-  | 'device_offline'
-  | 'aborted'
-  | 'failed';
+import { z } from 'zod';
 
-export const TOOL_ERROR_REASONS: readonly ToolErrorReason[] = [
+/** Why a tool call failed; the kernel, the model and every front end read this field. */
+export const toolErrorReasonSchema = z.enum([
   'not_found',
   'required',
   'type',
@@ -22,15 +12,19 @@ export const TOOL_ERROR_REASONS: readonly ToolErrorReason[] = [
   'device_offline',
   'aborted',
   'failed',
-];
+]);
+export type ToolErrorReason = z.infer<typeof toolErrorReasonSchema>;
+
+export const TOOL_ERROR_REASONS: readonly ToolErrorReason[] = toolErrorReasonSchema.options;
 
 /** The plain-data shape of a tool failure, as stored, sent to front ends and rendered for the model. */
-export interface ToolErrorData {
-  reason: ToolErrorReason;
-  field?: string;
-  detail?: string;
-  hint?: string;
-}
+export const toolErrorDataSchema = z.object({
+  reason: toolErrorReasonSchema,
+  field: z.string().optional(),
+  detail: z.string().optional(),
+  hint: z.string().optional(),
+});
+export type ToolErrorData = z.infer<typeof toolErrorDataSchema>;
 
 const TOOL_ERROR_MARK = Symbol.for('home-agent.ToolError');
 

@@ -1,4 +1,5 @@
 import { ToolError, type ToolErrorData } from './tool-error.ts';
+import type { CallOutcome } from './call-outcome.ts';
 
 /** The outcome of one tool call, kept as a structured value until rendered for the model. */
 export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: ToolErrorData; value?: unknown };
@@ -51,8 +52,20 @@ export function compactJson(value: unknown): string {
   }
 }
 
-/** Renders an outcome as the text of the tool message the model reads. */
-export function renderOutcomeForModel(outcome: ToolOutcome): string {
+/** What the model is told beside an interrupted call's error, so it never reports an action as done or undone. */
+const OUTCOME_NOTES: Partial<Record<CallOutcome, string>> = {
+  unknown:
+    'The request left for the device but no answer came: it may have acted. Read its state before saying what happened or trying again.',
+  not_sent: 'Nothing was sent: the device did not act.',
+};
+
+/**
+ * Renders an outcome as the text of the tool message the model reads. An interrupted call (timed
+ * out, stopped, device gone) also says what is known of its effect.
+ */
+export function renderOutcomeForModel(outcome: ToolOutcome, callOutcome?: CallOutcome): string {
   if (outcome.ok) return typeof outcome.value === 'string' ? outcome.value : compactJson(outcome.value);
-  return compactJson({ error: outcome.error });
+  const interrupted = ['timeout', 'aborted', 'device_offline'].includes(outcome.error.reason);
+  const note = interrupted && callOutcome !== undefined ? OUTCOME_NOTES[callOutcome] : undefined;
+  return compactJson(note ? { error: outcome.error, outcome: callOutcome, note } : { error: outcome.error });
 }

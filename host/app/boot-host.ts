@@ -1,14 +1,14 @@
 import { createHost, type Host } from './create-host.ts';
 import { resolveDataDir } from '../config/data-dir.ts';
-import { attachDevices } from './attach-devices.ts';
+import { attachDevices } from '../devices/attach-devices.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import type { ApprovalPolicy } from './person-approval-gate.ts';
+import type { ApprovalPolicy } from '../approvals/person-approval-gate.ts';
 
 /**
- * Builds a host from the shared command-line flags: the model, the devices (`--sim`, `--device`),
- * the data folder. The caller owns the host and disposes it.
+ * Builds a host from the shared command-line flags: the settings for this run, the devices
+ * (`--sim`, `--device`), the data folder. The caller owns the host and disposes it.
  */
 export async function bootHost(options: {
   flags: CommonFlags;
@@ -22,12 +22,8 @@ export async function bootHost(options: {
   return createHost({
     dataDir: resolveDataDir(flags.dataDir),
     transport: options.transport,
-    modelChoice: flags.modelChoice,
-    settings: {
-      ...(flags.toolOrder !== undefined ? { toolOrder: flags.toolOrder } : {}),
-      ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
-      ...(flags.concurrencyCap !== undefined ? { concurrencyCap: flags.concurrencyCap } : {}),
-    },
+    settings: flags.settings,
+    ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
     attachDevices: ({ pairingStore }) =>
       attachDevices({
         sim: flags.sim,

@@ -1,41 +1,41 @@
 import { Agent } from '../../core/agent/agent.ts';
-import { EventBus } from '../../core/events/event-bus.ts';
+import { AgentEvents } from '../../core/events/agent-events.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../core/plugins/builtin/channels-plugin.ts';
 import { createSystemPlugin } from '../../core/plugins/builtin/system-plugin.ts';
 import { createToolApi, type ToolApi } from '../../core/tools/tool-api.ts';
 import { assertToolOrderShape } from '../../core/tools/order-tools.ts';
-import type { AgentSettings } from '../../core/agent/assemble-turn.ts';
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
+import { createSequencesPlugin } from '../../core/sequences/create-sequences-plugin.ts';
+import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
+import type { HostNotice } from '../contract/api-contract.ts';
+import type { Settings } from '../contract/settings-table.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../store/settings-store.ts';
 import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
 import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
-import { createSequencesPlugin } from '../../core/sequences/create-sequences-plugin.ts';
-import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
-import type { ModelChoice } from '../models/model-choice.ts';
 import { selectModel } from '../models/select-model.ts';
-import type { DeviceLayer } from './device-layer.ts';
-import { PersonApprovalGate, type ApprovalPolicy } from './person-approval-gate.ts';
+import type { DeviceLayer } from '../devices/device-layer.ts';
+import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-approval-gate.ts';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
-import { createApiHandlers } from './create-api-handlers.ts';
-import type { ApiHandlers } from './api-handlers.ts';
+import { createApiHandlers } from '../api/create-api-handlers.ts';
+import type { ApiHandlers } from '../api/api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
 import { closeInterruptedTurns } from './close-interrupted-turns.ts';
-import { NoticeBus } from './notice-bus.ts';
 
 export interface HostOptions {
   dataDir: string;
   transport: 'electron' | 'web' | 'cli';
-  /** The model from flags; unset fields fall back to the stored settings, then to the default. */
-  modelChoice?: ModelChoice;
-  /** A ready model (tests and embedders); wins over `modelChoice`. */
+  /** Settings for this run only (flags, environment), over the stored ones; `toolOrder` absent stays absent. */
+  settings?: Settings;
+  /** The replies of the scripted model (`--script FILE`). */
+  scriptFile?: string;
+  /** A ready model (tests and embedders); wins over the model settings. */
   model?: ModelAdapter;
-  /** Settings for this run only, over the stored ones; `toolOrder` absent stays absent. */
-  settings?: AgentSettings;
   devices?: DeviceLayer;
   /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
   attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
@@ -51,9 +51,10 @@ export interface HostOptions {
 /** The composed application: one core for every front end. `dispose` closes everything it opened. */
 export interface Host {
   agent: Agent;
-  bus: EventBus;
+  /** Every agent event, journaled then broadcast: what front ends subscribe to. */
+  events: AgentEvents;
   /** Changes outside a turn (devices, plugins), for every front end's live stream. */
-  notices: NoticeBus;
+  notices: Emitter<HostNotice>;
   handlers: ApiHandlers;
   toolApi: ToolApi;
   store: SqliteConversationStore;
@@ -66,8 +67,8 @@ export interface Host {
 
 /**
  * The composition root: opens the store, picks the model (flags over stored settings over the
- * default), registers the built-in plugins (system, channels, devices) with their persisted
- * enabled state, builds the agent and the API handlers. A bad `toolOrder` shape fails here.
+ * default), registers the built-in plugins (system, channels, devices, sequences) with their
+ * persisted enabled state, builds the agent and the API handlers. A bad `toolOrder` shape fails here.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (options.settings?.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
@@ -82,53 +83,55 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const pluginState = new PluginStateStore({ db });
     devices =
       options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
-    const stored = settingsStore.getAll();
+    // Read at every turn's start, so a settings change applies between turns.
+    const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
+    const chosen = settings();
     const selected = options.model
       ? { adapter: options.model }
       : await selectModel(
           {
-            provider: options.modelChoice?.provider ?? stored.provider,
-            model: options.modelChoice?.model ?? stored.model,
-            baseUrl: options.modelChoice?.baseUrl ?? stored.baseUrl,
-            apiKeyEnv: options.modelChoice?.apiKeyEnv ?? stored.apiKeyEnv,
-            scriptFile: options.modelChoice?.scriptFile,
+            provider: chosen.provider,
+            model: chosen.model,
+            baseUrl: chosen.baseUrl,
+            apiKeyEnv: chosen.apiKeyEnv,
+            scriptFile: options.scriptFile,
           },
           { storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)) },
         );
-    const bus = new EventBus((error, event) =>
-      options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`),
+    const events = new AgentEvents({
+      journal: store,
+      onListenerError: (error, event) =>
+        options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`),
+    });
+    const stopJournalFailures = events.onJournalFailure(({ error, event }) =>
+      options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     );
+    const approvals = new PersonApprovalGate({
+      policy: options.approvalPolicy ?? 'ask',
+      emit: (event) => void events.emit(event),
+    });
     const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
-    const toolApi = createToolApi({ tools: () => plugins.enabledTools() });
+    // Plugins reach tools only through the ToolAPI: the same gates as the agent's own calls, approval included.
+    const toolApi = createToolApi({ tools: () => plugins.enabledTools(), pipeline: { approve: approvals.gate } });
     plugins.register(createSystemPlugin(() => toolApi));
     plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
     if (devices) plugins.register(devices.plugin);
-    const notices = new NoticeBus();
+    const notices = new Emitter<HostNotice>({
+      name: 'notice',
+      onListenerError: (error, notice) =>
+        options.log(`a notice listener failed on ${notice.type}: ${(error as Error).message}`),
+    });
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
     plugins.register(
       createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
     );
-    // Read at every turn's start, so a settings change applies between turns.
-    const settings = (): AgentSettings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
-    const approvals = new PersonApprovalGate({
-      policy: options.approvalPolicy ?? 'ask',
-      emit: (event) => {
-        try {
-          store.appendEvent(event);
-        } catch (error) {
-          options.log(`could not journal ${event.type}: ${(error as Error).message}`);
-        }
-        bus.emit(event);
-      },
-    });
     const agent = new Agent({
       model: () => selected.adapter,
       approve: approvals.gate,
       plugins,
       store,
-      bus,
+      events,
       settings,
-      onJournalError: (error, event) => options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     });
     const modelNotice = 'notice' in selected ? selected.notice : undefined;
     const handlers = createApiHandlers({
@@ -143,12 +146,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
       devices,
       model: selected.adapter,
       ...(modelNotice ? { modelNotice } : {}),
-      options,
+      secrets: options.secrets,
+      transport: options.transport,
+      dataDir: options.dataDir,
+      version: options.version,
+      log: options.log,
     });
     let disposed: Promise<void> | undefined;
     return {
       agent,
-      bus,
+      events,
       notices,
       handlers,
       toolApi,
@@ -162,6 +169,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           for (const conversation of store.listConversations()) agent.abort(conversation.id);
           await agent.whenIdle();
           stopDeviceNotices?.();
+          stopJournalFailures();
           await plugins.dispose();
           await devices?.dispose();
           db.close();

@@ -1,143 +1,39 @@
 import { z } from 'zod';
-import { PROVIDERS } from '../models/model-choice.ts';
+import { agentEventSchema, type AgentEvent } from '../../core/events/agent-event.ts';
+import { modelProviderSchema, PROVIDERS } from '../../core/models/provider-defaults.ts';
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
-
-/** Values front ends show and send, from their one source (so the renderer keeps no copies). */
-export { PROVIDERS, TOOL_ORDER_REST };
+import { settingKeySchema, settingsSchema } from './settings-table.ts';
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
  * Each method has a zod schema for its input and output; transports validate both sides with them.
- * Stable: extend, never break.
+ * The vocabulary (events, tool-error reasons, outcomes, providers) is defined once in core and
+ * re-exported here, so the renderer keeps no copies. Stable: extend, never break.
  */
+export { agentEventSchema, PROVIDERS, TOOL_ORDER_REST };
+export type { AgentEvent };
+export * from './settings-table.ts';
+export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
+export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 
-const toolErrorData = z.object({
-  reason: z.enum([
-    'not_found',
-    'required',
-    'type',
-    'invalid_json',
-    'unauthorized',
-    'denied',
-    'timeout',
-    'device_offline',
-    'aborted',
-    'failed',
-  ]),
+/** An agent event as it crosses a transport (the same type the kernel emits). */
+export type HostAgentEvent = AgentEvent;
+
+/** A failed call as every transport carries it: status, message, and for a refused value its field and issues. */
+export const apiFailureSchema = z.object({
+  status: z.number(),
+  message: z.string(),
   field: z.string().optional(),
-  detail: z.string().optional(),
-  hint: z.string().optional(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
+export type ApiFailure = z.infer<typeof apiFailureSchema>;
 
-const eventBase = { at: z.number(), conversationId: z.string(), turnId: z.string() };
-const callSummary = z.object({
-  index: z.number(),
-  callId: z.string(),
-  name: z.string(),
-  args: z.record(z.string(), z.unknown()),
-});
-const toolCallRecord = z.object({
-  id: z.string(),
-  name: z.string(),
-  args: z.record(z.string(), z.unknown()),
-  argumentsText: z.string().optional(),
-});
-
-/** Every agent event as it crosses a transport (mirrors core/events/agent-event.ts). */
-export const agentEventSchema = z.discriminatedUnion('type', [
-  z.object({ ...eventBase, type: z.literal('turn/start'), text: z.string(), model: z.string() }),
-  z.object({ ...eventBase, type: z.literal('step/start'), step: z.number() }),
-  z.object({
-    ...eventBase,
-    type: z.literal('request/header'),
-    step: z.number(),
-    tools: z.array(z.string()),
-    systemPromptHash: z.string(),
-    requestHash: z.string(),
-  }),
-  z.object({ ...eventBase, type: z.literal('text/delta'), step: z.number(), text: z.string() }),
-  z.object({
-    ...eventBase,
-    type: z.literal('message/assistant'),
-    step: z.number(),
-    text: z.string(),
-    toolCalls: z.array(toolCallRecord),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('batch/start'),
-    step: z.number(),
-    batchId: z.string(),
-    mode: z.enum(['parallel', 'serial']),
-    reason: z.string(),
-    calls: z.array(callSummary),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('tool/start'),
-    batchId: z.string(),
-    callId: z.string(),
-    name: z.string(),
-    index: z.number(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('tool/end'),
-    batchId: z.string(),
-    callId: z.string(),
-    name: z.string(),
-    index: z.number(),
-    ok: z.boolean(),
-    result: z.unknown().optional(),
-    error: toolErrorData.optional(),
-    queuedMs: z.number(),
-    runMs: z.number(),
-    startedAt: z.number(),
-    endedAt: z.number(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('approval/request'),
-    batchId: z.string(),
-    callId: z.string(),
-    index: z.number(),
-    name: z.string(),
-    args: z.record(z.string(), z.unknown()),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('approval/end'),
-    batchId: z.string(),
-    callId: z.string(),
-    approved: z.boolean(),
-    why: z.enum(['answered', 'timeout', 'aborted']),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('output/send'),
-    batchId: z.string(),
-    callId: z.string(),
-    index: z.number(),
-    channel: z.string(),
-    text: z.string(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('batch/end'),
-    batchId: z.string(),
-    wallMs: z.number(),
-    executed: z.number(),
-  }),
-  z.object({ ...eventBase, type: z.literal('step/end'), step: z.number() }),
-  z.object({ ...eventBase, type: z.literal('agent/error'), message: z.string() }),
-  z.object({
-    ...eventBase,
-    type: z.literal('turn/end'),
-    reason: z.enum(['done', 'error', 'aborted', 'max_steps']),
-    error: z.string().optional(),
-  }),
+/** The answer of any call on a transport: the result, or the failure. */
+export const apiEnvelopeSchema = z.union([
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: apiFailureSchema }),
 ]);
-export type HostAgentEvent = z.infer<typeof agentEventSchema>;
+export type ApiEnvelope = z.infer<typeof apiEnvelopeSchema>;
 
 /**
  * What changes outside a turn, sent on the same live stream as the agent events (they carry no
@@ -226,20 +122,24 @@ export const apiContract = {
   /** Stores a provider's key in the OS keychain (desktop app only); used from the next start. */
   'secrets/set-api-key': {
     input: z.object({
-      provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']),
+      provider: modelProviderSchema,
       apiKey: z.string().min(1).max(1000),
     }),
     output: z.object({ stored: z.boolean(), appliesAt: z.literal('next start') }),
   },
   'secrets/delete-api-key': {
-    input: z.object({ provider: z.enum(['openai', 'anthropic', 'gemini', 'ollama']) }),
+    input: z.object({ provider: modelProviderSchema }),
     output: z.object({ deleted: z.boolean() }),
   },
   /** The stored settings (never an API key: only the name of the variable that holds it). */
-  'settings/get': { input: z.object({}), output: z.object({ settings: z.record(z.string(), z.unknown()) }) },
+  'settings/get': { input: z.object({}), output: z.object({ settings: settingsSchema }) },
+  /**
+   * Stores one setting (no value, or null, unsets it). A refused value fails with status 400 and
+   * `{ field, issues }`, each issue written for the person.
+   */
   'settings/set': {
-    input: z.object({ key: z.string().min(1), value: z.unknown().optional() }),
-    output: z.object({ settings: z.record(z.string(), z.unknown()) }),
+    input: z.object({ key: settingKeySchema, value: z.unknown().optional() }),
+    output: z.object({ settings: settingsSchema }),
   },
 } as const;
 
@@ -255,6 +155,16 @@ export interface HomeAgentApi {
   onEvent(listener: (event: HostAgentEvent) => void): () => void;
   /** Subscribe to notices of changes outside a turn (devices, plugins). */
   onNotice?(listener: (notice: HostNotice) => void): () => void;
+}
+
+/**
+ * What the Electron preload exposes (`window.homeAgent`): calls answer with the envelope, which the
+ * renderer's client checks and unwraps, because IPC keeps only the message of a thrown error.
+ */
+export interface HomeAgentBridge {
+  call(method: ApiMethod, input: unknown): Promise<unknown>;
+  onEvent(listener: (event: unknown) => void): () => void;
+  onNotice(listener: (notice: unknown) => void): () => void;
 }
 
 export const API_METHODS = Object.keys(apiContract) as ApiMethod[];

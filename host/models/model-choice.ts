@@ -1,17 +1,8 @@
-import { z } from 'zod';
+import type { Settings } from '../contract/settings-table.ts';
 
-export const PROVIDERS = ['demo', 'scripted', 'openai', 'anthropic', 'gemini', 'ollama'] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-/** Which model a run uses, from flags over settings over defaults. The API key itself is never here: only the env var that holds it. */
-export const modelChoiceSchema = z.object({
-  provider: z.enum(PROVIDERS).optional(),
-  model: z.string().min(1).optional(),
-  baseUrl: z.string().url().optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
-    .optional(),
-  scriptFile: z.string().min(1).optional(),
-});
-export type ModelChoice = z.infer<typeof modelChoiceSchema>;
+/**
+ * Which model a run uses: the model settings (flags over stored values over defaults) and, for
+ * the scripted provider, the script file (a flag only). The API key itself is never here: only
+ * the name of the environment variable that holds it.
+ */
+export type ModelChoice = Pick<Settings, 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv'> & { scriptFile?: string };

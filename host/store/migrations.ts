@@ -3,7 +3,7 @@
 //   messages       (conversation_id → conversations, seq) PK, role, payload = the ConversationMessage as JSON
 //   events         (conversation_id, seq) PK, turn_id, type, at, payload = the AgentEvent as JSON — the journal;
 //                  indexed by (conversation_id, type, seq) so request/header and tool/end (timings) are queryable
-//   settings       key PK → value JSON, validated per key by host/store/settings-keys.ts
+//   settings       key PK → value JSON, validated per key by host/contract/settings-table.ts
 //   plugin_state   name PK → enabled 0|1 (a plugin without a row is enabled)
 //   paired_devices device_id PK, path UNIQUE, alias, identity JSON {id,kind,model,firmware}, tools JSON (the hello's),
 //                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1,

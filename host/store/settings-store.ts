@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
-import { isSettingKey, settingsKeys, type SettingKey, type Settings } from './settings-keys.ts';
+import {
+  checkSetting,
+  isSettingKey,
+  settingsTable,
+  type SettingKey,
+  type Settings,
+} from '../contract/settings-table.ts';
 import { StoreError } from './store-error.ts';
 
 export interface SettingsStoreOptions {
@@ -14,7 +19,7 @@ export interface SettingsStoreOptions {
 type SettingRow = { key: string; value: string };
 
 /**
- * Settings as key → JSON value, each validated by its schema in settings-keys.ts on write and on
+ * Settings as key → JSON value, each validated by its schema in the settings table (host/contract/settings-table.ts) on write and on
  * read. An unset key reads as `undefined` and is absent from `getAll()`.
  */
 export class SettingsStore {
@@ -44,14 +49,14 @@ export class SettingsStore {
   /** Validates and stores one value (untrusted input welcome); StoreError `invalid_value` when it does not fit. */
   set<K extends SettingKey>(key: K, value: NonNullable<Settings[K]>): void {
     if (!isSettingKey(key)) throw new StoreError({ kind: 'invalid_value', detail: `${String(key)} is not a setting` });
-    const parsed = settingsKeys[key].safeParse(value);
-    if (!parsed.success) {
+    const checked = checkSetting(key, value);
+    if (!checked.ok) {
       throw new StoreError({
         kind: 'invalid_value',
-        detail: `setting ${key}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
+        detail: `setting ${key}: ${checked.issues.map((issue) => issue.message).join('; ')}`,
       });
     }
-    this.statements.upsert.run(key, toStoredJson(parsed.data, `setting ${key}`), this.now());
+    this.statements.upsert.run(key, toStoredJson(checked.value, `setting ${key}`), this.now());
   }
 
   /** Removes a setting, so it reads as `undefined` again. */
@@ -72,7 +77,12 @@ export class SettingsStore {
 
   private parse(row: SettingRow): unknown {
     if (!isSettingKey(row.key)) return undefined;
-    const parsed = parseStoredJson({ schema: settingsKeys[row.key], text: row.value, table: 'settings', key: row.key });
+    const parsed = parseStoredJson({
+      schema: settingsTable[row.key].schema,
+      text: row.value,
+      table: 'settings',
+      key: row.key,
+    });
     if (parsed.ok) return parsed.value;
     reportInvalidRow(parsed.report, this.onInvalidRow);
     return undefined;

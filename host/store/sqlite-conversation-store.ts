@@ -4,7 +4,7 @@ import type { ConversationStore } from '../../core/agent/conversation-store.ts';
 import type { AgentEvent, AgentEventType } from '../../core/events/agent-event.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import { agentEventSchema, type ConversationSummary } from '../contract/api-contract.ts';
-import { conversationMessageSchema } from './conversation-message-schema.ts';
+import { conversationMessageSchema } from '../../core/models/conversation-message.ts';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
 

@@ -4,9 +4,15 @@ import path from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
-import type { EventBus } from '../../core/events/event-bus.ts';
-import { dispatchApiCall, ApiError, type ApiHandlers } from '../app/api-handlers.ts';
-import type { NoticeBus } from '../app/notice-bus.ts';
+import type { HostNotice } from '../contract/api-contract.ts';
+import { ApiError } from '../api/api-error.ts';
+import type { ApiHandlers } from '../api/api-handlers.ts';
+import { apiFailureOf, dispatchApiCall } from '../api/dispatch-api-call.ts';
+
+/** Something front ends can subscribe to (agent events, notices). */
+interface Subscribable<T> {
+  subscribe(listener: (value: T) => void): () => void;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -51,9 +57,9 @@ export interface WebServer {
  */
 export async function startWebServer(options: {
   handlers: ApiHandlers;
-  bus: EventBus;
+  bus: Subscribable<AgentEvent>;
   /** Changes outside a turn, sent on the same socket. */
-  notices?: NoticeBus;
+  notices?: Subscribable<HostNotice>;
   staticDir: string;
   host?: string;
   port?: number;
@@ -68,10 +74,10 @@ export async function startWebServer(options: {
   const staticRoot = path.resolve(options.staticDir);
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      const status = error instanceof ApiError ? error.status : 500;
+      const failure = apiFailureOf(error);
       if (!response.headersSent)
-        response.writeHead(status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
-      response.end(JSON.stringify({ ok: false, error: { message: (error as Error).message } }));
+        response.writeHead(failure.status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
+      response.end(JSON.stringify({ ok: false, error: failure }));
     });
   });
 

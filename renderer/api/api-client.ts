@@ -1,4 +1,4 @@
-import type { HomeAgentApi, HostNotice } from '../../host/contract/api-contract.ts';
+import type { HomeAgentApi, HostNotice, SettingIssue } from '../../host/contract/api-contract.ts';
 
 /** `unauthorized`: the host refused the token; retrying will not help until the page is reopened. */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -19,16 +19,23 @@ export interface ApiClient extends HomeAgentApi {
   dispose(): void;
 }
 
-/** A failed API call: the host's message, the method, and the HTTP status where there is one. */
+/**
+ * A failed API call: the host's message, the method, the status where there is one, and for a
+ * refused value the field and the issues the host found (each written for the person).
+ */
 export class ApiCallError extends Error {
   readonly method: string;
   readonly status: number | undefined;
+  readonly field: string | undefined;
+  readonly issues: SettingIssue[] | undefined;
 
-  constructor(options: { method: string; message: string; status?: number }) {
+  constructor(options: { method: string; message: string; status?: number; field?: string; issues?: SettingIssue[] }) {
     super(options.message);
     this.name = 'ApiCallError';
     this.method = options.method;
     this.status = options.status;
+    this.field = options.field;
+    this.issues = options.issues;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { HomeAgentApi } from '../../host/contract/api-contract.ts';
+import type { HomeAgentBridge } from '../../host/contract/api-contract.ts';
 import { readPersisted, writePersisted, type StorageAreas } from '../state/persisted-keys.ts';
 import type { ApiClient } from './api-client.ts';
 import { createElectronApiClient } from './electron-api-client.ts';
@@ -7,7 +7,7 @@ import { createWebApiClient } from './web-api-client.ts';
 declare global {
   interface Window {
     /** Set by the Electron preload; absent in a browser. */
-    homeAgent?: HomeAgentApi;
+    homeAgent?: HomeAgentBridge;
   }
 }
 

@@ -1,11 +1,12 @@
 import {
   agentEventSchema,
   apiContract,
+  apiEnvelopeSchema,
   hostNoticeSchema,
   type ApiInput,
   type ApiMethod,
   type ApiOutput,
-  type HomeAgentApi,
+  type HomeAgentBridge,
 } from '../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient } from './api-client.ts';
 
@@ -13,7 +14,7 @@ import { ApiCallError, type ApiClient } from './api-client.ts';
  * The API through the preload's `window.homeAgent`. The preload is trusted less than its name
  * suggests: every answer and event is checked against the contract before the UI sees it.
  */
-export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
+export function createElectronApiClient(bridge: HomeAgentBridge): ApiClient {
   const unsubscribers = new Set<() => void>();
   return {
     transport: 'electron',
@@ -24,7 +25,20 @@ export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
       } catch (error) {
         throw new ApiCallError({ method, message: error instanceof Error ? error.message : String(error) });
       }
-      const output = apiContract[method].output.safeParse(raw);
+      const envelope = apiEnvelopeSchema.safeParse(raw);
+      if (!envelope.success)
+        throw new ApiCallError({ method, message: `The host's answer to ${method} is not an API envelope.` });
+      if (!envelope.data.ok) {
+        const { message, status, field, issues } = envelope.data.error;
+        throw new ApiCallError({
+          method,
+          message,
+          status,
+          ...(field !== undefined ? { field } : {}),
+          ...(issues !== undefined ? { issues } : {}),
+        });
+      }
+      const output = apiContract[method].output.safeParse(envelope.data.result);
       if (!output.success)
         throw new ApiCallError({
           method,
@@ -33,12 +47,11 @@ export function createElectronApiClient(bridge: HomeAgentApi): ApiClient {
       return output.data as ApiOutput<M>;
     },
     onNotice(listener) {
-      const unsubscribe =
-        bridge.onNotice?.((raw: unknown) => {
-          const parsed = hostNoticeSchema.safeParse(raw);
-          if (parsed.success) listener(parsed.data);
-          else console.warn('Dropped a malformed notice from the host:', parsed.error.message);
-        }) ?? (() => undefined);
+      const unsubscribe = bridge.onNotice((raw: unknown) => {
+        const parsed = hostNoticeSchema.safeParse(raw);
+        if (parsed.success) listener(parsed.data);
+        else console.warn('Dropped a malformed notice from the host:', parsed.error.message);
+      });
       unsubscribers.add(unsubscribe);
       return () => {
         unsubscribers.delete(unsubscribe);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   agentEventSchema,
   apiContract,
+  apiEnvelopeSchema,
   hostNoticeSchema,
   type ApiInput,
   type ApiMethod,
@@ -25,8 +26,9 @@ export interface WebApiClientOptions {
   WebSocketImpl?: new (url: string) => WebSocket;
 }
 
+// Older hosts sent failures without a status; the HTTP status stands in for it.
 const envelopeSchema = z.union([
-  z.object({ ok: z.literal(true), result: z.unknown() }),
+  apiEnvelopeSchema,
   z.object({ ok: z.literal(false), error: z.object({ message: z.string() }) }),
 ]);
 
@@ -139,8 +141,15 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
         });
       }
       if (!envelope.data.ok) {
-        if (response.status === 401) setConnection({ status: 'unauthorized', message: envelope.data.error.message });
-        throw new ApiCallError({ method, status: response.status, message: envelope.data.error.message });
+        const failure = envelope.data.error;
+        if (response.status === 401) setConnection({ status: 'unauthorized', message: failure.message });
+        throw new ApiCallError({
+          method,
+          status: response.status,
+          message: failure.message,
+          ...('field' in failure && failure.field !== undefined ? { field: failure.field } : {}),
+          ...('issues' in failure && failure.issues !== undefined ? { issues: failure.issues } : {}),
+        });
       }
       const output = entry.output.safeParse(envelope.data.result);
       if (!output.success)

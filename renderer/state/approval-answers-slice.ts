@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 
 /**

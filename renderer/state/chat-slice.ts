@@ -1,13 +1,13 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 
 /** Sending and stopping: the composer's actions. What was said arrives back as events. */
 export interface ChatSlice {
   /** True between pressing Send and the host accepting the message. */
   sending: boolean;
-  /** Sends to the open conversation (the host creates one when none is open); false when refused. */
+  /** Sends to the open conversation, or begins a new one (its id minted here); false when refused. */
   sendMessage(text: string): Promise<boolean>;
   /** Asks the host to stop the open conversation's running turn. */
   abortTurn(): Promise<void>;
@@ -18,14 +18,17 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
   return (set, get) => ({
     sending: false,
     async sendMessage(text) {
-      const conversationId = get().openConversationId;
+      let conversationId = get().openConversationId;
+      if (conversationId === null) {
+        // A new conversation: its id is minted here and it opens at once with an empty journal, so
+        // the events of its first turn fold in live with no reload and no second look-up.
+        conversationId = crypto.randomUUID();
+        get().setJournalStatus(conversationId, 'loaded');
+        get().openConversation(conversationId);
+      }
       set({ sending: true });
       try {
-        const sent = await api.call('chat/send', conversationId ? { conversationId, text } : { text });
-        if (sent.conversationId !== get().openConversationId) {
-          get().openConversation(sent.conversationId);
-          void get().refreshConversations();
-        }
+        await api.call('chat/send', { conversationId, text });
         get().showNotice(null);
         return true;
       } catch (error) {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { ConversationSummary } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import type { AppState } from './create-app-store.ts';
+import { messageOf } from './message-of.ts';
 
 /** The conversation list (newest first) and which conversation is open. */
 export interface ConversationsSlice {
@@ -11,8 +12,11 @@ export interface ConversationsSlice {
   openConversation(conversationId: string | null): void;
   /** Re-reads the list from the host; failures become the notice. */
   refreshConversations(): Promise<void>;
-  /** Creates an empty conversation on the host and opens it. */
-  createConversation(): Promise<void>;
+  /**
+   * Starts a new conversation: nothing is open, so the next message begins one (the host stores a
+   * conversation at its first message, never an empty one).
+   */
+  startNewConversation(): void;
 }
 
 /** The slice, with the API its actions call. */
@@ -31,19 +35,6 @@ export function createConversationsSlice(api: ApiClient): StateCreator<AppState,
         get().showNotice(`Could not load the conversations: ${messageOf(error)}`);
       }
     },
-    async createConversation() {
-      try {
-        const created = await api.call('conversations/create', {});
-        get().setConversations([created, ...get().conversations.filter((entry) => entry.id !== created.id)]);
-        get().openConversation(created.id);
-      } catch (error) {
-        get().showNotice(`Could not create a conversation: ${messageOf(error)}`);
-      }
-    },
+    startNewConversation: () => set({ openConversationId: null }),
   });
-}
-
-/** The message of anything thrown, for a notice line. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

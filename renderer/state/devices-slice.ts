@@ -1,11 +1,9 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { DeviceSummary } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
-
-/** `idle`: never asked yet. */
-export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'failed';
+import type { LoadStatus } from './load-status.ts';
 
 /** The host's devices as it last listed them, and how the last look-up went. */
 export interface DevicesSlice {

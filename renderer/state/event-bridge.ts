@@ -1,6 +1,6 @@
 import type { HostAgentEvent, HostNotice } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { messageOf } from './message-of.ts';
 import type { AppStore } from './create-app-store.ts';
 import { mergeJournal } from './merge-journal.ts';
 
@@ -66,12 +66,14 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
       if (!stopped) store.getState().showNotice(`Could not reach the host: ${messageOf(error)}`);
     }
     void refreshSideData();
+    const remembered = store.getState().openConversationId;
     await store.getState().refreshConversations();
     if (stopped) return;
     const state = store.getState();
-    const open = state.openConversationId;
-    if (open && !state.conversations.some((entry) => entry.id === open)) state.openConversation(null);
-    else if (open) void loadJournal(open);
+    // Only the conversation remembered from last time may be gone; one begun meanwhile is new.
+    if (state.openConversationId !== remembered || !remembered) return;
+    if (!state.conversations.some((entry) => entry.id === remembered)) state.openConversation(null);
+    else void loadJournal(remembered);
   }
 
   const unsubscribeEvents = api.onEvent(receive);
@@ -87,8 +89,10 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
   });
   const unsubscribeConnection = api.onConnection((connection) => {
     store.getState().setConnection(connection);
-    // Events sent while the link was down are only in the journal: reload what is open.
+    // Events sent while the link was down are only in the journal: reload what is open, and the
+    // others when they are opened again.
     if (connection.status === 'open' && wasOpen === false && store.getState().appInfo) {
+      store.getState().forgetJournals();
       const open = store.getState().openConversationId;
       if (open) void loadJournal(open);
       void store.getState().refreshConversations();
@@ -96,9 +100,12 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     }
     wasOpen = connection.status === 'open';
   });
+  // Opening a conversation loads its journal once; after that live events keep it current.
   const unsubscribeStore = store.subscribe((state, previous) => {
     const open = state.openConversationId;
-    if (open && open !== previous.openConversationId && state.journalStatus[open] !== 'loading') void loadJournal(open);
+    const status = open ? state.journalStatus[open] : undefined;
+    if (open && open !== previous.openConversationId && status !== 'loading' && status !== 'loaded')
+      void loadJournal(open);
   });
   void start();
 

@@ -13,6 +13,8 @@ export interface EventsSlice extends FoldedData {
   /** Rebuilds one conversation from its journal (the stored copy of the same events). */
   replaceConversationEvents(conversationId: string, events: readonly HostAgentEvent[]): void;
   setJournalStatus(conversationId: string, status: JournalStatus): void;
+  /** Every journal counts as not loaded (events may have been missed while the link was down). */
+  forgetJournals(): void;
 }
 
 export const createEventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set) => ({
@@ -26,6 +28,7 @@ export const createEventsSlice: StateCreator<AppState, [], [], EventsSlice> = (s
     })),
   setJournalStatus: (conversationId, status) =>
     set((state) => ({ journalStatus: { ...state.journalStatus, [conversationId]: status } })),
+  forgetJournals: () => set({ journalStatus: {} }),
 });
 
 /** Only the folded fields, and none at all when nothing changed (so no subscriber wakes up). */

@@ -4,12 +4,12 @@ import {
   emptyApprovalsData,
   reduceApprovals,
   type ApprovalsData,
-} from './approvals-slice.ts';
-import { dropConversationBatches, emptyBatchesData, reduceBatches, type BatchesData } from './batches-slice.ts';
-import { dropConversationChannels, emptyChannelsData, reduceChannels, type ChannelsData } from './channels-slice.ts';
-import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } from './turns-slice.ts';
+} from './approvals-reducer.ts';
+import { dropConversationBatches, emptyBatchesData, reduceBatches, type BatchesData } from './batches-reducer.ts';
+import { dropConversationChannels, emptyChannelsData, reduceChannels, type ChannelsData } from './channels-reducer.ts';
+import { dropConversationTurns, emptyTurnsData, reduceTurns, type TurnsData } from './turns-reducer.ts';
 
-/** Everything the renderer derives from host events: the data of the turns, batches, channels and approvals slices. */
+/** Everything the renderer derives from host events: the turns, batches, channels and approvals data. */
 export type FoldedData = TurnsData & BatchesData & ChannelsData & ApprovalsData;
 
 export const emptyFoldedData: FoldedData = {

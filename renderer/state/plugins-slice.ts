@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApiOutput } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
-import type { LoadStatus } from './devices-slice.ts';
+import type { LoadStatus } from './load-status.ts';
 import {
   idlePluginToggle,
   nextPluginToggle,

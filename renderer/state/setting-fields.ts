@@ -1,73 +1,41 @@
-import { PROVIDERS, TOOL_ORDER_REST } from '../../host/contract/api-contract.ts';
+import {
+  SETTING_KEYS,
+  settingsTable,
+  type SettingInputKind,
+  type SettingIssue,
+  type SettingKey,
+} from '../../host/contract/api-contract.ts';
 
-/** The rest entry of a tool order and the model providers, as the contract gives them. */
-export { TOOL_ORDER_REST };
-export const PROVIDER_OPTIONS = PROVIDERS;
+export type { SettingKey };
 
-/** How a setting is edited: its input, and how its text becomes the stored value. */
-export type SettingFieldKind = 'select' | 'text' | 'textarea' | 'lines' | 'integer';
-
-/** One field of the settings form. */
+/** One field of the settings form, from the host's settings table. */
 export interface SettingField {
   key: SettingKey;
   label: string;
-  kind: SettingFieldKind;
+  kind: SettingInputKind;
+  options?: readonly string[];
   hint?: string;
   /** Read once when the app starts: a change applies at the next start. */
-  restartRequired?: boolean;
+  restartRequired: boolean;
   placeholder?: string;
 }
 
 /** Every setting of the host's settings table, in the form's order. */
-export const settingFields = [
-  {
-    key: 'provider',
-    label: 'Provider',
-    kind: 'select',
-    restartRequired: true,
-    hint: 'Flags given to home-agent at start (--provider, --model) win over these.',
-  },
-  { key: 'model', label: 'Model', kind: 'text', restartRequired: true, placeholder: 'e.g. gpt-4o-mini, llama3.1' },
-  { key: 'baseUrl', label: 'Base URL', kind: 'text', restartRequired: true, placeholder: 'http://127.0.0.1:11434/v1' },
-  {
-    key: 'apiKeyEnv',
-    label: 'API key variable',
-    kind: 'text',
-    restartRequired: true,
-    placeholder: 'OPENAI_API_KEY',
-    hint: 'The name of the environment variable that holds the key. The key itself is never stored here.',
-  },
-  { key: 'persona', label: 'Persona', kind: 'textarea', hint: 'Added to the system prompt.' },
-  {
-    key: 'toolOrder',
-    label: 'Tool order',
-    kind: 'lines',
-    placeholder: `lamp__set\n${TOOL_ORDER_REST}`,
-    hint: `One tool name per line. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically. Empty: plain alphabetical order.`,
-  },
-  { key: 'maxSteps', label: 'Max steps', kind: 'integer', hint: 'Model replies per turn, 1–100.' },
-  { key: 'toolTimeoutMs', label: 'Tool timeout (ms)', kind: 'integer' },
-  {
-    key: 'concurrencyCap',
-    label: 'Parallel calls at most',
-    kind: 'integer',
-    hint: 'Empty: every call of a parallel reply runs at once.',
-  },
-] as const satisfies readonly SettingField[];
-
-export type SettingKey =
-  | 'provider'
-  | 'model'
-  | 'baseUrl'
-  | 'apiKeyEnv'
-  | 'persona'
-  | 'toolOrder'
-  | 'maxSteps'
-  | 'toolTimeoutMs'
-  | 'concurrencyCap';
+export const settingFields: readonly SettingField[] = SETTING_KEYS.map((key) => {
+  const spec = settingsTable[key];
+  return {
+    key,
+    label: spec.label,
+    kind: spec.input,
+    restartRequired: spec.appliesAt === 'start',
+    ...('options' in spec && spec.options ? { options: spec.options } : {}),
+    ...('help' in spec && spec.help ? { hint: spec.help } : {}),
+    ...('placeholder' in spec && spec.placeholder ? { placeholder: spec.placeholder } : {}),
+  };
+});
 
 /** Pure: a stored value as the text its field shows (empty when unset or not of the field's shape). */
-export function formatSettingValue(kind: SettingFieldKind, value: unknown): string {
+export function formatSettingValue(kind: SettingInputKind, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (kind === 'lines') return Array.isArray(value) ? value.map(String).join('\n') : '';
   if (kind === 'integer') return typeof value === 'number' ? String(value) : '';
@@ -82,7 +50,7 @@ export type ParsedSetting = { ok: true; value: unknown } | { ok: false; error: s
  * per line, blank lines dropped; an integer must be written as one. Everything else the host
  * checks itself, so its message is the one the person reads.
  */
-export function parseSettingText(kind: SettingFieldKind, text: string): ParsedSetting {
+export function parseSettingText(kind: SettingInputKind, text: string): ParsedSetting {
   if (kind === 'lines') return parseToolOrderText(text);
   const trimmed = kind === 'textarea' ? text : text.trim();
   if (trimmed.trim() === '') return { ok: true, value: null };
@@ -104,14 +72,13 @@ export function parseToolOrderText(text: string): ParsedSetting {
 }
 
 /**
- * Pure: the host's refusal as the line beside the field. The store prefixes its message with its
- * own vocabulary (`Store invalid_value: setting toolOrder: ✖ …`); the person needs only the rest.
+ * Pure: the host's refusal as the line beside the field: its issues (each written for the person)
+ * as one sentence; the message itself when the host gave none. A first word that is a name
+ * (`toolOrder`) keeps its case.
  */
-export function settingErrorText(key: string, message: string): string {
-  const prefix = `Store invalid_value: setting ${key}: `;
-  const rest = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-  return rest
-    .replace(/^✖\s*/, '')
-    .replaceAll(/\s*✖\s*/g, ' ')
-    .trim();
+export function settingErrorText(failure: { message: string; issues?: readonly SettingIssue[] | undefined }): string {
+  const messages = failure.issues?.map((issue) => issue.message) ?? [];
+  const text = (messages.length > 0 ? messages.join('; ') : failure.message).trim();
+  const sentence = /^[a-z]+\b/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

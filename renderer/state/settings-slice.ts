@@ -1,8 +1,8 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ApiClient } from '../api/api-client.ts';
-import { messageOf } from './conversations-slice.ts';
+import { ApiCallError, type ApiClient } from '../api/api-client.ts';
+import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
-import type { LoadStatus } from './devices-slice.ts';
+import type { LoadStatus } from './load-status.ts';
 import { parseSettingText, settingErrorText, settingFields, type SettingKey } from './setting-fields.ts';
 
 /** The outcome of the last Save, for the line under the form. */
@@ -55,7 +55,7 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
         }));
         return true;
       } catch (error) {
-        setError(key, settingErrorText(key, messageOf(error)));
+        setError(key, settingErrorText(error instanceof ApiCallError ? error : { message: messageOf(error) }));
         return false;
       }
     }

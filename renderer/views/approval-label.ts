@@ -1,4 +1,4 @@
-import type { ApprovalStatus } from '../state/approvals-slice.ts';
+import type { ApprovalStatus } from '../state/approvals-reducer.ts';
 
 const labels: Record<ApprovalStatus, string> = {
   waiting: 'waiting for you',

@@ -1,4 +1,4 @@
-import { countOpenApprovals, openApprovals } from '../state/approvals-slice.ts';
+import { countOpenApprovals, openApprovals } from '../state/approvals-reducer.ts';
 import { useAppStore } from './use-app-store.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { BatchView, ToolRowView } from '../state/batches-slice.ts';
+import type { BatchView, ToolRowView } from '../state/batches-reducer.ts';
 
 /** A stretch of a call's bar on the batch's shared axis, in percent of the axis. */
 export interface TimelineSegment {

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { compareOutputs, type ChannelOutputView } from '../state/channels-slice.ts';
+import { compareOutputs, type ChannelOutputView } from '../state/channels-reducer.ts';
 import type { AppState } from '../state/create-app-store.ts';
 import { useAppStore } from './use-app-store.ts';
 

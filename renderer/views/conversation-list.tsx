@@ -5,14 +5,14 @@ export function ConversationList() {
   const conversations = useAppStore((state) => state.conversations);
   const openId = useAppStore((state) => state.openConversationId);
   const openConversation = useAppStore((state) => state.openConversation);
-  const createConversation = useAppStore((state) => state.createConversation);
+  const startNewConversation = useAppStore((state) => state.startNewConversation);
   return (
     <nav className="conversation-list" aria-label="Conversations">
       <button
         type="button"
         className="button button-primary new-conversation"
         data-testid="new-conversation-button"
-        onClick={() => void createConversation()}
+        onClick={startNewConversation}
       >
         New conversation
       </button>

@@ -1,4 +1,4 @@
-import { formatSettingValue, PROVIDER_OPTIONS, type SettingField } from '../state/setting-fields.ts';
+import { formatSettingValue, type SettingField } from '../state/setting-fields.ts';
 import { useAppStore } from './use-app-store.ts';
 
 /** One field of the settings form: its input (showing the draft, else the stored value), its hint, and the host's refusal. */
@@ -40,14 +40,12 @@ export function SettingInput(props: { field: SettingField }) {
       {field.kind === 'select' ? (
         <select {...common} onChange={(event) => editSetting(field.key, event.currentTarget.value)}>
           <option value="">Default</option>
-          {PROVIDER_OPTIONS.map((provider) => (
+          {(field.options ?? []).map((provider) => (
             <option key={provider} value={provider}>
               {provider}
             </option>
           ))}
-          {value !== '' && !(PROVIDER_OPTIONS as readonly string[]).includes(value) && (
-            <option value={value}>{value}</option>
-          )}
+          {value !== '' && !(field.options ?? []).includes(value) && <option value={value}>{value}</option>}
         </select>
       ) : field.kind === 'textarea' || field.kind === 'lines' ? (
         <textarea

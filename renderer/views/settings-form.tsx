@@ -8,7 +8,7 @@ import { useAppStore } from './use-app-store.ts';
 
 const labelOf = new Map<SettingKey, string>(settingFields.map((field) => [field.key, field.label]));
 const restartKeys = new Set<SettingKey>(
-  settingFields.filter((field) => 'restartRequired' in field && field.restartRequired).map((field) => field.key),
+  settingFields.filter((field) => field.restartRequired).map((field) => field.key),
 );
 
 /** The Settings tab: one form over the host's stored settings; Save sends every changed field, each refusal shows beside its field. */

@@ -1,5 +1,5 @@
-import type { ApprovalView } from '../state/approvals-slice.ts';
-import type { ToolRowView } from '../state/batches-slice.ts';
+import type { ApprovalView } from '../state/approvals-reducer.ts';
+import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
 import type { TimelineBar } from './batch-timeline.ts';

@@ -3,7 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { runBatch } from '../../core/batch/run-batch.ts';
 import type { PreparedCall } from '../../core/batch/run-tool-call.ts';
 import type { AgentEvent, AgentEventInput } from '../../core/events/agent-event.ts';
-import { EventBus } from '../../core/events/event-bus.ts';
+import { AgentEvents } from '../../core/events/agent-events.ts';
+import type { TurnScope } from '../../core/events/turn-scope.ts';
 import { InMemoryConversationStore } from '../../core/agent/conversation-store.ts';
 import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 
@@ -44,26 +45,31 @@ function benchTools(count: number, handler: ToolDefinition['handler']): ToolDefi
 
 function benchCalls(tools: readonly ToolDefinition[]): PreparedCall[] {
   // '"true"' and '"40"' exercise the lenient coercion, as real model output does.
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return tools.map((tool, i) => ({
     index: i,
     callId: `call_${i}`,
     name: tool.name,
     args: { device_id: `lamp-${i}`, on: 'true', level: '40' },
+    tool: byName.get(tool.name),
   }));
 }
 
-/** A journal like the app's: every event is stamped, stored in memory and fanned out on the bus. */
-function journal(): { emit: (event: AgentEventInput) => void; events: AgentEvent[] } {
+/** A turn scope like the app's: every event is stamped, journaled in memory and broadcast. */
+function journal(signal: AbortSignal): { scope: TurnScope; events: AgentEvent[] } {
   const store = new InMemoryConversationStore();
-  const bus = new EventBus();
+  const agentEvents = new AgentEvents({ journal: store });
   let seen = 0;
-  bus.subscribe(() => void seen++);
+  agentEvents.subscribe(() => void seen++);
   return {
     events: store.events,
-    emit: (input) => {
-      const event = { ...input, at: Date.now(), conversationId: 'bench', turnId: 'bench' } as AgentEvent;
-      store.appendEvent(event);
-      bus.emit(event);
+    scope: {
+      conversationId: 'bench',
+      turnId: 'bench',
+      signal,
+      emit: (input: AgentEventInput) => {
+        agentEvents.emit({ ...input, at: Date.now(), conversationId: 'bench', turnId: 'bench' } as AgentEvent);
+      },
     },
   };
 }
@@ -79,19 +85,15 @@ async function timedBatch(options: {
     executed++;
     return { done: true };
   });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const { emit, events } = journal();
+  const { scope, events } = journal(options.signal);
   const start = performance.now();
   await runBatch({
+    scope,
     batchId: `bench-${options.n}-${options.forceSerial ? 'serial' : 'parallel'}`,
     step: 1,
-    conversationId: 'bench',
-    turnId: 'bench',
     calls: benchCalls(tools),
-    pipeline: { lookUp: (name) => byName.get(name), defaultTimeoutMs: 30_000 },
+    pipeline: { defaultTimeoutMs: 30_000 },
     forceSerial: options.forceSerial,
-    signal: options.signal,
-    emit,
   });
   const ms = performance.now() - start;
   const end = events.find((event) => event.type === 'batch/end');
@@ -131,20 +133,16 @@ export async function benchOverhead(options: {
     executed++;
     return { ok: true };
   });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const calls = benchCalls(tools);
   const run = async (batches: number): Promise<void> => {
     for (let b = 0; b < batches; b++) {
-      const { emit } = journal();
+      const { scope } = journal(options.signal);
+      // The look-up is part of the overhead: each batch resolves its calls' tools once, as a step does.
       await runBatch({
+        scope,
         batchId: `overhead-${b}`,
         step: 1,
-        conversationId: 'bench',
-        turnId: 'bench',
-        calls,
-        pipeline: { lookUp: (name) => byName.get(name), defaultTimeoutMs: 30_000 },
-        signal: options.signal,
-        emit,
+        calls: benchCalls(tools),
+        pipeline: { defaultTimeoutMs: 30_000 },
       });
     }
   };

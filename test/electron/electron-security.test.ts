@@ -70,7 +70,7 @@ describe('Electron IPC in main', () => {
     const handle = createIpcCallHandler({ handlers: () => created.handlers, isTrustedUrl: trustedUrlCheck(undefined) });
     await expect(
       handle({ senderFrame: { url: 'file:///app/index.html' } }, { method: 'app/info', input: {} }),
-    ).resolves.toMatchObject({ transport: 'electron' });
+    ).resolves.toMatchObject({ ok: true, result: { transport: 'electron' } });
   });
 
   it('refuses calls from unknown frames and payloads that fail the contract', async () => {
@@ -84,10 +84,14 @@ describe('Electron IPC in main', () => {
     ).rejects.toThrow(/unknown frame/);
     await expect(handle({ senderFrame: null }, { method: 'app/info', input: {} })).rejects.toThrow(/unknown frame/);
     const ours = { senderFrame: { url: 'http://localhost:5173/index.html' } };
-    await expect(handle(ours, { method: 'fs/read', input: {} })).rejects.toThrow(/unknown API method/);
-    await expect(handle(ours, { method: 'chat/send', input: { text: 7 } })).rejects.toThrow(
-      /invalid input for chat\/send/,
-    );
+    await expect(handle(ours, { method: 'fs/read', input: {} })).resolves.toMatchObject({
+      ok: false,
+      error: { status: 404, message: expect.stringMatching(/unknown API method/) },
+    });
+    await expect(handle(ours, { method: 'chat/send', input: { text: 7 } })).resolves.toMatchObject({
+      ok: false,
+      error: { status: 400, message: expect.stringMatching(/invalid input for chat\/send/) },
+    });
     await expect(handle(ours, 'not an object')).rejects.toThrow(/without a method/);
   });
 });

@@ -12,6 +12,8 @@ export function toolCallContext(options: { toolName: string; index?: number; sig
     toolName: options.toolName,
     signal: options.signal ?? new AbortController().signal,
     attachMedia: () => undefined,
+    reportOutput: () => undefined,
+    markSent: () => undefined,
     extra: {},
   };
 }

@@ -38,7 +38,12 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
         },
         parallelSafe: true,
         outputChannel: channel.name,
-        handler: (args, context) => channel.send(String(args.text), context),
+        handler: async (args, context) => {
+          const text = String(args.text);
+          const result = await channel.send(text, context);
+          context.reportOutput(text);
+          return result;
+        },
       }));
       const listTool: ToolDefinition = {
         name: 'output_list_channels',

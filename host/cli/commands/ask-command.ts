@@ -44,7 +44,7 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   });
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
-    const unsubscribe = host.bus.subscribe((event: AgentEvent) => {
+    const unsubscribe = host.events.subscribe((event: AgentEvent) => {
       if (values.json) io.stdout.write(`${JSON.stringify(event)}\n`);
       else {
         const text = formatEventForPeople(event);

@@ -43,7 +43,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const start = (listenPort: number) =>
     startWebServer({
       handlers: host.handlers,
-      bus: host.bus,
+      bus: host.events,
       notices: host.notices,
       staticDir: values.static ?? DEFAULT_STATIC_DIR,
       ...(values.host ? { host: values.host } : {}),

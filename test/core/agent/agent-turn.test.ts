@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { EventBus } from '../../../core/events/event-bus.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { ScriptedModel, type Script } from '../../../core/models/scripted/scripted-model.ts';
@@ -9,13 +9,13 @@ import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 
 function setup(options: { script: Script; tools: ToolDefinition[] }) {
   const store = new InMemoryConversationStore();
-  const bus = new EventBus();
+  const agentEvents = new AgentEvents({ journal: store });
   const events: AgentEvent[] = [];
-  bus.subscribe((event) => events.push(event));
+  agentEvents.subscribe((event) => events.push(event));
   const plugins = new PluginRegistry();
   plugins.register({ name: 'test', description: 'test tools', tools: () => options.tools });
   const model = new ScriptedModel(options.script);
-  const agent = new Agent({ model: () => model, plugins, store, bus, settings: () => ({}) });
+  const agent = new Agent({ model: () => model, plugins, store, events: agentEvents, settings: () => ({}) });
   return { agent, store, events, model };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentSettings } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { EventBus } from '../../../core/events/event-bus.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import type { ModelAdapter, ModelRequest, ModelStreamPart } from '../../../core/models/model-adapter.ts';
@@ -52,12 +52,18 @@ function setup(options: {
   store?: InMemoryConversationStore;
 }) {
   const store = options.store ?? new InMemoryConversationStore();
-  const bus = new EventBus();
+  const agentEvents = new AgentEvents({ journal: store });
   const events: AgentEvent[] = [];
-  bus.subscribe((event) => events.push(event));
+  agentEvents.subscribe((event) => events.push(event));
   const plugins = new PluginRegistry();
   plugins.register({ name: 'test', description: 'test', tools: () => options.tools });
-  const agent = new Agent({ model: () => options.model, plugins, store, bus, settings: () => options.settings ?? {} });
+  const agent = new Agent({
+    model: () => options.model,
+    plugins,
+    store,
+    events: agentEvents,
+    settings: () => options.settings ?? {},
+  });
   return { agent, events, store };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentSettings } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { EventBus } from '../../../core/events/event-bus.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { ScriptedModel, type Script } from '../../../core/models/scripted/scripted-model.ts';
@@ -21,9 +21,9 @@ function tool(name: string): ToolDefinition {
 /** One plugin per tool, registered in the given order, so registration order is the only variable. */
 function setup(options: { toolNames: readonly string[]; settings: AgentSettings; script?: Script }) {
   const store = new InMemoryConversationStore();
-  const bus = new EventBus();
+  const agentEvents = new AgentEvents({ journal: store });
   const events: AgentEvent[] = [];
-  bus.subscribe((event) => events.push(event));
+  agentEvents.subscribe((event) => events.push(event));
   const plugins = new PluginRegistry();
   for (const name of options.toolNames)
     plugins.register({ name: `plugin-${name}`, description: name, tools: () => [tool(name)] });
@@ -33,7 +33,7 @@ function setup(options: { toolNames: readonly string[]; settings: AgentSettings;
     model: () => model,
     plugins,
     store,
-    bus,
+    events: agentEvents,
     settings: () => options.settings,
     newId: () => `id-${ids++}`,
   });

@@ -38,32 +38,41 @@ export function tool(name: string, declarations: Partial<ToolDefinition> = {}): 
   };
 }
 
-export function call(index: number, name: string, args: Record<string, unknown> = {}): PreparedCall {
+/** A call before its tool is looked up (`runWith` looks it up, as the step does). */
+export type CallSpec = Omit<PreparedCall, 'tool'>;
+
+export function call(index: number, name: string, args: Record<string, unknown> = {}): CallSpec {
   return { index, callId: `call_${index}`, name, args };
 }
 
 /** Runs a batch over the given tools and collects its events. */
 export async function runWith(options: {
   tools: readonly ToolDefinition[];
-  calls: readonly PreparedCall[];
+  calls: readonly CallSpec[];
   pipeline?: Partial<ToolCallPipeline>;
   signal?: AbortSignal;
-  extra?: Partial<BatchOptions>;
+  /** Sees every event as it is emitted (before the test reads the list). */
+  onEvent?: (event: AgentEventInput) => void;
+  extra?: Partial<Omit<BatchOptions, 'scope'>>;
 }) {
   const events: AgentEventInput[] = [];
   const results = await runBatch({
+    scope: {
+      conversationId: 'conv',
+      turnId: 'turn',
+      signal: options.signal ?? new AbortController().signal,
+      emit: (event) => {
+        events.push(event);
+        options.onEvent?.(event);
+      },
+    },
     batchId: 'batch-1',
     step: 1,
-    conversationId: 'conv',
-    turnId: 'turn',
-    calls: options.calls,
-    pipeline: {
-      lookUp: (name) => options.tools.find((candidate) => candidate.name === name),
-      defaultTimeoutMs: 10_000,
-      ...options.pipeline,
-    },
-    signal: options.signal ?? new AbortController().signal,
-    emit: (event) => events.push(event),
+    calls: options.calls.map((spec) => ({
+      ...spec,
+      tool: options.tools.find((candidate) => candidate.name === spec.name),
+    })),
+    pipeline: { defaultTimeoutMs: 10_000, ...options.pipeline },
     ...options.extra,
   });
   return { results, events };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { EventBus } from '../../../core/events/event-bus.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { ScriptedModel, type Script } from '../../../core/models/scripted/scripted-model.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
@@ -23,7 +23,7 @@ function setup(options: {
     model: () => model,
     plugins,
     store,
-    bus: new EventBus(),
+    events: new AgentEvents({ journal: store }),
     settings: () => ({}),
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.afterTool ? { afterTool: options.afterTool } : {}),

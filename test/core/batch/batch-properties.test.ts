@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { PreparedCall } from '../../../core/batch/run-tool-call.ts';
 import type { ToolCallContext, ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 import { lifecycleProblems } from './lifecycle-problems.ts';
-import { nextTurn, reasonOf, runWith, untilAborted } from './batch-helpers.ts';
+import { nextTurn, reasonOf, runWith, untilAborted, type CallSpec as BatchCall } from './batch-helpers.ts';
 
 const BEHAVIOURS = [
   'ok',
@@ -80,7 +79,7 @@ async function runSpecs(specs: readonly CallSpec[]) {
   let inFlight = 0;
   let maxInFlight = 0;
   const tools: ToolDefinition[] = [];
-  const calls: PreparedCall[] = [];
+  const calls: BatchCall[] = [];
   for (const [i, spec] of specs.entries()) {
     const name = spec.behaviour === 'unknown' ? `missing_${i}` : `t${i}`;
     calls.push({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { EventBus } from '../../../core/events/event-bus.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin } from '../../../core/plugins/builtin/channels-plugin.ts';
@@ -29,8 +29,8 @@ function gatedChannels(names: string[]) {
 function setup(script: Script, channels: OutputChannel[]) {
   const store = new InMemoryConversationStore();
   const events: AgentEvent[] = [];
-  const bus = new EventBus();
-  bus.subscribe((event) => events.push(event));
+  const agentEvents = new AgentEvents({ journal: store });
+  agentEvents.subscribe((event) => events.push(event));
   const plugins = new PluginRegistry();
   plugins.register(createChannelsPlugin(() => channels));
   let ids = 0;
@@ -38,7 +38,7 @@ function setup(script: Script, channels: OutputChannel[]) {
     model: () => new ScriptedModel(script),
     plugins,
     store,
-    bus,
+    events: agentEvents,
     settings: () => ({}),
     newId: () => `id-${ids++}`,
   });

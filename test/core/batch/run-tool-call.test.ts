@@ -77,7 +77,6 @@ async function runCase(testCase: Case) {
     },
   };
   const pipeline: ToolCallPipeline = {
-    lookUp: (name) => (name === 'lamp__set' ? lamp : undefined),
     defaultTimeoutMs: 10_000,
     approve: () => {
       ran.push('approve');
@@ -91,12 +90,13 @@ async function runCase(testCase: Case) {
   };
   const parsed = parseToolArguments(testCase.argumentsText);
   const name = testCase.name ?? 'lamp__set';
+  const tool = name === 'lamp__set' ? lamp : undefined;
   const run = await runToolCall({
     pipeline,
     call: parsed.ok
-      ? { index: 0, callId: 'c0', name, args: parsed.args }
-      : { index: 0, callId: 'c0', name, args: {}, argumentsProblem: parsed.detail },
-    context: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
+      ? { index: 0, callId: 'c0', name, args: parsed.args, tool }
+      : { index: 0, callId: 'c0', name, args: {}, argumentsProblem: parsed.detail, tool },
+    identity: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
     authorization: { conversationId: 'conv', caller: 'agent' },
     signal: new AbortController().signal,
   });
@@ -136,9 +136,9 @@ describe('after-tool hooks', () => {
       handler: () => handlerValue,
     };
     return runToolCall({
-      pipeline: { lookUp: () => reading, defaultTimeoutMs: 10_000, afterTool: hooks },
-      call: { index: 0, callId: 'c0', name: 'thermo__read', args: {} },
-      context: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
+      pipeline: { defaultTimeoutMs: 10_000, afterTool: hooks },
+      call: { index: 0, callId: 'c0', name: 'thermo__read', args: {}, tool: reading },
+      identity: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
       authorization: { conversationId: 'conv', caller: 'agent' },
       signal: new AbortController().signal,
     });

@@ -4,10 +4,13 @@ import type { OutputChannel } from '../../../core/plugins/output-channel.ts';
 import type { ToolCallContext } from '../../../core/tools/tool-definition.ts';
 import { decideBatchMode } from '../../../core/batch/decide-batch-mode.ts';
 
+const reported: string[] = [];
 const context = {
   signal: new AbortController().signal,
   extra: {},
   attachMedia: () => {},
+  reportOutput: (text: string) => void reported.push(text),
+  markSent: () => {},
 } as unknown as ToolCallContext;
 
 describe('createChannelsPlugin', () => {
@@ -39,7 +42,7 @@ describe('createChannelsPlugin', () => {
     ).toBe('serial');
   });
 
-  it('sends the text to its channel and requires it', async () => {
+  it('sends the text to its channel, requires it, and reports what it sent', async () => {
     const received: string[] = [];
     const channels: OutputChannel[] = [
       {
@@ -55,6 +58,7 @@ describe('createChannelsPlugin', () => {
     expect(send?.parameters.required).toEqual(['text']);
     expect(await send?.handler({ text: 'Hello' }, context)).toEqual({ shown: true });
     expect(received).toEqual(['Hello']);
+    expect(reported).toEqual(['Hello']);
   });
 
   it('lists the channels with the tool that reaches each', async () => {

@@ -6,9 +6,15 @@ import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 
 function run(options: { tools: ToolDefinition[]; name: string }) {
   return runToolCall({
-    pipeline: { lookUp: (name) => options.tools.find((tool) => tool.name === name), defaultTimeoutMs: 10_000 },
-    call: { index: 0, callId: 'c0', name: options.name, args: {} },
-    context: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
+    pipeline: { defaultTimeoutMs: 10_000 },
+    call: {
+      index: 0,
+      callId: 'c0',
+      name: options.name,
+      args: {},
+      tool: options.tools.find((tool) => tool.name === options.name),
+    },
+    identity: { conversationId: 'conv', turnId: 'turn', batchId: 'b', callId: 'c0', index: 0 },
     authorization: { conversationId: 'conv', caller: 'agent' },
     signal: new AbortController().signal,
   });

@@ -41,14 +41,11 @@ const api = createToolApi({ tools: () => tools, newId: () => 'api-call' });
 
 async function batchOutcome(name: string, args: Record<string, unknown>) {
   const [result] = await runBatch({
+    scope: { conversationId: 'conv', turnId: 'turn', signal: new AbortController().signal, emit: () => {} },
     batchId: 'b1',
     step: 1,
-    conversationId: 'conv',
-    turnId: 'turn',
-    calls: [{ index: 0, callId: 'c0', name, args }],
-    pipeline: { lookUp: (toolName) => tools.find((tool) => tool.name === toolName), defaultTimeoutMs: 10_000 },
-    signal: new AbortController().signal,
-    emit: () => {},
+    calls: [{ index: 0, callId: 'c0', name, args, tool: tools.find((tool) => tool.name === name) }],
+    pipeline: { defaultTimeoutMs: 10_000 },
   });
   return result?.outcome;
 }

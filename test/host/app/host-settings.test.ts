@@ -31,7 +31,7 @@ async function open(dir: string): Promise<Host> {
 
 async function headerTools(host: Host): Promise<string[] | undefined> {
   const events: AgentEvent[] = [];
-  const unsubscribe = host.bus.subscribe((event) => events.push(event));
+  const unsubscribe = host.events.subscribe((event) => events.push(event));
   await host.agent.runTurn({ conversationId: 'c1', text: 'hi' });
   unsubscribe();
   const header = events.find((event) => event.type === 'request/header');
@@ -87,7 +87,7 @@ describe('host settings and plugin state', () => {
     expect(listed.plugins.find((plugin) => plugin.name === 'system')?.enabled).toBe(false);
     // The stored toolOrder now names a tool no enabled plugin provides: the turn fails at assembly.
     const events: AgentEvent[] = [];
-    reopened.bus.subscribe((event) => events.push(event));
+    reopened.events.subscribe((event) => events.push(event));
     const outcome = await reopened.agent.runTurn({ conversationId: 'c2', text: 'hi' });
     expect(outcome.reason).toBe('error');
     expect(events.map((event) => event.type)).toEqual(['turn/start', 'agent/error', 'turn/end']);

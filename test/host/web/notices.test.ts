@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { createHost } from '../../../host/app/create-host.ts';
-import { attachDevices } from '../../../host/app/attach-devices.ts';
+import { attachDevices } from '../../../host/devices/attach-devices.ts';
 import { startWebServer } from '../../../host/web/web-server.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
@@ -38,7 +38,7 @@ describe('notices on the live stream', () => {
     cleanups.push(() => host.dispose());
     const server = await startWebServer({
       handlers: host.handlers,
-      bus: host.bus,
+      bus: host.events,
       notices: host.notices,
       staticDir: dataDir,
       port: 0,

@@ -26,7 +26,7 @@ async function serve(): Promise<{ host: Host; server: WebServer }> {
   cleanups.push(() => host.dispose());
   const server = await startWebServer({
     handlers: host.handlers,
-    bus: host.bus,
+    bus: host.events,
     staticDir: dataDir,
     port: 0,
     token: TOKEN,
@@ -87,7 +87,14 @@ describe('web server', () => {
   it('refuses to start on a non-loopback address without a real token', async () => {
     const { host } = await serve();
     await expect(
-      startWebServer({ handlers: host.handlers, bus: host.bus, staticDir: '.', host: '0.0.0.0', port: 0, token: '' }),
+      startWebServer({
+        handlers: host.handlers,
+        bus: host.events,
+        staticDir: '.',
+        host: '0.0.0.0',
+        port: 0,
+        token: '',
+      }),
     ).rejects.toThrow(/without a token/);
   });
 });

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiMethod, HostAgentEvent } from '../../../host/contract/api-contract.ts';
 
-/** A route's answer: a result (200, ok) or a failure (status, message). */
-export type RouteAnswer = { result: unknown } | { status: number; message: string };
+/** A route's answer: a result (200, ok) or a failure (status, message, and for a refused value its field and issues). */
+export type RouteAnswer =
+  | { result: unknown }
+  | { status: number; message: string; field?: string; issues?: { path: string; message: string }[] };
 
 /**
  * A real loopback server speaking the web transport of DESIGN.md (POST /api/<method> with a bearer
@@ -36,8 +38,7 @@ export async function startLoopbackHost(token = 'test-token'): Promise<LoopbackH
   const server: Server = createServer((request, response) => {
     void handle(request).then((answer) => {
       const status = 'result' in answer ? 200 : answer.status;
-      const body =
-        'result' in answer ? { ok: true, result: answer.result } : { ok: false, error: { message: answer.message } };
+      const body = 'result' in answer ? { ok: true, result: answer.result } : { ok: false, error: answer };
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });

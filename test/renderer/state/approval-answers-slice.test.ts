@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostAgentEvent } from '../../../host/contract/api-contract.ts';
-import { countOpenApprovals } from '../../../renderer/state/approvals-slice.ts';
+import { countOpenApprovals } from '../../../renderer/state/approvals-reducer.ts';
 import type { AppStore } from '../../../renderer/state/create-app-store.ts';
 import { relayApprovalTurn, relayQuestionAsked } from '../helpers/agent-events.ts';
 import { startLoopbackHost, type LoopbackHost, type RouteAnswer } from '../helpers/loopback-host.ts';

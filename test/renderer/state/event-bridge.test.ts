@@ -144,4 +144,35 @@ describe('startEventBridge', () => {
     await waitFor(store, (state) => state.openConversationId === null);
     expect(storage.local?.getItem('home-agent.last-conversation-id')).toBeNull();
   });
+
+  it('begins a new conversation with an id it mints: no stored empty conversation, no journal reload, one list refresh', async () => {
+    await startHost(() => []);
+    let sentTo: string | undefined;
+    host.routes['chat/send'] = (body) => {
+      sentTo = (body as { conversationId?: string }).conversationId;
+      return { result: { conversationId: sentTo, turnId: 't-new' } };
+    };
+    const store = startRenderer({ local: new MemoryStorage(), session: new MemoryStorage() });
+    await waitFor(store, (state) => state.appInfo !== null && state.connection.status === 'open');
+    const listReadsBefore = host.requests.get('conversations/list')?.length ?? 0;
+    store.getState().startNewConversation();
+    expect(await store.getState().sendMessage('Lamps on')).toBe(true);
+    const minted = store.getState().openConversationId;
+    expect(minted).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sentTo).toBe(minted);
+    // The first turn's events fold in live.
+    host.broadcast({
+      type: 'turn/start',
+      at: 1,
+      conversationId: minted!,
+      turnId: 't-new',
+      text: 'Lamps on',
+      model: 'scripted',
+    });
+    await waitFor(store, (state) => state.turns['t-new'] !== undefined);
+    await waitFor(store, () => (host.requests.get('conversations/list')?.length ?? 0) > listReadsBefore);
+    expect(host.requests.get('conversations/create')).toBeUndefined();
+    expect(host.requests.get('conversations/events')).toBeUndefined();
+    expect(host.requests.get('conversations/list')?.length).toBe(listReadsBefore + 1);
+  });
 });

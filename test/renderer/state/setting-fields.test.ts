@@ -51,17 +51,23 @@ describe('formatSettingValue', () => {
 });
 
 describe('settingErrorText', () => {
-  it('drops the store’s prefix from the host’s message (recorded from a real host)', () => {
-    const recorded =
-      "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.";
-    expect(settingErrorText('toolOrder', recorded)).toBe(
-      "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.",
-    );
-    expect(settingErrorText('baseUrl', 'Store invalid_value: setting baseUrl: ✖ Invalid URL.')).toBe('Invalid URL.');
+  it('shows the host’s issues as one sentence, a leading name kept as it is', () => {
+    expect(
+      settingErrorText({
+        message: 'Max steps: the step limit is a whole number from 1 to 100',
+        issues: [{ path: '', message: 'the step limit is a whole number from 1 to 100' }],
+      }),
+    ).toBe('The step limit is a whole number from 1 to 100.');
+    expect(
+      settingErrorText({
+        message: 'Tool order: …',
+        issues: [{ path: '', message: "toolOrder names 'a' twice: each tool may be listed once" }],
+      }),
+    ).toBe("toolOrder names 'a' twice: each tool may be listed once.");
   });
 
-  it('keeps a message of another shape whole', () => {
-    expect(settingErrorText('model', "there is no setting named 'model'")).toBe("there is no setting named 'model'");
+  it('falls back to the message when the host gave no issues', () => {
+    expect(settingErrorText({ message: 'the host is stopping.' })).toBe('The host is stopping.');
   });
 });
 

@@ -8,7 +8,10 @@ afterEach(async () => {
   for (const dispose of disposers.splice(0).reverse()) await dispose();
 });
 
-/** A host keeping settings in a map; like the real one it refuses a tool order without the rest entry (HTTP 400). */
+/**
+ * A host keeping settings in a map; like the real one it refuses a tool order without the rest
+ * entry (HTTP 400, with the field and its issue, as recorded from a real host).
+ */
 async function startSettingsHost(
   initial: Record<string, unknown> = {},
 ): Promise<{ host: LoopbackHost; stored: Map<string, unknown> }> {
@@ -20,10 +23,13 @@ async function startSettingsHost(
   host.routes['settings/set'] = (body) => {
     const { key, value } = body as { key: string; value?: unknown };
     if (key === 'toolOrder' && Array.isArray(value) && !value.includes('<unlisted-tools>')) {
+      const issue =
+        "toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go";
       return {
         status: 400,
-        message:
-          "Store invalid_value: setting toolOrder: ✖ toolOrder must contain the rest entry '<unlisted-tools>' exactly once (it has none): add it where unlisted tools should go.",
+        message: `Tool order: ${issue}`,
+        field: 'toolOrder',
+        issues: [{ path: '', message: issue }],
       };
     }
     if (value === undefined || value === null) stored.delete(key);

@@ -45,7 +45,7 @@ export interface BatchView {
   interrupted?: boolean;
 }
 
-/** The batches slice: batches by id and, per conversation, their ids in start order. */
+/** The batches data: batches by id and, per conversation, their ids in start order. */
 export interface BatchesData {
   batches: Record<string, BatchView>;
   batchOrder: Record<string, string[]>;
@@ -53,7 +53,7 @@ export interface BatchesData {
 
 export const emptyBatchesData: BatchesData = { batches: {}, batchOrder: {} };
 
-/** Pure: the batches slice after one host event. Rows stay in index order whatever order events arrive in. */
+/** Pure: the batches data after one host event. Rows stay in index order whatever order events arrive in. */
 export function reduceBatches(data: BatchesData, event: HostAgentEvent): BatchesData {
   switch (event.type) {
     case 'batch/start':

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../../host/app/create-host.ts';
-import { attachDevices } from '../../../host/app/attach-devices.ts';
+import { attachDevices } from '../../../host/devices/attach-devices.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHost, type Host } from '../../../host/app/create-host.ts';
-import type { ApprovalPolicy } from '../../../host/app/person-approval-gate.ts';
+import type { ApprovalPolicy } from '../../../host/approvals/person-approval-gate.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { startInProcessDevices, type InProcessDevices } from '../../../devices/simulator/start-in-process-devices.ts';
@@ -50,7 +50,7 @@ async function setup(
   });
   cleanups.push(() => host.dispose());
   const events: AgentEvent[] = [];
-  host.bus.subscribe((event) => events.push(event));
+  host.events.subscribe((event) => events.push(event));
   return { host, sim, events };
 }
 
@@ -61,7 +61,7 @@ function toolEnd(events: AgentEvent[]) {
 describe('approval of tools that need the person', () => {
   it('asks through an event, runs the call once the person allows it, and journals both', async () => {
     const { host, events } = await setup('ask');
-    host.bus.subscribe((event) => {
+    host.events.subscribe((event) => {
       if (event.type === 'approval/request')
         void host.handlers['approval/answer']({ callId: event.callId, approved: true });
     });
@@ -80,7 +80,7 @@ describe('approval of tools that need the person', () => {
 
   it('answers denied when the person says no, and the relay is not switched', async () => {
     const { host, events, sim } = await setup('ask');
-    host.bus.subscribe((event) => {
+    host.events.subscribe((event) => {
       if (event.type === 'approval/request')
         void host.handlers['approval/answer']({ callId: event.callId, approved: false });
     });
@@ -91,7 +91,7 @@ describe('approval of tools that need the person', () => {
 
   it('stops waiting when the turn is aborted, answering the call aborted', async () => {
     const { host, events } = await setup('ask');
-    host.bus.subscribe((event) => {
+    host.events.subscribe((event) => {
       if (event.type === 'approval/request') host.agent.abort('c1');
     });
     const outcome = await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
@@ -117,7 +117,7 @@ describe('approval and the tool timeout', () => {
     // A tool timeout far shorter than the person's answer: the answer comes only after a timer
     // of three timeouts has fired, so a timeout that still ran during the question would end the call.
     const { host, events } = await setup('ask', { toolTimeoutMs: 200 });
-    host.bus.subscribe((event) => {
+    host.events.subscribe((event) => {
       if (event.type === 'approval/request')
         setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
     });

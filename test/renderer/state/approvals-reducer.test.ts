@@ -5,7 +5,7 @@ import {
   reduceApprovals,
   statusOfEnd,
   emptyApprovalsData,
-} from '../../../renderer/state/approvals-slice.ts';
+} from '../../../renderer/state/approvals-reducer.ts';
 import { emptyFoldedData, foldEvent, foldEvents, replaceConversation } from '../../../renderer/state/fold-event.ts';
 import { event, relayApprovalTurn, relayArgs, relayQuestionAsked } from '../helpers/agent-events.ts';
 

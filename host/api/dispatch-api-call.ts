@@ -1,18 +1,6 @@
-import { apiContract, type ApiMethod, type ApiInput, type ApiOutput } from '../contract/api-contract.ts';
-
-/** The host's implementation of every API method (inputs already validated). */
-export type ApiHandlers = { [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiOutput<M>> | ApiOutput<M> };
-
-/** An API failure a transport turns into a status code and a message a person can act on. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 500,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { apiContract, type ApiFailure, type ApiMethod } from '../contract/api-contract.ts';
+import { ApiError } from './api-error.ts';
+import type { ApiHandlers } from './api-handlers.ts';
 
 /**
  * Validates an untrusted call against the contract, runs it, and validates the answer: every
@@ -34,4 +22,17 @@ export async function dispatchApiCall(handlers: ApiHandlers, method: string, inp
   if (!checked.success)
     throw new ApiError(500, `the host produced an invalid answer for ${method}: ${checked.error.message}`);
   return checked.data;
+}
+
+/** Any failure as the contract's failure shape, for a transport to send (never a stack). */
+export function apiFailureOf(error: unknown): ApiFailure {
+  if (error instanceof ApiError) {
+    return {
+      status: error.status,
+      message: error.message,
+      ...(error.field !== undefined ? { field: error.field } : {}),
+      ...(error.issues !== undefined ? { issues: error.issues } : {}),
+    };
+  }
+  return { status: 500, message: (error as Error)?.message ?? String(error) };
 }

@@ -13,21 +13,21 @@ export interface ChannelOutputView {
   at: number;
 }
 
-/** The channels slice: per conversation, per channel, outputs in declared order (batch, then call index). */
+/** The channels data: per conversation, per channel, outputs in declared order (batch, then call index). */
 export interface ChannelsData {
   channelOutputs: Record<string, Record<string, ChannelOutputView[]>>;
 }
 
 export const emptyChannelsData: ChannelsData = { channelOutputs: {} };
 
-/** What the channel fold needs besides the event: the batch's position, read from the batches slice. */
+/** What the channel fold needs besides the event: the batch's position, read from the batches data. */
 export interface ChannelFoldInput {
   event: HostAgentEvent;
   batchSequence: number | undefined;
 }
 
 /**
- * Pure: the channels slice after one host event. Outputs are placed by (batch sequence, call index),
+ * Pure: the channels data after one host event. Outputs are placed by (batch sequence, call index),
  * so sends that finished in any order still read in the order the model declared them.
  */
 export function reduceChannels(data: ChannelsData, input: ChannelFoldInput): ChannelsData {

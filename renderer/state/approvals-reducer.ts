@@ -21,7 +21,7 @@ export interface ApprovalView {
   endedAt?: number;
 }
 
-/** The approvals slice: every question by call id (kept apart from batches, so one whose batch was never seen still counts). */
+/** The approvals data: every question by call id (kept apart from batches, so one whose batch was never seen still counts). */
 export interface ApprovalsData {
   approvals: Record<string, ApprovalView>;
 }
@@ -31,7 +31,7 @@ export const emptyApprovalsData: ApprovalsData = { approvals: {} };
 type ApprovalEndEvent = Extract<HostAgentEvent, { type: 'approval/end' }>;
 
 /**
- * Pure: the approvals slice after one host event. `approval/end` is final whatever arrived before
+ * Pure: the approvals data after one host event. `approval/end` is final whatever arrived before
  * it; a request never reopens an ended question; a call or turn that ends while its question is
  * still open closes it as `unanswered` (the host can no longer receive an answer).
  */

@@ -21,7 +21,7 @@ export interface TurnView {
   items: TurnItem[];
 }
 
-/** The turns slice: turns by id and, per conversation, their ids in start order. */
+/** The turns data: turns by id and, per conversation, their ids in start order. */
 export interface TurnsData {
   turns: Record<string, TurnView>;
   turnOrder: Record<string, string[]>;
@@ -29,7 +29,7 @@ export interface TurnsData {
 
 export const emptyTurnsData: TurnsData = { turns: {}, turnOrder: {} };
 
-/** Pure: the turns slice after one host event. Unchanged parts keep their identity (cheap selectors). */
+/** Pure: the turns data after one host event. Unchanged parts keep their identity (cheap selectors). */
 export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
   switch (event.type) {
     case 'turn/start': {

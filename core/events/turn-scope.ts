@@ -1,0 +1,13 @@
+import type { AgentEventInput } from './agent-event.ts';
+
+/**
+ * One turn's identity and lifetime, made once when the turn starts and handed down to every step,
+ * batch and call: which conversation and turn, the signal that stops it, and the one way its
+ * events are emitted (stamped, journaled, broadcast).
+ */
+export interface TurnScope {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly signal: AbortSignal;
+  emit(event: AgentEventInput): void;
+}

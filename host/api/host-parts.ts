@@ -1,0 +1,33 @@
+import type { Agent } from '../../core/agent/agent.ts';
+import type { Emitter } from '../../core/events/emitter.ts';
+import type { ModelAdapter } from '../../core/models/model-adapter.ts';
+import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
+import type { HostNotice } from '../contract/api-contract.ts';
+import type { Settings } from '../contract/settings-table.ts';
+import type { PersonApprovalGate } from '../approvals/person-approval-gate.ts';
+import type { DeviceLayer } from '../devices/device-layer.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import type { PluginStateStore } from '../store/plugin-state-store.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
+
+/** The parts of a running host the API handlers work on (built by the composition root). */
+export interface HostParts {
+  agent: Agent;
+  approvals: PersonApprovalGate;
+  notices: Emitter<HostNotice>;
+  store: SqliteConversationStore;
+  settingsStore: SettingsStore;
+  pluginState: PluginStateStore;
+  plugins: PluginRegistry;
+  /** The settings the next turn uses: this run's overrides over the stored ones. */
+  settings: () => Settings;
+  model: ModelAdapter;
+  modelNotice?: string;
+  devices: DeviceLayer | undefined;
+  secrets: SecretStore | undefined;
+  transport: 'electron' | 'web' | 'cli';
+  dataDir: string;
+  version: string;
+  log: (line: string) => void;
+}

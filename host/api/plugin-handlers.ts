@@ -1,0 +1,34 @@
+import { ApiError } from './api-error.ts';
+import type { ApiHandlersOf } from './api-handlers.ts';
+import type { HostParts } from './host-parts.ts';
+import { toolOrderBreakage } from '../plugins/tool-order-breakage.ts';
+
+/** The plugin table: list, and enable or disable between turns (with the toolOrder warning). */
+export function pluginHandlers(parts: HostParts): ApiHandlersOf<'plugins/list' | 'plugins/set-enabled'> {
+  const { plugins } = parts;
+  return {
+    'plugins/list': () => ({
+      plugins: plugins.all().map(({ plugin, enabled }) => ({
+        name: plugin.name,
+        description: plugin.description,
+        enabled,
+        tools: plugin
+          .tools()
+          .map((tool) => tool.name)
+          .sort(),
+      })),
+    }),
+    'plugins/set-enabled': (input) => {
+      if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
+        throw new ApiError(404, `there is no plugin named '${input.name}'`);
+      if (!input.enabled) {
+        const warning = toolOrderBreakage({ plugins, settings: parts.settings(), disabling: input.name });
+        if (warning && input.confirm !== true) return { applied: false, warning };
+      }
+      plugins.setEnabled(input.name, input.enabled);
+      parts.pluginState.setEnabled(input.name, input.enabled);
+      parts.notices.emit({ type: 'plugins/changed' });
+      return { applied: true };
+    },
+  };
+}

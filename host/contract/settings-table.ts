@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { providerSchema } from '../../core/models/provider-defaults.ts';
+import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
+
+/** How a setting is edited in the form, and how its text on a command line or in a variable is read. */
+export type SettingInputKind = 'select' | 'text' | 'textarea' | 'lines' | 'integer';
+
+/**
+ * One setting, described once: its schema (written for people: its messages are what they read),
+ * its form field, its command-line flag and environment variable, and when a change applies.
+ * The store, the merge of flags over stored values, the CLI, Electron's start-up and the
+ * renderer's form are all derived from these entries.
+ */
+export interface SettingSpec<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  label: string;
+  input: SettingInputKind;
+  /** The options of a `select`. */
+  options?: readonly string[];
+  help?: string;
+  placeholder?: string;
+  /** The command-line flag that sets it for one run (`--max-steps`), without the dashes. */
+  flag: string;
+  /** The environment variable the desktop app reads at start (`HOME_AGENT_MAX_STEPS`). */
+  env: string;
+  /** `turn`: the next turn uses a new value. `start`: read when the host starts. */
+  appliesAt: 'turn' | 'start';
+}
+
+function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
+  return spec;
+}
+
+/** A whole number in a range, with messages a person can act on. */
+function wholeNumber(options: { min: number; max: number; what: string }) {
+  const range = `${options.what} is a whole number from ${options.min} to ${options.max}`;
+  return z.number({ error: range }).int({ error: range }).min(options.min, range).max(options.max, range);
+}
+
+/** A `toolOrder` policy: names, exactly one rest entry, no duplicates (the kernel's own shape check). */
+const toolOrderSchema = z
+  .array(z.string().min(1, 'a tool name is not empty'), { error: 'a list of tool names' })
+  .superRefine((toolOrder, context) => {
+    try {
+      assertToolOrderShape(toolOrder);
+    } catch (error) {
+      if (!(error instanceof ToolOrderError)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+    }
+  });
+
+/**
+ * Every setting, in the form's order. Adding a setting is one entry here plus its use.
+ * The API key itself is never a setting: only the name of the environment variable that holds it.
+ */
+export const settingsTable = {
+  provider: setting({
+    schema: z.enum(providerSchema.options, { error: `the provider is one of ${providerSchema.options.join(', ')}` }),
+    label: 'Provider',
+    input: 'select',
+    options: providerSchema.options,
+    help: 'Which kind of model server to use; demo needs none.',
+    flag: 'provider',
+    env: 'HOME_AGENT_PROVIDER',
+    appliesAt: 'start',
+  }),
+  model: setting({
+    schema: z.string().trim().min(1, 'name a model, e.g. llama3.1').max(200, 'a model name has at most 200 characters'),
+    label: 'Model',
+    input: 'text',
+    placeholder: 'e.g. gpt-4o-mini, llama3.1',
+    flag: 'model',
+    env: 'HOME_AGENT_MODEL',
+    appliesAt: 'start',
+  }),
+  baseUrl: setting({
+    schema: z.url({
+      protocol: /^https?$/,
+      error: 'a web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1',
+    }),
+    label: 'Base URL',
+    input: 'text',
+    placeholder: 'http://127.0.0.1:11434/v1',
+    help: 'Where the model server answers; empty: the provider’s usual address.',
+    flag: 'base-url',
+    env: 'HOME_AGENT_BASE_URL',
+    appliesAt: 'start',
+  }),
+  apiKeyEnv: setting({
+    schema: z
+      .string()
+      .regex(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. OPENAI_API_KEY)',
+      ),
+    label: 'API key variable',
+    input: 'text',
+    placeholder: 'OPENAI_API_KEY',
+    help: 'The name of the environment variable that holds the key. The key itself is never stored here.',
+    flag: 'api-key-env',
+    env: 'HOME_AGENT_API_KEY_ENV',
+    appliesAt: 'start',
+  }),
+  persona: setting({
+    schema: z.string().max(20_000, 'the persona has at most 20,000 characters'),
+    label: 'Persona',
+    input: 'textarea',
+    help: 'Added to the system prompt.',
+    flag: 'persona',
+    env: 'HOME_AGENT_PERSONA',
+    appliesAt: 'turn',
+  }),
+  toolOrder: setting({
+    schema: toolOrderSchema,
+    label: 'Tool order',
+    input: 'lines',
+    placeholder: `lamp__set\n${TOOL_ORDER_REST}`,
+    help: `One tool name per line. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically. Empty: plain alphabetical order.`,
+    flag: 'tool-order',
+    env: 'HOME_AGENT_TOOL_ORDER',
+    appliesAt: 'turn',
+  }),
+  maxSteps: setting({
+    schema: wholeNumber({ min: 1, max: 100, what: 'the step limit' }),
+    label: 'Max steps',
+    input: 'integer',
+    help: 'Model replies per turn, 1–100.',
+    flag: 'max-steps',
+    env: 'HOME_AGENT_MAX_STEPS',
+    appliesAt: 'turn',
+  }),
+  toolTimeoutMs: setting({
+    schema: wholeNumber({ min: 1, max: 3_600_000, what: 'the tool timeout (ms)' }),
+    label: 'Tool timeout (ms)',
+    input: 'integer',
+    help: 'How long one tool call may run, in milliseconds; empty: 30,000.',
+    flag: 'tool-timeout-ms',
+    env: 'HOME_AGENT_TOOL_TIMEOUT_MS',
+    appliesAt: 'turn',
+  }),
+  concurrencyCap: setting({
+    schema: wholeNumber({ min: 1, max: 256, what: 'the cap on parallel calls' }),
+    label: 'Parallel calls at most',
+    input: 'integer',
+    help: 'Empty: every call of a parallel reply runs at once.',
+    flag: 'concurrency-cap',
+    env: 'HOME_AGENT_CONCURRENCY_CAP',
+    appliesAt: 'turn',
+  }),
+} as const;
+
+type Table = typeof settingsTable;
+export type SettingKey = keyof Table;
+
+/** The settings that are set; an unset key is absent (never `undefined`-valued, never `[]`). */
+export type Settings = { [K in SettingKey]?: z.output<Table[K]['schema']> };
+
+/** Every setting's key, in the form's order. */
+export const SETTING_KEYS = Object.keys(settingsTable) as SettingKey[];
+
+export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(settingsTable, key);
+}
+
+/** The stored settings as they cross a transport: each key optional, each value checked by its own schema. */
+export const settingsSchema = z.object(
+  Object.fromEntries(SETTING_KEYS.map((key) => [key, settingsTable[key].schema.optional()])) as {
+    [K in SettingKey]: z.ZodOptional<Table[K]['schema']>;
+  },
+);
+
+/** One problem with a value, for the person: where in the value (empty for the whole), and what is wrong. */
+export interface SettingIssue {
+  path: string;
+  message: string;
+}
+
+/** Checks one setting's value; the issues are the schema's own, written for people. */
+export function checkSetting<K extends SettingKey>(
+  key: K,
+  value: unknown,
+): { ok: true; value: NonNullable<Settings[K]> } | { ok: false; issues: SettingIssue[] } {
+  const parsed = settingsTable[key].schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data as NonNullable<Settings[K]> };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+  };
+}
+
+/**
+ * Reads a setting from the text of a flag or an environment variable: integers as numbers, a tool
+ * order as a JSON list, anything else as the text itself; then its schema decides.
+ */
+export function readSettingText<K extends SettingKey>(
+  key: K,
+  text: string,
+): { ok: true; value: NonNullable<Settings[K]> } | { ok: false; issues: SettingIssue[] } {
+  const input = settingsTable[key].input;
+  let value: unknown = text;
+  if (input === 'integer') value = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
+  else if (input === 'lines') {
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      return {
+        ok: false,
+        issues: [{ path: '', message: `a JSON list of tool names, e.g. '["lamp__set","${TOOL_ORDER_REST}"]'` }],
+      };
+    }
+  }
+  return checkSetting(key, value);
+}

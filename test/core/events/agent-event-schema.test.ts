@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_EVENT_TYPES, agentEventSchema, type AgentEvent } from '../../../core/events/agent-event.ts';
+import { AgentEvents } from '../../../core/events/agent-events.ts';
+import { agentEventSchema as contractSchema } from '../../../host/contract/api-contract.ts';
+import { Agent } from '../../../core/agent/agent.ts';
+import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
+import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
+import { createChannelsPlugin, defaultOutputChannels } from '../../../core/plugins/builtin/channels-plugin.ts';
+import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+
+/** Runs turns that emit every kernel event and returns what the listeners heard. */
+async function eventsOfRealTurns(): Promise<AgentEvent[]> {
+  const store = new InMemoryConversationStore();
+  const agentEvents = new AgentEvents({ journal: store });
+  const heard: AgentEvent[] = [];
+  agentEvents.subscribe((event) => heard.push(event));
+  const plugins = new PluginRegistry();
+  plugins.register(createChannelsPlugin(defaultOutputChannels));
+  const model = new ScriptedModel({
+    replies: [
+      {
+        text: 'Telling you twice.',
+        toolCalls: [
+          { name: 'output_send__chat', args: { text: 'one' } },
+          { name: 'output_send__notifications', args: { text: 'two' } },
+          { name: 'no_such_tool', args: {} },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+  });
+  const agent = new Agent({ model: () => model, plugins, store, events: agentEvents, settings: () => ({}) });
+  await agent.runTurn({ conversationId: 'c1', text: 'say it' });
+  // A turn that fails at assembly adds agent/error.
+  const failing = new Agent({
+    model: () => model,
+    plugins,
+    store,
+    events: agentEvents,
+    settings: () => ({ toolOrder: ['lamp__set', '<unlisted-tools>'] }),
+  });
+  await failing.runTurn({ conversationId: 'c2', text: 'again' });
+  return heard;
+}
+
+describe('the agent event vocabulary', () => {
+  it('is one schema, shared by the contract every transport uses', () => {
+    expect(contractSchema).toBe(agentEventSchema);
+  });
+
+  it('parses every event a real turn emits without dropping or changing a field', async () => {
+    const heard = await eventsOfRealTurns();
+    for (const event of heard) expect(agentEventSchema.parse(event)).toEqual(event);
+    const kernelTypes = new Set(heard.map((event) => event.type));
+    // Approval events come from the host's gate (pinned in test/host/approvals); the rest are the kernel's own.
+    expect(AGENT_EVENT_TYPES.filter((type) => !kernelTypes.has(type))).toEqual(['approval/request', 'approval/end']);
+  });
+
+  it('refuses an event with a misnamed field instead of passing it on', () => {
+    const parsed = agentEventSchema.safeParse({
+      type: 'tool/end',
+      at: 1,
+      conversationId: 'c',
+      turnId: 't',
+      batchId: 'b',
+      callId: 'x',
+      name: 'lamp__set',
+      index: 0,
+      okay: true,
+      queuedMs: 0,
+      runMs: 1,
+      startedAt: 1,
+      endedAt: 2,
+    });
+    expect(parsed.success).toBe(false);
+  });
+});

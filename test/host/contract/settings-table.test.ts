@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from 'node:util';
+import { SETTING_KEYS, settingsTable } from '../../../host/contract/settings-table.ts';
+import { commonFlagOptions, readCommonFlags, readSettingEnvironment } from '../../../host/cli/common-flags.ts';
+import { settingFields } from '../../../renderer/state/setting-fields.ts';
+import { mergeSettings } from '../../../host/app/merge-settings.ts';
+import { UsageError } from '../../../host/cli/cli-io.ts';
+
+/** One valid value per setting, as a person would type it, and what it means (hand-written). */
+const typed: Record<string, { text: string; value: unknown }> = {
+  provider: { text: 'ollama', value: 'ollama' },
+  model: { text: 'llama3.1', value: 'llama3.1' },
+  baseUrl: { text: 'http://127.0.0.1:11434', value: 'http://127.0.0.1:11434' },
+  apiKeyEnv: { text: 'MY_KEY', value: 'MY_KEY' },
+  persona: { text: 'Be brief.', value: 'Be brief.' },
+  toolOrder: { text: '["lamp__set","<unlisted-tools>"]', value: ['lamp__set', '<unlisted-tools>'] },
+  maxSteps: { text: '4', value: 4 },
+  toolTimeoutMs: { text: '1500', value: 1500 },
+  concurrencyCap: { text: '2', value: 2 },
+};
+
+describe('the settings table', () => {
+  it('gives every setting its own flag and environment variable', () => {
+    const flags = SETTING_KEYS.map((key) => settingsTable[key].flag);
+    const variables = SETTING_KEYS.map((key) => settingsTable[key].env);
+    expect(new Set(flags).size).toBe(SETTING_KEYS.length);
+    expect(new Set(variables).size).toBe(SETTING_KEYS.length);
+    expect(Object.keys(typed).sort()).toEqual([...SETTING_KEYS].sort());
+  });
+
+  it('reads every setting from its command-line flag', () => {
+    const argv = SETTING_KEYS.flatMap((key) => [`--${settingsTable[key].flag}`, typed[key]!.text]);
+    const { values } = parseArgs({ args: argv, options: commonFlagOptions, strict: true });
+    expect(readCommonFlags(values).settings).toEqual(
+      Object.fromEntries(SETTING_KEYS.map((key) => [key, typed[key]!.value])),
+    );
+  });
+
+  it('reads every setting from its environment variable, naming the variable when a value is wrong', () => {
+    const env = Object.fromEntries(SETTING_KEYS.map((key) => [settingsTable[key].env, typed[key]!.text]));
+    expect(readSettingEnvironment(env)).toEqual(
+      Object.fromEntries(SETTING_KEYS.map((key) => [key, typed[key]!.value])),
+    );
+    expect(() => readSettingEnvironment({ HOME_AGENT_MAX_STEPS: 'many' })).toThrow(
+      new UsageError("HOME_AGENT_MAX_STEPS: the step limit is a whole number from 1 to 100 (got 'many')"),
+    );
+  });
+
+  it('gives the form a field for every setting, in the table’s order, and never one for an API key', () => {
+    expect(settingFields.map((field) => field.key)).toEqual(SETTING_KEYS);
+    expect(settingFields.some((field) => /key$/i.test(field.key))).toBe(false);
+    expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([
+      'provider',
+      'model',
+      'baseUrl',
+      'apiKeyEnv',
+    ]);
+  });
+
+  it('merges flags over stored values key by key, leaving an unset toolOrder absent (seed 000)', () => {
+    expect(mergeSettings({ maxSteps: 3, persona: 'stored' }, { maxSteps: 5 })).toEqual({
+      maxSteps: 5,
+      persona: 'stored',
+    });
+    expect('toolOrder' in mergeSettings({}, {})).toBe(false);
+  });
+});
