@@ -30,11 +30,14 @@ const expectedParts = [
   { type: 'finish', reason: 'tool_calls', usage: { inputTokens: 10, outputTokens: 5 } },
 ];
 
-/** Answers like OpenAI for a reasoning model: any request carrying `parallel_tool_calls` gets the 400. */
+/**
+ * Answers like OpenAI for a reasoning model: any request carrying `parallel_tool_calls` gets the 400.
+ * The accepted reply comes in 5-byte writes, so a chunk passed on twice would garble it.
+ */
 const refusesParameter: LoopbackResponder = (request) =>
   'parallel_tool_calls' in (JSON.parse(request.body) as object)
     ? { status: 400, headers: json, body: refusal }
-    : { body: stream };
+    : { body: stream, chunkSize: 5 };
 
 function sentParameter(server: LoopbackModelServer): unknown[] {
   return server.requests.map((request) => (JSON.parse(request.body) as Record<string, unknown>).parallel_tool_calls);
@@ -98,6 +101,21 @@ describe('OpenAI adapter and parallel_tool_calls', () => {
     server.reply({ body: stream });
     await collectStream({ adapter: adapterFor('openai', server.url, { model: 'chat-b' }), request: withTools });
     expect(sentParameter(server)).toEqual([true, undefined, true]);
+  });
+
+  it('remembers it per base URL: the same model at another server still gets the parameter', async () => {
+    const other = await startLoopbackModelServer();
+    try {
+      server.reply(refusesParameter);
+      other.reply({ body: stream });
+      const model = 'reasoner-at-one-server';
+      await collectStream({ adapter: adapterFor('openai', server.url, { model }), request: withTools });
+      await collectStream({ adapter: adapterFor('openai', other.url, { model }), request: withTools });
+      expect(sentParameter(server)).toEqual([true, undefined]);
+      expect(sentParameter(other)).toEqual([true]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('does not retry a 400 that names another problem', async () => {
