@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { jsonLines, REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 import {
   startLoopbackModelServer,
@@ -20,7 +21,12 @@ const finalReply: LoopbackReply = {
 
 /** A gpt-4o style reply holding one `multi_tool_use.parallel` call with these arguments. */
 function wrapperReply(id: string, argumentsText: string): LoopbackReply {
-  const call = { index: 0, id, type: 'function', function: { name: 'multi_tool_use.parallel', arguments: argumentsText } };
+  const call = {
+    index: 0,
+    id,
+    type: 'function',
+    function: { name: 'multi_tool_use.parallel', arguments: argumentsText },
+  };
   return {
     headers: sse,
     body: [
@@ -41,7 +47,17 @@ function bodyOf(request: RecordedRequest | undefined): ChatBody {
   return JSON.parse(request?.body ?? '{}') as ChatBody;
 }
 
-type Event = Record<string, unknown> & { type: string };
+/** The fields of the CLI's JSON Lines events these tests read. */
+const eventSchema = z.looseObject({
+  type: z.string(),
+  callId: z.string().optional(),
+  ok: z.boolean().optional(),
+  error: z.unknown().optional(),
+  reason: z.string().optional(),
+  toolCalls: z.unknown().optional(),
+  calls: z.array(z.object({ callId: z.string(), name: z.string(), args: z.unknown() })).optional(),
+});
+type Event = z.infer<typeof eventSchema>;
 
 describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirks of real models (end to end)', () => {
   let server: LoopbackModelServer;
@@ -74,7 +90,7 @@ describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirk
       ],
       { env: { HOME_AGENT_TEST_KEY: 'sk-cli-quirks', HOME_AGENT_NO_OLLAMA_PROBE: '1' }, timeoutMs: 60_000 },
     );
-    return { ...run, events: jsonLines(run.stdout) as Event[] };
+    return { ...run, events: z.array(eventSchema).parse(jsonLines(run.stdout)) };
   }
 
   it('a model that refuses parallel_tool_calls: one 400, one retry without it, and the next step never sends it', async () => {
@@ -92,8 +108,8 @@ describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirk
     const run = await ask('reasoner-unknown-to-the-rule');
     expect(run.code, run.stderr).toBe(0);
     expect(server.requests.map((request) => bodyOf(request).parallel_tool_calls)).toEqual([true, undefined, undefined]);
-    const batch = run.events.find((event) => event.type === 'batch/start') as { calls: { callId: string }[] };
-    expect(batch.calls.map((call) => call.callId)).toEqual(['call_e1', 'call_e2']);
+    const batch = run.events.find((event) => event.type === 'batch/start');
+    expect(batch?.calls?.map((call) => call.callId)).toEqual(['call_e1', 'call_e2']);
     expect(run.events.filter((event) => event.type === 'message/assistant')).toHaveLength(2);
     expect(run.events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'done' });
   });
@@ -109,10 +125,8 @@ describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirk
     ];
     const message = run.events.find((event) => event.type === 'message/assistant');
     expect(message?.toolCalls).toEqual(wanted);
-    const batch = run.events.find((event) => event.type === 'batch/start') as {
-      calls: { callId: string; name: string; args: unknown }[];
-    };
-    expect(batch.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args }))).toEqual(wanted);
+    const batch = run.events.find((event) => event.type === 'batch/start');
+    expect(batch?.calls?.map((call) => ({ id: call.callId, name: call.name, args: call.args }))).toEqual(wanted);
     const ends = run.events.filter((event) => event.type === 'tool/end');
     expect(ends.map((event) => [event.callId, event.ok])).toEqual(
       expect.arrayContaining([
@@ -153,11 +167,7 @@ describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirk
     );
     const run = await ask('gpt-4o');
     expect(run.code, run.stderr).toBe(0);
-    const ends = run.events.filter((event) => event.type === 'tool/end') as {
-      callId: string;
-      ok: boolean;
-      error?: { reason: string };
-    }[];
+    const ends = run.events.filter((event) => event.type === 'tool/end');
     const byId = new Map(ends.map((event) => [event.callId, event]));
     expect(ends).toHaveLength(2);
     expect(byId.get('call_w_0')).toMatchObject({ ok: false, error: { reason: 'invalid_json' } });
@@ -173,10 +183,10 @@ describe.skipIf(!existsSync(cli))('home-agent ask --provider openai on the quirk
     server.reply(wrapperReply('call_bad', '{"tool_uses":[{"recipient_name":"output_list_channels","parameters":{}}]}'));
     const run = await ask('gpt-4o');
     expect(run.code).toBe(1);
-    const end = run.events.at(-1) as { type: string; reason: string; error: string };
+    const end = run.events.at(-1);
     expect(end).toMatchObject({ type: 'turn/end', reason: 'error' });
-    expect(end.error).toContain('multi_tool_use.parallel (call call_bad) and the wrapper cannot be read');
-    expect(end.error).toContain("recipient_name 'output_list_channels' does not start with 'functions.'");
+    expect(end?.error).toContain('multi_tool_use.parallel (call call_bad) and the wrapper cannot be read');
+    expect(end?.error).toContain("recipient_name 'output_list_channels' does not start with 'functions.'");
     expect(run.events.some((event) => event.type === 'tool/start' || event.type === 'message/assistant')).toBe(false);
     expect(server.requests).toHaveLength(1);
   });
