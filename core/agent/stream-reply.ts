@@ -58,8 +58,9 @@ export async function streamReply(options: {
   }
   const unpacked = unpackParallelWrappers(accumulator.flush({ streamCompleted: true }));
   if (!unpacked.ok) {
-    // The wrapper has no name to store and answer it under (its own is no tool, and OpenAI refuses
-    // the dot in a stored call's name), so the reply runs nothing, as with a cut call, and says why.
+    // The wrapper has no name to store and answer it under (its own is no tool, and OpenAI is
+    // reported to refuse a history whose call name has a dot), so the reply runs nothing, as with a
+    // cut call, and says why.
     const error = new ModelError({
       kind: 'bad_chunk',
       provider: options.model.label,

@@ -32,7 +32,8 @@ export const refusedParameters = new RefusedParameters();
  */
 export function isParameterRefusal(error: unknown, parameter: string): boolean {
   if (!ModelError.isInstance(error) || error.status !== 400) return false;
-  return new RegExp(`(^|[^A-Za-z0-9_])${parameter}($|[^A-Za-z0-9_])`).test(error.message);
+  const name = parameter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`).test(error.message);
 }
 
 function keyText(key: RefusedParameterKey): string {
