@@ -23,12 +23,18 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** A reply worked out from the request it answers (a server that refuses some requests, say). */
+export type LoopbackResponder = (request: RecordedRequest) => LoopbackReply;
+
 /** A real HTTP server on 127.0.0.1 (port 0) that replays scripted replies; `close` frees everything. */
 export interface LoopbackModelServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
-  /** Scripts the replies to come (replacing any left): used in order, the last one repeats. */
-  reply(...replies: LoopbackReply[]): void;
+  /**
+   * Scripts the replies to come (replacing any left): used in order, the last one repeats. A
+   * responder is asked with the request each time it is used.
+   */
+  reply(...replies: (LoopbackReply | LoopbackResponder)[]): void;
   /** Resolves once `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
@@ -36,7 +42,7 @@ export interface LoopbackModelServer {
 
 /** Starts a loopback model server. */
 export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
-  const replies: LoopbackReply[] = [];
+  const replies: (LoopbackReply | LoopbackResponder)[] = [];
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const server: Server = createServer((incoming, response) => {
@@ -46,18 +52,19 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    requests.push({
+    const request: RecordedRequest = {
       method: incoming.method ?? '',
       url: incoming.url ?? '',
       headers: incoming.headers,
       body: Buffer.concat(chunks).toString('utf8'),
-    });
+    };
+    requests.push(request);
     for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
-    const reply = (replies.length > 1 ? replies.shift() : replies[0]) ?? { status: 500, body: 'no reply scripted' };
-    await send(reply, response);
+    const next = (replies.length > 1 ? replies.shift() : replies[0]) ?? { status: 500, body: 'no reply scripted' };
+    await send(typeof next === 'function' ? next(request) : next, response);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,7 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
-import { fetchModelStream } from '../http/fetch-model-stream.ts';
+import { fetchModelStream, type ModelStreamRequest } from '../http/fetch-model-stream.ts';
+import type { ModelRequestContext } from '../http/model-request-context.ts';
 import { modelStreamRequest } from '../http/model-stream-request.ts';
 import { isWholeJson, parseModelChunk, throwBadChunk } from '../http/parse-model-chunk.ts';
 import { sseEvents } from '../http/sse-events.ts';
@@ -18,14 +19,20 @@ import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
 import { providerHeaders } from '../provider-headers.ts';
 import { openAiChunkSchema, type OpenAiChunk } from './openai-chunk-schema.ts';
 import { openAiRequestBody } from './openai-request-body.ts';
+import { fallbackBeforeFirstChunk } from './fallback-before-first-chunk.ts';
+import { isParameterRefusal, refusedParameters } from './refused-parameters.ts';
+import { refusesParallelToolCalls } from './refuses-parallel-tool-calls.ts';
 
 const PROVIDER = 'openai' as const;
+const PARALLEL_TOOL_CALLS = 'parallel_tool_calls';
 
 /**
  * OpenAI Chat Completions streaming (`/chat/completions`): OpenAI itself and the compatible family
  * (Ollama `/v1`, LM Studio, llama.cpp server, vLLM, OpenRouter). `baseUrl` carries the version
  * (`http://127.0.0.1:11434/v1`); a bare host gets `/v1`. Tool-call fragments are passed on as
  * sent (index, id, name, argument text); the kernel's accumulator assembles them.
+ * `parallel_tool_calls` is left out for models that refuse it: known by name, or learnt from a 400
+ * that names it (then the request is sent once more without it, and the model is remembered).
  */
 export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.openai;
@@ -36,30 +43,21 @@ export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter 
   };
 }
 
-async function* streamOpenAi(input: {
+interface StreamInput {
   options: ModelAdapterOptions;
   baseUrl: string;
   url: string;
   request: ModelRequest;
   streamOptions: ModelStreamOptions;
-}): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const { options } = input;
-  const httpRequest = modelStreamRequest({
-    adapter: options,
-    provider: PROVIDER,
-    baseUrl: input.baseUrl,
-    url: input.url,
-    serverHint: SERVER_HINTS.openai,
-    headers: { accept: 'text/event-stream', ...providerHeaders(PROVIDER, options.apiKey) },
-    body: openAiRequestBody({ request: input.request, model: options.model, maxTokens: options.maxTokens }),
-    signal: input.streamOptions.signal,
-  });
+}
 
+async function* streamOpenAi(input: StreamInput): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const { body, context } = openReplyBody(input);
   let finishReason: FinishReason | undefined;
   let usage: TokenUsage | undefined;
   let sawToolCall = false;
   let done = false;
-  for await (const event of sseEvents(fetchModelStream(httpRequest))) {
+  for await (const event of sseEvents(body)) {
     const data = event.data.trim();
     if (data === '[DONE]') {
       done = true;
@@ -78,10 +76,44 @@ async function* streamOpenAi(input: {
   }
   // Some compatible servers end the body after finish_reason without `[DONE]`; a body that ends
   // before either was cut.
-  if (!done && finishReason === undefined) throw streamCutError(httpRequest.context, 'data: [DONE]');
+  if (!done && finishReason === undefined) throw streamCutError(context, 'data: [DONE]');
   const finish: ModelStreamPart = { type: 'finish', reason: finishReason ?? (sawToolCall ? 'tool_calls' : 'stop') };
   if (usage) finish.usage = usage;
   yield finish;
+}
+
+/**
+ * The reply body, sent with `parallel_tool_calls` unless the model refuses it. A 400 naming the
+ * parameter comes before any byte of the reply, so sending once more without it doubles nothing.
+ */
+function openReplyBody(input: StreamInput): { body: AsyncIterable<string>; context: ModelRequestContext } {
+  const { options } = input;
+  const makeRequest = (parallelToolCalls: boolean): ModelStreamRequest =>
+    modelStreamRequest({
+      adapter: options,
+      provider: PROVIDER,
+      baseUrl: input.baseUrl,
+      url: input.url,
+      serverHint: SERVER_HINTS.openai,
+      headers: { accept: 'text/event-stream', ...providerHeaders(PROVIDER, options.apiKey) },
+      body: openAiRequestBody({
+        request: input.request,
+        model: options.model,
+        maxTokens: options.maxTokens,
+        parallelToolCalls,
+      }),
+      signal: input.streamOptions.signal,
+    });
+  const refusal = { baseUrl: input.baseUrl, model: options.model, parameter: PARALLEL_TOOL_CALLS };
+  const offerParallel =
+    input.request.tools.length > 0 && !refusesParallelToolCalls(options.model) && !refusedParameters.has(refusal);
+  const first = makeRequest(offerParallel);
+  const body = fallbackBeforeFirstChunk(fetchModelStream(first), (error) => {
+    if (!offerParallel || !isParameterRefusal(error, PARALLEL_TOOL_CALLS)) return undefined;
+    refusedParameters.add(refusal);
+    return fetchModelStream(makeRequest(false));
+  });
+  return { body, context: first.context };
 }
 
 function chunkParts(chunk: OpenAiChunk, text: string): ModelStreamPart[] {

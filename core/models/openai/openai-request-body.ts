@@ -8,11 +8,14 @@ type OpenAiMessage = Record<string, unknown>;
  * The `/chat/completions` body for a request: system prompt first, the assistant message with all
  * of a reply's `tool_calls`, each result as a `tool` message with its `tool_call_id`. Tool messages
  * cannot carry images, so a run's media follow it in one user message, labelled by call id.
+ * `parallel_tool_calls: true` goes with the tools unless `parallelToolCalls` is false (models that
+ * refuse the parameter answer 400 to it, whatever its value).
  */
 export function openAiRequestBody(options: {
   request: ModelRequest;
   model: string;
   maxTokens?: number;
+  parallelToolCalls?: boolean;
 }): Record<string, unknown> {
   const { request } = options;
   const messages: OpenAiMessage[] = [];
@@ -43,7 +46,7 @@ export function openAiRequestBody(options: {
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
-    body.parallel_tool_calls = true;
+    if (options.parallelToolCalls !== false) body.parallel_tool_calls = true;
   }
   if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
   return body;

@@ -2,6 +2,7 @@ import type { ModelAdapter, ModelRequest, ModelStreamPart } from '../../../core/
 import { ModelError } from '../../../core/models/model-error.ts';
 import { parseToolArguments } from '../../../core/stream/parse-tool-arguments.ts';
 import { ToolCallAccumulator } from '../../../core/stream/tool-call-accumulator.ts';
+import { unpackParallelWrappers } from '../../../core/stream/unpack-parallel-wrapper.ts';
 
 /** A call as the kernel would see it after flush. */
 export interface CollectedCall {
@@ -27,8 +28,8 @@ export const SIMPLE_REQUEST: ModelRequest = {
 
 /**
  * Runs an adapter the way the kernel does: parts into the ToolCallAccumulator (tool-call-end
- * included), flush with `streamCompleted` false when the stream threw, arguments through
- * parseToolArguments.
+ * included), flush with `streamCompleted` false when the stream threw, `multi_tool_use.parallel`
+ * unpacked (an unreadable one throws), arguments through parseToolArguments.
  */
 export async function collectStream(options: {
   adapter: ModelAdapter;
@@ -52,7 +53,9 @@ export async function collectStream(options: {
     if (!ModelError.isInstance(caught)) throw caught;
     error = caught;
   }
-  const calls = accumulator.flush({ streamCompleted: error === undefined }).map((call) => {
+  const unpacked = unpackParallelWrappers(accumulator.flush({ streamCompleted: error === undefined }));
+  if (!unpacked.ok) throw new Error(`unreadable wrapper ${unpacked.wrapperId}: ${unpacked.problem}`);
+  const calls = unpacked.calls.map((call) => {
     const parsed = parseToolArguments(call.argumentsText);
     return {
       id: call.id,
