@@ -125,3 +125,24 @@ describe('approval and the tool timeout', () => {
     expect(toolEnd(events)).toMatchObject({ ok: true });
   });
 });
+
+describe('approval of tools called by plugins (sequences) through the ToolAPI', () => {
+  it('asks the same gate as the agent’s own calls: a script denies, --approve-all allows', async () => {
+    const denied = await setup('deny');
+    const outcome = await denied.host.toolApi.call(
+      { conversationId: 'c1', caller: 'sequences', signal: new AbortController().signal },
+      'relay__set',
+      { device_id: 'relay-1', channel: 1, on: true },
+    );
+    expect(outcome).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    expect(denied.sim.devices[0]?.firmware.log.some((entry) => entry.tool === 'set')).toBe(false);
+
+    const allowed = await setup('allow');
+    const ran = await allowed.host.toolApi.call(
+      { conversationId: 'c1', caller: 'sequences', signal: new AbortController().signal },
+      'relay__set',
+      { device_id: 'relay-1', channel: 1, on: true },
+    );
+    expect(ran).toMatchObject({ ok: true });
+  });
+});
