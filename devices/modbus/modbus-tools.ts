@@ -105,3 +105,17 @@ function channelRange(channels: readonly number[]): string {
   if (sorted.length === 1) return String(first);
   return last - first + 1 === sorted.length ? `${first}–${last}` : sorted.join(', ');
 }
+
+/** `voltage_v 229.8 V, relay_1 off`: what a probe read, for a person to recognise the device. */
+export function describeReading(profile: ModbusProfile, reading: Readonly<Record<string, unknown>>): string {
+  const units = new Map(
+    [...profile.identify, ...profile.sensors].map((sensor) => [sensor.name, sensor.unit_of_measurement]),
+  );
+  return Object.entries(reading)
+    .map(([name, value]) => {
+      if (typeof value === 'boolean') return `${name} ${value ? 'on' : 'off'}`;
+      const unit = units.get(name);
+      return `${name} ${String(value)}${unit ? ` ${unit}` : ''}`;
+    })
+    .join(', ');
+}

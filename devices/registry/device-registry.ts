@@ -352,7 +352,7 @@ export class DeviceRegistry {
   }
 }
 
-/** A Modbus unit's placement: its port, the unit, and the bus it shares. */
-function modbusPlacement(path: string, unit: number): LinkPlacement {
+/** A Modbus unit's placement: its port, the unit (address `path#unit`), and the bus it shares. */
+export function modbusPlacement(path: string, unit: number): LinkPlacement {
   return { path, address: `${path}#${unit}`, sharedLane: `modbus:${path}` };
 }
