@@ -1,11 +1,15 @@
+import { ModbusBuses } from '../modbus/modbus-buses.ts';
+import { describeBus, type ModbusBusSettings, type ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
+import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
+import { describeReading } from '../modbus/modbus-tools.ts';
 import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
-import type { DeviceRegistry } from '../registry/device-registry.ts';
+import { modbusPlacement, type DeviceRegistry } from '../registry/device-registry.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
 import { probeDevice } from './probe-device.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
-import { resolveProfile } from '../profiles/resolve-profile.ts';
+import { resolveDeviceProfile, resolveProfile } from '../profiles/resolve-profile.ts';
 
 /** What the user is shown before confirming a pairing (or a changed identity). */
 export interface PairingCandidate {
@@ -14,6 +18,8 @@ export interface PairingCandidate {
   tools: DeviceTool[];
   /** Set when re-confirming: the identity that was paired before. */
   previousIdentity?: DeviceIdentity;
+  /** More to show: for a Modbus unit its unit, bus settings and profile, and what it reads now. */
+  details?: string[];
 }
 
 /** Asks the user; true pairs (or re-trusts) the device. */
@@ -37,29 +43,43 @@ export class DevicePairing {
   /** Attaches every paired device (offline ones too, listed with their remembered tools). */
   async attachPaired(): Promise<void> {
     for (const paired of this.options.store.list()) {
-      if (
-        this.options.registry.list().some((device) => device.path === paired.path || device.id === paired.identity.id)
-      )
+      const address = paired.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired.path;
+      if (this.options.registry.list().some((device) => device.address === address || device.id === paired.identity.id))
         continue;
-      await this.options.registry.attachConnector(this.connector(paired.path, paired.profile), {
+      const remembered = {
         grant: paired.grants,
         alias: paired.alias,
         trustedIdentity: paired.identity,
         knownTools: paired.tools,
         waitOnlineMs: 0,
-      });
+      };
+      if (paired.modbus) {
+        const profile = modbusProfileOf(paired.profile);
+        await this.options.registry.attach(paired.path, { ...remembered, modbus: { profile, ...paired.modbus } });
+      } else {
+        await this.options.registry.attachConnector(this.connector(paired.path, paired.profile), remembered);
+      }
     }
   }
 
-  /** Pairs the device at `path`; null when the user declines. Throws when the device does not answer. */
+  /**
+   * Pairs the device at `path` (a Modbus unit when the profile is a Modbus one: then `modbus.unit`
+   * is needed); null when the user declines. Throws when the device does not answer.
+   */
   async pair(options: {
     path: string;
     alias?: string;
     profile?: string;
+    modbus?: Partial<ModbusPlacement>;
     confirm: ConfirmPairing;
     timeoutMs?: number;
     signal?: AbortSignal;
   }): Promise<PairedDevice | null> {
+    const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
+    if (resolved?.protocol === 'modbus-rtu')
+      return this.pairModbus({ ...options, profile: resolved.name }, resolved.profile);
+    if (options.modbus !== undefined)
+      throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
     const { registry, store } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
@@ -112,7 +132,9 @@ export class DevicePairing {
   /** Removes everything about the device: record, grants, and its session. */
   async forget(deviceId: string): Promise<boolean> {
     const paired = this.options.store.get(deviceId);
-    await this.options.registry.detach(paired?.path ?? deviceId);
+    // A Modbus unit shares its path with the other units of its bus: only its own address is its.
+    const where = paired?.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired?.path;
+    await this.options.registry.detach(where ?? deviceId);
     return this.options.store.forget(deviceId);
   }
 
@@ -136,6 +158,64 @@ export class DevicePairing {
     return true;
   }
 
+  /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached) and pairs it. */
+  private async pairModbus(
+    options: {
+      path: string;
+      alias?: string;
+      profile: string;
+      modbus?: Partial<ModbusPlacement>;
+      confirm: ConfirmPairing;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
+    profile: ModbusProfile,
+  ): Promise<PairedDevice | null> {
+    const { registry, store } = this.options;
+    const unit = options.modbus?.unit;
+    if (unit === undefined)
+      throw new Error(`${options.profile} is a Modbus profile: give the unit id of the device (--unit N, 1–247)`);
+    const bus: ModbusBusSettings = ModbusBuses.settingsFor(profile, { unit, bus: options.modbus?.bus ?? {} });
+    const address = modbusPlacement(options.path, unit).address;
+    if (registry.list().some((device) => device.address === address)) await registry.detach(address);
+    const { hello, reading } = await registry.probeModbus(
+      options.path,
+      { profile, unit, bus },
+      { timeoutMs: options.timeoutMs ?? 3000, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    const candidate: PairingCandidate = {
+      path: options.path,
+      identity: hello.device,
+      tools: hello.tools,
+      details: [
+        `Modbus unit ${unit} at ${describeBus(bus)}, profile ${options.profile} (${profile.name})`,
+        ...(Object.keys(reading).length > 0 ? [`reads now: ${describeReading(profile, reading)}`] : []),
+      ],
+    };
+    if (!(await options.confirm(candidate))) return null;
+    const paired: PairedDevice = {
+      path: options.path,
+      alias: options.alias ?? hello.device.id,
+      identity: hello.device,
+      tools: hello.tools,
+      grants: [],
+      pairedAt: (this.options.now ?? Date.now)(),
+      confirmedIdentity: true,
+      profile: options.profile,
+      modbus: { unit, bus },
+    };
+    store.save(paired);
+    await registry.attach(paired.path, {
+      grant: [],
+      alias: paired.alias,
+      trustedIdentity: paired.identity,
+      knownTools: paired.tools,
+      waitOnlineMs: 0,
+      modbus: { profile, unit, bus },
+    });
+    return paired;
+  }
+
   private setGrants(paired: PairedDevice, grants: string[]): PairedDevice {
     const updated = { ...paired, grants };
     this.options.store.save(updated);
@@ -153,4 +233,11 @@ export class DevicePairing {
     const plain = this.options.connectorFor?.(path) ?? serialConnector({ path });
     return profileName === undefined ? plain : profileConnector(plain, resolveProfile(profileName));
   }
+}
+
+function modbusProfileOf(name: string | undefined): ModbusProfile {
+  const resolved = name === undefined ? undefined : resolveDeviceProfile(name);
+  if (resolved?.protocol !== 'modbus-rtu')
+    throw new Error(`a paired Modbus unit needs a Modbus profile, and ${name ?? 'none'} is not one`);
+  return resolved.profile;
 }

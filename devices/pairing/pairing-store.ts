@@ -1,3 +1,4 @@
+import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
 import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
 
 /** A device the user paired: where it is, what it said it is, what it offers and what the agent may use. */
@@ -13,8 +14,10 @@ export interface PairedDevice {
   pairedAt: number;
   /** The person confirmed the identity shown at pairing (always true for records pairing writes). */
   confirmedIdentity: boolean;
-  /** The line profile the device speaks through (builtin name or file); absent for the Home Agent protocol. */
+  /** The line or Modbus profile the device speaks through (builtin name or file); absent for the Home Agent protocol. */
   profile?: string;
+  /** A Modbus unit: its unit id and the bus settings it was paired at. */
+  modbus?: ModbusPlacement;
 }
 
 /** Where paired devices persist (SQLite in host/, memory in tests). Keyed by identity.id. */

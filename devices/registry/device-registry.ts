@@ -1,5 +1,9 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
 import type { DeviceIdentity, DeviceTool, EventFrame } from '../protocol/frame-schema.ts';
+import { ModbusBuses, type ModbusTimings } from '../modbus/modbus-buses.ts';
+import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
+import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
+import type { ModbusUnitLink } from '../modbus/modbus-unit-link.ts';
 import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
@@ -9,6 +13,12 @@ import { Listeners } from '../session/listeners.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
+import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from './device-link.ts';
+
+/** A Modbus unit to attach: the profile it is described by, and its unit id and bus settings. */
+export interface ModbusAttachment extends ModbusPlacement {
+  profile: ModbusProfile;
+}
 
 /** How a device is attached. */
 export interface AttachOptions {
@@ -24,6 +34,8 @@ export interface AttachOptions {
   signal?: AbortSignal;
   /** For devices that speak text lines (AT-style) instead of the JSON protocol. */
   profile?: LineProfile;
+  /** For a Modbus unit on the port (several may share one port: they share its bus). */
+  modbus?: ModbusAttachment;
 }
 
 /** A device as the registry lists it. `trusted` is false when its hello no longer matches the confirmed identity. */
@@ -34,6 +46,8 @@ export interface DeviceInfo {
   model: string;
   firmware: string;
   path: string;
+  /** Unique among attached devices: the path, or the path and Modbus unit (`/dev/ttyUSB0#3`). */
+  address: string;
   status: SessionStatus;
   online: boolean;
   trusted: boolean;
@@ -42,10 +56,12 @@ export interface DeviceInfo {
   grant: DeviceGrant;
 }
 
-/** One attached device: its session and what the user allowed. Read-only outside the registry. */
+/** One attached device: how it is reached and what the user allowed. Read-only outside the registry. */
 export interface DeviceEntry {
   readonly path: string;
-  readonly session: DeviceSession;
+  readonly address: string;
+  /** Its link: a DeviceSession on its own port, a Modbus unit on a shared bus, … */
+  readonly session: DeviceLink;
   readonly alias: string;
   readonly grant: DeviceGrant;
   readonly trustedIdentity: DeviceIdentity;
@@ -54,8 +70,8 @@ export interface DeviceEntry {
 }
 
 interface MutableEntry {
-  path: string;
-  session: DeviceSession;
+  placement: LinkPlacement;
+  session: DeviceLink;
   alias: string;
   grant: DeviceGrant;
   trustedIdentity: DeviceIdentity | undefined;
@@ -82,25 +98,87 @@ export class DeviceRegistry {
   private readonly changeListeners = new Listeners<void>();
   private readonly eventListeners = new Listeners<DeviceEvent>();
   private readonly problemListeners = new Listeners<DeviceProblem>();
+  private readonly modbusBuses: ModbusBuses;
 
-  constructor(private readonly sessionDefaults: Partial<Omit<DeviceSessionOptions, 'connector'>> = {}) {}
+  constructor(
+    private readonly sessionDefaults: Partial<Omit<DeviceSessionOptions, 'connector'>> & {
+      modbus?: ModbusTimings;
+    } = {},
+  ) {
+    this.modbusBuses = new ModbusBuses({
+      ...(sessionDefaults.reconnectIntervalMs !== undefined
+        ? { reconnectIntervalMs: sessionDefaults.reconnectIntervalMs }
+        : {}),
+      ...sessionDefaults.modbus,
+    });
+  }
 
-  /** Attaches a serial port (or pseudo-terminal) path. Resolves once its hello arrived (see waitOnlineMs). */
+  /**
+   * Attaches a serial port (or pseudo-terminal) path: a Home Agent protocol device, a line-profile
+   * device, or a Modbus unit (`options.modbus`). Resolves once it is online (see waitOnlineMs).
+   */
   attach(path: string, options: AttachOptions = {}): Promise<DeviceInfo> {
+    if (options.modbus) {
+      const placement = modbusPlacement(path, options.modbus.unit);
+      const conflict = placementConflict(placement, this.placements());
+      if (conflict) return Promise.reject(new Error(conflict));
+      let link: ModbusUnitLink;
+      try {
+        link = this.modbusUnit(path, options.modbus);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+      return this.attachLink(link, placement, options);
+    }
     const serial = serialConnector({ path, pollIntervalMs: this.sessionDefaults.reconnectIntervalMs });
     return this.attachConnector(options.profile ? profileConnector(serial, options.profile) : serial, options);
   }
 
   /** Attaches any transport connector (e.g. an in-process simulated device). */
-  async attachConnector(connector: TransportConnector, options: AttachOptions = {}): Promise<DeviceInfo> {
-    if (this.entries.some((entry) => entry.path === connector.label))
-      throw new Error(`${connector.label} is already attached`);
+  attachConnector(connector: TransportConnector, options: AttachOptions = {}): Promise<DeviceInfo> {
+    const placement = ownPortPlacement(connector.label);
+    const conflict = placementConflict(placement, this.placements());
+    if (conflict) return Promise.reject(new Error(conflict));
+    const { modbus: _modbus, ...rest } = this.sessionDefaults;
+    return this.attachLink(new DeviceSession({ ...rest, connector }), placement, options);
+  }
+
+  /**
+   * Reads a Modbus unit's identity without attaching it (pairing shows it first). It shares the bus
+   * of units already attached at `path`, so the port is never opened twice. Resolves with the hello
+   * and what the identity read found; rejects `device_offline` when the unit does not answer in time.
+   */
+  async probeModbus(
+    path: string,
+    attachment: ModbusAttachment,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ hello: NonNullable<DeviceLink['hello']>; reading: Record<string, unknown> }> {
+    const conflict = placementConflict(modbusPlacement(path, attachment.unit), this.placements());
+    if (conflict) throw new Error(conflict);
+    const link = this.modbusUnit(path, attachment);
+    link.start();
+    try {
+      const hello = await link.whenOnline(options);
+      return { hello, reading: link.lastReading };
+    } finally {
+      await link.dispose();
+    }
+  }
+
+  /**
+   * Attaches a device reached by any link at `placement`; the registry owns the link from here
+   * (it is disposed on failure, detach and dispose). Two devices may share a path only as units of
+   * one shared lane (a Modbus bus).
+   */
+  async attachLink(session: DeviceLink, placement: LinkPlacement, options: AttachOptions = {}): Promise<DeviceInfo> {
+    const conflict = placementConflict(placement, this.placements());
     const waitMs = options.waitOnlineMs ?? 5000;
-    if (waitMs === 0 && options.trustedIdentity === undefined)
-      throw new Error('attaching without waiting needs a trusted identity');
-    const session = new DeviceSession({ ...this.sessionDefaults, connector });
+    if (conflict || (waitMs === 0 && options.trustedIdentity === undefined)) {
+      await session.dispose();
+      throw new Error(conflict ?? 'attaching without waiting needs a trusted identity');
+    }
     const entry: MutableEntry = {
-      path: connector.label,
+      placement,
       session,
       alias: options.alias ?? '',
       grant: options.grant ?? [],
@@ -114,7 +192,7 @@ export class DeviceRegistry {
         const hello = await session.whenOnline({ timeoutMs: waitMs, signal: options.signal });
         entry.trustedIdentity ??= hello.device;
         const clash = this.entries.find((other) => other.trustedIdentity?.id === entry.trustedIdentity?.id);
-        if (clash) throw new Error(`device id ${hello.device.id} is already attached at ${clash.path}`);
+        if (clash) throw new Error(`device id ${hello.device.id} is already attached at ${clash.placement.address}`);
       } catch (error) {
         await session.dispose();
         throw error;
@@ -123,10 +201,10 @@ export class DeviceRegistry {
     entry.unsubscribe.push(
       session.onStatus(() => this.changeListeners.emit()),
       session.onEvent((event) =>
-        this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.path }),
+        this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.placement.address }),
       ),
       session.onProblem((problem) =>
-        this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.path }),
+        this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.placement.address }),
       ),
     );
     this.entries.push(entry);
@@ -134,9 +212,20 @@ export class DeviceRegistry {
     return this.info(entry);
   }
 
-  /** Detaches a device by id or path and closes its session. */
+  /**
+   * Detaches a device by id, address, or path (a path only when one device is there: the units of
+   * a Modbus bus share theirs) and closes its link.
+   */
   async detach(idOrPath: string): Promise<void> {
-    const index = this.entries.findIndex((entry) => entry.path === idOrPath || entry.trustedIdentity?.id === idOrPath);
+    let index = this.entries.findIndex(
+      (entry) => entry.trustedIdentity?.id === idOrPath || entry.placement.address === idOrPath,
+    );
+    if (index === -1) {
+      const onPath = this.entries.filter((entry) => entry.placement.path === idOrPath);
+      if (onPath.length > 1)
+        throw new Error(`${onPath.length} devices share ${idOrPath}: detach one by its id or address`);
+      index = onPath.length === 1 ? this.entries.indexOf(onPath[0]!) : -1;
+    }
     if (index === -1) return;
     const [entry] = this.entries.splice(index, 1);
     for (const unsubscribe of entry!.unsubscribe) unsubscribe();
@@ -214,6 +303,14 @@ export class DeviceRegistry {
     this.problemListeners.clear();
   }
 
+  private placements(): LinkPlacement[] {
+    return this.entries.map((entry) => entry.placement);
+  }
+
+  private modbusUnit(path: string, attachment: ModbusAttachment): ModbusUnitLink {
+    return this.modbusBuses.unit({ path, profile: attachment.profile, placement: attachment });
+  }
+
   private mutable(id: string): MutableEntry {
     const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
     if (entry === undefined) throw new Error(`no device ${id}`);
@@ -224,7 +321,8 @@ export class DeviceRegistry {
     const trustedIdentity = entry.trustedIdentity!;
     const current = entry.session.hello?.device;
     return {
-      path: entry.path,
+      path: entry.placement.path,
+      address: entry.placement.address,
       session: entry.session,
       alias: entry.alias,
       grant: entry.grant,
@@ -238,12 +336,13 @@ export class DeviceRegistry {
     const identity = entry.trustedIdentity ?? entry.session.hello?.device;
     const view = entry.trustedIdentity ? this.view(entry) : undefined;
     return {
-      id: identity?.id ?? entry.path,
-      alias: entry.alias || identity?.id || entry.path,
+      id: identity?.id ?? entry.placement.address,
+      alias: entry.alias || identity?.id || entry.placement.address,
       kind: identity?.kind ?? 'unknown',
       model: identity?.model ?? '',
       firmware: identity?.firmware ?? '',
-      path: entry.path,
+      path: entry.placement.path,
+      address: entry.placement.address,
       status: entry.session.status,
       online: entry.session.status === 'online',
       trusted: view?.trusted ?? false,
@@ -251,4 +350,9 @@ export class DeviceRegistry {
       grant: entry.grant,
     };
   }
+}
+
+/** A Modbus unit's placement: its port, the unit (address `path#unit`), and the bus it shares. */
+export function modbusPlacement(path: string, unit: number): LinkPlacement {
+  return { path, address: `${path}#${unit}`, sharedLane: `modbus:${path}` };
 }

@@ -4,6 +4,8 @@ import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 import type { DeviceTool } from '../protocol/frame-schema.ts';
 import type { DeviceEntry, DeviceRegistry } from '../registry/device-registry.ts';
 import { authorisedDevices, authorizeDeviceCall } from './authorize-device-call.ts';
+import { checkDeviceArguments } from './check-device-arguments.ts';
+import { mergeParameterSchemas, sameSchema } from './merge-parameter-schemas.ts';
 
 interface ActionGroup {
   kind: string;
@@ -14,7 +16,9 @@ interface ActionGroup {
 
 /**
  * The `devices` plugin: one tool per device kind and action (`lamp__set`), with a `device_id`
- * argument, derived at every read from the registry. Authorisation lives in `canUse`.
+ * argument, derived at every read from the registry. `canUse` authorises the addressed device and
+ * checks the arguments against that device's own declaration (devices of one kind may differ: relay
+ * channels 1–4 beside 1–8), so nobody is asked to approve a call the device cannot take.
  */
 export function createDevicesPlugin(registry: DeviceRegistry): Plugin {
   return {
@@ -63,26 +67,57 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
   );
   return {
     name: `${kind}__${action}`,
-    description: `${first.description} Devices: ${listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}`,
-    parameters: withDeviceId(first.parameters, ids),
+    description: `${first.description} Devices: ${listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}${differences(group)}`,
+    parameters: withDeviceId(
+      mergeParameterSchemas(group.declarations.map((declaration) => declaration.parameters)),
+      ids,
+    ),
     // Conservative across devices of one kind: parallel only if every one says so, serial if any does.
     parallelSafe: group.declarations.every((declaration) => declaration.parallelSafe),
     serial: group.declarations.some((declaration) => declaration.serial),
     needsApproval: group.declarations.some((declaration) => declaration.confirm === true),
     canUse: (_context, args) => {
       const decision = authorizeDeviceCall(registry, { kind, action, args });
-      return decision.ok ? null : decision.error;
+      if (!decision.ok) return decision.error;
+      const checked = checkDeviceArguments({ device: decision.device, kind, action, args });
+      return checked.ok ? null : checked.error;
     },
     handler: async (args, context) => {
-      // Authorised again here: the handler must never act on a device the gate did not allow.
+      // Authorised and checked again here: the handler must never act on a device the gate did not allow.
       const decision = authorizeDeviceCall(registry, { kind, action, args });
       if (!decision.ok) throw decision.error;
+      const checked = checkDeviceArguments({ device: decision.device, kind, action, args });
+      if (!checked.ok) throw checked.error;
       const deviceId = decision.device.trustedIdentity.id;
-      const { device_id: _ignored, ...deviceArgs } = args;
-      const result = await registry.call(deviceId, action, deviceArgs, { signal: context.signal });
+      const result = await registry.call(deviceId, action, checked.args, { signal: context.signal });
       return { device_id: deviceId, result };
     },
   };
+}
+
+/** ` Arguments differ per device: relay-1: channel 1–4; relay-8-…: channel 1–8.` when declarations differ, else ''. */
+function differences(group: ActionGroup): string {
+  const schemas = group.declarations.map((declaration) => declaration.parameters);
+  if (schemas.every((schema) => sameSchema(schema, schemas[0]!))) return '';
+  const names = [...new Set(schemas.flatMap((schema) => Object.keys(schema.properties ?? {})))].filter((name) => {
+    const own = schemas.map((schema) => schema.properties?.[name]);
+    return !own.every((property) => property !== undefined && sameSchema(property, own[0]!));
+  });
+  const lines = group.devices.map((device, index) => {
+    const properties = schemas[index]!.properties ?? {};
+    const described = names.map((name) => (properties[name] ? describeProperty(name, properties[name]) : `no ${name}`));
+    return `${device.trustedIdentity.id}: ${described.join(', ')}`;
+  });
+  return ` Arguments differ per device: ${lines.join('; ')}.`;
+}
+
+function describeProperty(name: string, schema: JsonSchema): string {
+  if (schema.enum) return `${name} one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `${name} ${schema.minimum}–${schema.maximum}`;
+  if (schema.minimum !== undefined) return `${name} ≥ ${schema.minimum}`;
+  if (schema.maximum !== undefined) return `${name} ≤ ${schema.maximum}`;
+  return `${name} (${schema.type ?? 'any'})`;
 }
 
 function withDeviceId(parameters: JsonSchema, ids: string[]): JsonSchema {

@@ -1,6 +1,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import { readSettingText, settingsTable, SETTING_KEYS, type Settings } from '../contract/settings-table.ts';
 import { UsageError } from './cli-io.ts';
+import { readModbusOptions } from '../../devices/modbus/modbus-bus-settings.ts';
+import type { DeviceToAttach } from '../devices/attach-devices.ts';
 
 /** A flag per setting (`--max-steps`), derived from the settings table. */
 const settingFlagOptions = Object.fromEntries(
@@ -26,8 +28,8 @@ export interface CommonFlags {
   dataDir?: string;
   sim: boolean;
   simLatencyMs?: number;
-  /** `--device PATH` or `--device PATH,profile=NAME` for devices that speak plain lines. */
-  devices: { path: string; profile?: string }[];
+  /** `--device PATH[,profile=NAME|FILE][,unit=N][,baud=B][,parity=P][,stopbits=S]`, options in any order. */
+  devices: DeviceToAttach[];
 }
 
 /** The values `parseArgs` gives (or the desktop app builds from its environment). */
@@ -94,8 +96,48 @@ export function readCommonFlags(values: FlagValues): CommonFlags {
   return flags;
 }
 
-function readDeviceFlag(value: string): { path: string; profile?: string } {
-  const match = /^(.+),profile=([^,]+)$/.exec(value);
-  if (!match) return { path: value };
-  return { path: match[1] as string, profile: match[2] as string };
+const DEVICE_OPTIONS = ['profile', 'unit', 'baud', 'parity', 'stopbits'] as const;
+type DeviceOption = (typeof DEVICE_OPTIONS)[number];
+
+/**
+ * `PATH,k=v,…`: options come last, in any order (`profile`, and for a Modbus unit `unit`, `baud`,
+ * `parity`, `stopbits`); everything before them is the path, commas included.
+ */
+function readDeviceFlag(value: string): DeviceToAttach {
+  const parts = value.split(',');
+  const options = new Map<DeviceOption, string>();
+  while (parts.length > 1 && /^[a-z]+=/.test(parts[parts.length - 1]!)) {
+    const part = parts.pop()!;
+    const equals = part.indexOf('=');
+    const key = part.slice(0, equals);
+    const text = part.slice(equals + 1);
+    if (!(DEVICE_OPTIONS as readonly string[]).includes(key))
+      throw new UsageError(`--device ${value}: unknown option '${key}' (options: ${DEVICE_OPTIONS.join(', ')})`);
+    if (options.has(key as DeviceOption)) throw new UsageError(`--device ${value}: '${key}' is given twice`);
+    if (text === '') throw new UsageError(`--device ${value}: '${key}' has no value`);
+    options.set(key as DeviceOption, text);
+  }
+  const path = parts.join(',');
+  if (path === '') throw new UsageError(`--device ${value}: the port path is missing (--device /dev/ttyUSB0,…)`);
+  const device: DeviceToAttach = { path };
+  const profile = options.get('profile');
+  if (profile !== undefined) device.profile = profile;
+  const modbusGiven = DEVICE_OPTIONS.some((key) => key !== 'profile' && options.has(key));
+  if (!modbusGiven) return device;
+  if (profile === undefined)
+    throw new UsageError(
+      `--device ${value}: unit, baud, parity and stopbits need a Modbus profile (profile=eastron-sdm120)`,
+    );
+  try {
+    const modbus = readModbusOptions({
+      unit: options.get('unit'),
+      baud: options.get('baud'),
+      parity: options.get('parity'),
+      stopbits: options.get('stopbits'),
+    });
+    device.modbus = modbus;
+  } catch (error) {
+    throw new UsageError(`--device ${value}: ${(error as Error).message}`);
+  }
+  return device;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import { DeviceRegistry, type AttachOptions } from '../../devices/registry/device-registry.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { displayChannels } from '../../devices/tools/display-channels.ts';
 import { startSimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
@@ -9,7 +9,17 @@ import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
 import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
-import { resolveProfile } from '../../devices/profiles/resolve-profile.ts';
+import { resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import type { ModbusPlacement } from '../../devices/modbus/modbus-bus-settings.ts';
+
+/** A device named on the command line: its port, and for a device that does not speak our protocol its profile (and Modbus unit). */
+export interface DeviceToAttach {
+  path: string;
+  /** A line or Modbus profile, builtin name or file. */
+  profile?: string;
+  /** A Modbus unit's id and bus settings (overriding the profile's factory settings). */
+  modbus?: Partial<ModbusPlacement> & Pick<ModbusPlacement, 'bus'>;
+}
 
 /** The simulated home of the demo: two lamps, a thermometer and a text display. */
 export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'thermometer', 'display'];
@@ -22,8 +32,8 @@ export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'the
 export async function attachDevices(options: {
   sim: boolean;
   simLatencyMs?: number;
-  /** Devices named on the command line; `profile` for devices that speak plain lines. */
-  devices: readonly { path: string; profile?: string }[];
+  /** Devices named on the command line; `profile` for devices that speak plain lines or Modbus. */
+  devices: readonly DeviceToAttach[];
   /** Paired devices are attached with their stored grants (offline ones too, until they appear). */
   pairingStore?: PairingStore;
   log: (line: string) => void;
@@ -54,11 +64,7 @@ export async function attachDevices(options: {
         throw new Error(
           `--device ${device.path}: no such port (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
         );
-      await registry.attach(device.path, {
-        grant: 'all',
-        signal: options.signal,
-        ...(device.profile ? { profile: resolveProfile(device.profile) } : {}),
-      });
+      await registry.attach(device.path, { grant: 'all', signal: options.signal, ...attachmentOf(device) });
     }
     if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();
   } catch (error) {
@@ -112,6 +118,25 @@ export async function attachDevices(options: {
       for (const close of owners) await close();
     },
   };
+}
+
+/** How a device named on the command line is reached: its profile resolved, and for Modbus its unit. */
+function attachmentOf(device: DeviceToAttach): Pick<AttachOptions, 'profile' | 'modbus'> {
+  if (device.profile === undefined) return {};
+  const resolved = resolveDeviceProfile(device.profile);
+  if (resolved.protocol === 'lines') {
+    if (device.modbus)
+      throw new Error(
+        `--device ${device.path}: unit, baud, parity and stopbits apply to Modbus profiles; ${device.profile} speaks lines`,
+      );
+    return { profile: resolved.profile };
+  }
+  const unit = device.modbus?.unit;
+  if (unit === undefined)
+    throw new Error(
+      `--device ${device.path},profile=${device.profile} needs unit=N (the device's Modbus unit id, 1–247)`,
+    );
+  return { modbus: { profile: resolved.profile, unit, bus: device.modbus?.bus ?? {} } };
 }
 
 function frameProblemsOf(

@@ -5,9 +5,11 @@
 //                  indexed by (conversation_id, type, seq) so request/header and tool/end (timings) are queryable
 //   settings       key PK → value JSON, validated per key by host/contract/settings-table.ts
 //   plugin_state   name PK → enabled 0|1 (a plugin without a row is enabled)
-//   paired_devices device_id PK, path UNIQUE, alias, identity JSON {id,kind,model,firmware}, tools JSON (the hello's),
+//   paired_devices device_id PK, path, alias, identity JSON {id,kind,model,firmware}, tools JSON (the hello's),
 //                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1,
-//                  profile (the line profile a plain-lines device speaks through; NULL for our protocol)
+//                  profile (the line or Modbus profile the device speaks through; NULL for our protocol),
+//                  modbus JSON {unit, bus {baud, parity, stopbits}} (NULL unless a Modbus unit);
+//                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
@@ -107,6 +109,36 @@ function createSequences(db: Database.Database): void {
   `);
 }
 
+/**
+ * Several Modbus units may share one port, so the path alone is no longer unique: the table is
+ * rebuilt (SQLite cannot drop a UNIQUE constraint) with a `modbus` column, and uniqueness moves to
+ * the path and the unit (0 for a device that has its port to itself).
+ */
+function shareModbusPorts(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE paired_devices_next (
+      device_id TEXT PRIMARY KEY,
+      path TEXT NOT NULL,
+      alias TEXT NOT NULL,
+      identity TEXT NOT NULL,
+      tools TEXT NOT NULL,
+      grants TEXT NOT NULL,
+      paired_at INTEGER NOT NULL,
+      confirmed_identity INTEGER NOT NULL CHECK (confirmed_identity IN (0, 1)),
+      profile TEXT,
+      modbus TEXT
+    ) STRICT;
+    INSERT INTO paired_devices_next
+        (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile)
+      SELECT device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile
+      FROM paired_devices;
+    DROP TABLE paired_devices;
+    ALTER TABLE paired_devices_next RENAME TO paired_devices;
+    CREATE UNIQUE INDEX paired_devices_by_address
+      ON paired_devices (path, coalesce(json_extract(modbus, '$.unit'), 0));
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -114,4 +146,5 @@ export const migrations: readonly Migration[] = [
   createPairedDevices,
   addPairedDeviceProfile,
   createSequences,
+  shareModbusPorts,
 ];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { deviceIdentitySchema, deviceToolSchema } from '../../devices/protocol/frame-schema.ts';
+import { modbusBusSettingsSchema, modbusUnitSchema } from '../../devices/modbus/modbus-bus-settings.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import {
   parseStoredJson,
@@ -29,14 +30,19 @@ type DeviceRow = {
   pairedAt: number;
   confirmedIdentity: number;
   profile: string | null;
+  modbus: string | null;
 };
 
 const COLUMNS =
-  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile';
+  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
+const modbusSchema = z.strictObject({ unit: modbusUnitSchema, bus: modbusBusSettingsSchema.partial() });
 
-/** The paired devices and their grants, one row per device (keyed by its identity id; one device per path). */
+/**
+ * The paired devices and their grants, one row per device (keyed by its identity id). One device
+ * per path, except Modbus units of one bus: those share the path, each with its own unit.
+ */
 export class PairedDeviceStore implements PairingStore {
   private readonly onInvalidRow: InvalidRowHandler | undefined;
   private readonly statements;
@@ -47,7 +53,9 @@ export class PairedDeviceStore implements PairingStore {
     this.statements = {
       list: db.prepare<[], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices ORDER BY paired_at, device_id`),
       byId: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE device_id = ?`),
-      byPath: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE path = ?`),
+      byPath: db.prepare<[string], DeviceRow>(
+        `SELECT ${COLUMNS} FROM paired_devices WHERE path = ? ORDER BY paired_at`,
+      ),
       upsert: db.prepare<{
         deviceId: string;
         path: string;
@@ -58,12 +66,13 @@ export class PairedDeviceStore implements PairingStore {
         pairedAt: number;
         confirmedIdentity: number;
         profile: string | null;
+        modbus: string | null;
       }>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile)
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
            tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
-           profile = excluded.profile`,
+           profile = excluded.profile, modbus = excluded.modbus`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
     };
@@ -79,6 +88,7 @@ export class PairedDeviceStore implements PairingStore {
     return row === undefined ? undefined : this.parse(row);
   }
 
+  /** The device paired at a path (the first paired, when Modbus units share it). */
   getByPath(path: string): PairedDevice | undefined {
     const row = this.statements.byPath.get(path);
     return row === undefined ? undefined : this.parse(row);
@@ -87,7 +97,8 @@ export class PairedDeviceStore implements PairingStore {
   /**
    * Pairs a device, or replaces its pairing (a new path, alias, tools or grants). StoreError
    * `invalid_value` when the record does not validate, a grant names no tool of the device, or the
-   * path belongs to another paired device (forget that one first).
+   * path belongs to another paired device (forget that one first) — unless both are Modbus units of
+   * one bus (other unit ids, same bus settings).
    */
   save(device: PairedDevice): void {
     const identity = deviceIdentitySchema.safeParse(device.identity);
@@ -100,11 +111,18 @@ export class PairedDeviceStore implements PairingStore {
     const unknownGrants = device.grants.filter((grant) => !toolNames.has(grant));
     if (unknownGrants.length > 0)
       throw invalid(`device ${identity.data.id}: grants name tools it does not have (${unknownGrants.join(', ')})`);
-    const holder = this.statements.byPath.get(device.path);
-    if (holder !== undefined && holder.deviceId !== identity.data.id) {
+    const modbus = device.modbus === undefined ? undefined : modbusSchema.safeParse(device.modbus);
+    if (modbus !== undefined && !modbus.success)
       throw invalid(
-        `${device.path} is paired with device ${holder.deviceId}; forget it before pairing ${identity.data.id} there`,
+        `device ${identity.data.id} Modbus placement: ${z.prettifyError(modbus.error).replaceAll('\n', ' ')}`,
       );
+    for (const holder of this.statements.byPath.all(device.path)) {
+      if (holder.deviceId === identity.data.id) continue;
+      const problem = sharingProblem(holder, modbus?.data);
+      if (problem !== undefined)
+        throw invalid(
+          `${device.path} is paired with device ${holder.deviceId}${problem}; forget it before pairing ${identity.data.id} there`,
+        );
     }
     this.statements.upsert.run({
       deviceId: identity.data.id,
@@ -116,6 +134,7 @@ export class PairedDeviceStore implements PairingStore {
       pairedAt: Math.trunc(device.pairedAt),
       confirmedIdentity: device.confirmedIdentity ? 1 : 0,
       profile: device.profile ?? null,
+      modbus: modbus?.data ? toStoredJson(modbus.data, 'a Modbus placement') : null,
     });
   }
 
@@ -137,6 +156,11 @@ export class PairedDeviceStore implements PairingStore {
     if (!identity.ok) return this.skip(identity.report);
     if (!tools.ok) return this.skip(tools.report);
     if (!grants.ok) return this.skip(grants.report);
+    const modbus =
+      row.modbus === null
+        ? undefined
+        : parseStoredJson({ schema: modbusSchema, text: row.modbus, table: 'paired_devices', key });
+    if (modbus !== undefined && !modbus.ok) return this.skip(modbus.report);
     if (identity.value.id !== row.deviceId)
       return this.skip({
         table: 'paired_devices',
@@ -152,6 +176,7 @@ export class PairedDeviceStore implements PairingStore {
       pairedAt: row.pairedAt,
       confirmedIdentity: row.confirmedIdentity === 1,
       ...(row.profile !== null ? { profile: row.profile } : {}),
+      ...(modbus?.ok ? { modbus: modbus.value } : {}),
     };
   }
 
@@ -159,6 +184,22 @@ export class PairedDeviceStore implements PairingStore {
     reportInvalidRow(report, this.onInvalidRow);
     return undefined;
   }
+}
+
+/** Why a device placed at `modbus` may not share the path of `holder`, or undefined when it may (other units of one bus). */
+function sharingProblem(holder: DeviceRow, modbus: z.infer<typeof modbusSchema> | undefined): string | undefined {
+  if (modbus === undefined || holder.modbus === null) return '';
+  const parsed = parseStoredJson({
+    schema: modbusSchema,
+    text: holder.modbus,
+    table: 'paired_devices',
+    key: holder.deviceId,
+  });
+  if (!parsed.ok) return ' (its record does not read)';
+  if (parsed.value.unit === modbus.unit) return ` as the same Modbus unit ${modbus.unit}`;
+  const settings = ['baud', 'parity', 'stopbits'] as const;
+  const differs = settings.filter((name) => parsed.value.bus[name] !== modbus.bus[name]);
+  return differs.length > 0 ? ` at other bus settings (${differs.join(', ')})` : undefined;
 }
 
 function invalid(detail: string): StoreError {

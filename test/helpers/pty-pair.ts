@@ -2,9 +2,10 @@ import type { FirmwareLogEntry, SimulatedFirmware } from '../../devices/simulato
 import { DeviceSession } from '../../devices/session/device-session.ts';
 import type { DeviceSessionOptions, SessionStatus } from '../../devices/session/device-session.ts';
 import { serialConnector } from '../../devices/transport/serial-line-transport.ts';
+import type { DeviceLink } from '../../devices/registry/device-link.ts';
 
-/** Resolves when `session` reaches `status` (at once if it already has); event-driven, no polling. */
-export function waitForStatus(session: DeviceSession, status: SessionStatus): Promise<void> {
+/** Resolves when `session` (any device link) reaches `status` (at once if it already has); event-driven, no polling. */
+export function waitForStatus(session: Pick<DeviceLink, 'status' | 'onStatus'>, status: SessionStatus): Promise<void> {
   if (session.status === status) return Promise.resolve();
   return new Promise((resolve) => {
     const remove = session.onStatus((current) => {

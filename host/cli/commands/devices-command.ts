@@ -3,13 +3,16 @@ import { createInterface } from 'node:readline/promises';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
 import { scanPorts } from '../../../devices/pairing/scan-ports.ts';
+import { describeBus, readModbusOptions } from '../../../devices/modbus/modbus-bus-settings.ts';
+import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { PairedDeviceStore } from '../../store/paired-device-store.ts';
 import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 
 export const DEVICES_USAGE = `home-agent devices scan [--path P]...
-  home-agent devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]   (at-relay-4 is built in)
+  home-agent devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]   (built in: ${BUILTIN_PROFILE_NAMES.join(', ')})
+  home-agent devices pair PATH --profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2] [--yes]
   home-agent devices list [--json]
   home-agent devices grant ID (ACTION... | --all)
   home-agent devices revoke ID (ACTION... | --all)
@@ -28,6 +31,7 @@ function describeCandidate(candidate: PairingCandidate): string {
         ]
       : []),
     `  tools: ${tools.map((tool) => `${tool.name}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
+    ...(candidate.details ?? []).map((line) => `  ${line}`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -57,6 +61,10 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       'data-dir': { type: 'string' },
       alias: { type: 'string' },
       profile: { type: 'string' },
+      unit: { type: 'string' },
+      baud: { type: 'string' },
+      parity: { type: 'string' },
+      stopbits: { type: 'string' },
       yes: { type: 'boolean' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -97,10 +105,12 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     switch (action) {
       case 'pair': {
         const path = needId();
+        const modbus = modbusFlags(values);
         const paired = await pairing.pair({
           path,
           ...(values.alias ? { alias: values.alias } : {}),
           ...(values.profile ? { profile: values.profile } : {}),
+          ...(modbus ? { modbus } : {}),
           signal: io.signal,
           confirm: async (candidate) => {
             io.stdout.write(describeCandidate(candidate));
@@ -124,7 +134,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         else
           for (const device of devices)
             io.stdout.write(
-              `${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`,
+              `${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`,
             );
         return 0;
       }
@@ -178,4 +188,24 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     await registry.dispose();
     db.close();
   }
+}
+
+/** The Modbus options of `devices pair`, checked (a bad value is a UsageError naming it); undefined when none is given. */
+function modbusFlags(values: {
+  unit?: string | undefined;
+  baud?: string | undefined;
+  parity?: string | undefined;
+  stopbits?: string | undefined;
+}): { unit?: number; bus: ReturnType<typeof readModbusOptions>['bus'] } | undefined {
+  if ([values.unit, values.baud, values.parity, values.stopbits].every((value) => value === undefined))
+    return undefined;
+  try {
+    return readModbusOptions(values);
+  } catch (error) {
+    throw new UsageError(`--${(error as Error).message}`);
+  }
+}
+
+function isFullBus(bus: Partial<Parameters<typeof describeBus>[0]>): bus is Parameters<typeof describeBus>[0] {
+  return bus.baud !== undefined && bus.parity !== undefined && bus.stopbits !== undefined;
 }

@@ -1,0 +1,323 @@
+import { ToolError } from '../../core/tools/tool-error.ts';
+import type { DeviceTool, EventFrame, HelloResult } from '../protocol/frame-schema.ts';
+import type { DeviceLink } from '../registry/device-link.ts';
+import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/device-session.ts';
+import { Listeners } from '../session/listeners.ts';
+import { abortableDelay } from '../transport/abortable-delay.ts';
+import { decodeSensor } from './decode-sensor.ts';
+import type { ModbusBus } from './modbus-bus.ts';
+import { modbusIdentity } from './modbus-identity.ts';
+import type { ModbusProfile, ModbusSensor, ModbusSwitch } from './modbus-profile-schema.ts';
+import { modbusTools, readItems, sensorItem, switchReadBack } from './modbus-tools.ts';
+import { planReads, valuesOf, type ReadItem } from './plan-reads.ts';
+
+/** Options of a Modbus unit. */
+export interface ModbusUnitLinkOptions {
+  bus: ModbusBus;
+  unit: number;
+  profile: ModbusProfile;
+  /** How long to wait for each reply (default 1000 ms). */
+  transactionTimeoutMs?: number;
+  /** How long a call made while the first connection is still coming up waits for it (default 2000 ms). */
+  helloTimeoutMs?: number;
+  /** Pause before reading the identity again of a unit that did not answer (default 2000 ms). */
+  probeIntervalMs?: number;
+}
+
+/**
+ * One Modbus device: a unit id on a bus, described by a profile. It has no hello: once the bus's
+ * port is open it reads the profile's `identify` registers (or, without them, its first read) to
+ * know the unit answers, and declares the profile's tools. `read` reads every sensor in as few
+ * transactions as the register map allows; `set` writes one switch and reads it back when the
+ * profile says `verify`. Transactions queue on the bus, shared with the other units on it. Made, it
+ * holds the bus (whose port opens); `dispose()` lets go.
+ */
+export class ModbusUnitLink implements DeviceLink {
+  readonly label: string;
+  readonly stats: SessionStats = { oversized: 0, invalidJson: 0, invalidFrame: 0, unmatchedResponse: 0, connects: 0 };
+  /** What the last identity read found (identify values, or the first read): shown when pairing. */
+  lastReading: Record<string, unknown> = {};
+  private readonly options: Required<ModbusUnitLinkOptions>;
+  private readonly tools: DeviceTool[];
+  private readonly lifetime = new AbortController();
+  private readonly statusListeners = new Listeners<SessionStatus>();
+  private readonly eventListeners = new Listeners<EventFrame>();
+  private readonly problemListeners = new Listeners<FrameProblem>();
+  private statusValue: SessionStatus = 'connecting';
+  private helloValue: HelloResult | undefined;
+  private readonly releaseBus: () => Promise<void>;
+  private loop: Promise<void> | undefined;
+
+  constructor(options: ModbusUnitLinkOptions) {
+    this.options = { transactionTimeoutMs: 1000, helloTimeoutMs: 2000, probeIntervalMs: 2000, ...options };
+    this.label = `unit ${options.unit} on ${options.bus.path}`;
+    this.tools = modbusTools(options.profile);
+    // Claimed from the start, so a second unit made for the same port meets this bus, not a new one.
+    this.releaseBus = options.bus.use();
+  }
+
+  get status(): SessionStatus {
+    return this.statusValue;
+  }
+
+  get hello(): HelloResult | undefined {
+    return this.helloValue;
+  }
+
+  onStatus(listener: (status: SessionStatus) => void): () => void {
+    return this.statusListeners.add(listener);
+  }
+
+  /** Modbus devices announce nothing by themselves; kept for the DeviceLink shape. */
+  onEvent(listener: (event: EventFrame) => void): () => void {
+    return this.eventListeners.add(listener);
+  }
+
+  onProblem(listener: (problem: FrameProblem) => void): () => void {
+    return this.problemListeners.add(listener);
+  }
+
+  start(): void {
+    if (this.loop || this.statusValue === 'closed') return;
+    this.loop = this.connectLoop();
+  }
+
+  whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
+    if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
+    return new Promise((resolve, reject) => {
+      const signal = AbortSignal.any([
+        this.lifetime.signal,
+        AbortSignal.timeout(options.timeoutMs),
+        ...(options.signal ? [options.signal] : []),
+      ]);
+      const stop = (): void => {
+        remove();
+        reject(
+          new ToolError({
+            reason: 'device_offline',
+            detail: `${this.label}: not online within ${options.timeoutMs} ms (does unit ${this.options.unit} answer at these bus settings?)`,
+          }),
+        );
+      };
+      const remove = this.onStatus((status) => {
+        if (status !== 'online' || !this.helloValue) return;
+        signal.removeEventListener('abort', stop);
+        remove();
+        resolve(this.helloValue);
+      });
+      signal.addEventListener('abort', stop, { once: true });
+    });
+  }
+
+  async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    if (this.statusValue === 'connecting') {
+      await this.whenOnline({
+        timeoutMs: this.options.helloTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }).catch(() => undefined);
+    }
+    const hello = this.requireOnline();
+    if (!hello.tools.some((declared) => declared.name === tool))
+      throw new ToolError({ reason: 'failed', detail: `${hello.device.id} has no action "${tool}"` });
+    const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs;
+    if (tool === 'read') return this.read(readItems(this.options.profile), { timeoutMs, signal: options.signal });
+    return this.set(args, { timeoutMs, signal: options.signal });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.statusValue === 'closed') return;
+    this.lifetime.abort();
+    this.setStatus('closed');
+    await this.releaseBus();
+    await this.loop;
+    this.statusListeners.clear();
+    this.eventListeners.clear();
+    this.problemListeners.clear();
+  }
+
+  private async connectLoop(): Promise<void> {
+    const { bus } = this.options;
+    const signal = this.lifetime.signal;
+    while (!signal.aborted) {
+      try {
+        await bus.whenState((state) => state === 'open', signal);
+      } catch {
+        return;
+      }
+      try {
+        const identified = await this.probe(signal);
+        this.helloValue = {
+          device: modbusIdentity({
+            profile: this.options.profile,
+            path: bus.path,
+            unit: this.options.unit,
+            identified,
+          }),
+          tools: this.tools,
+          concurrent: false,
+        };
+        this.stats.connects += 1;
+        this.setStatus('online');
+      } catch (error) {
+        if (signal.aborted) return;
+        this.problemListeners.emit({
+          problem: 'connection',
+          detail: `${this.label}: reading its identity failed: ${ToolError.isInstance(error) ? error.detail : String(error)}`,
+        });
+        await abortableDelay(this.options.probeIntervalMs, signal).catch(() => undefined);
+        continue;
+      }
+      try {
+        await bus.whenState((state) => state !== 'open', signal);
+      } catch {
+        return;
+      }
+      this.setStatus('offline');
+    }
+  }
+
+  /** Reads what tells the unit apart (its `identify` registers) or, without any, its first read; returns the identify values. */
+  private async probe(signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { profile } = this.options;
+    const options = { timeoutMs: this.options.transactionTimeoutMs, signal };
+    if (profile.identify.length > 0) {
+      this.lastReading = await this.readSensors(profile.identify, options);
+      return this.lastReading;
+    }
+    const first = planReads(readItems(profile))[0];
+    this.lastReading = first ? await this.read(first.items, options) : {};
+    return {};
+  }
+
+  private async readSensors(
+    sensors: readonly ModbusSensor[],
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<Record<string, unknown>> {
+    const values = await this.readValues(sensors.map(sensorItem), options);
+    return Object.fromEntries(
+      sensors.map((sensor) => [sensor.name, decodeSensor(sensor, values.get(sensor.name) as number[])]),
+    );
+  }
+
+  /** Reads `items` in as few transactions as possible; the result is keyed in profile order. */
+  private async read(
+    items: readonly ReadItem[],
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<Record<string, unknown>> {
+    const values = await this.readValues(items, options);
+    const { profile } = this.options;
+    const result: Record<string, unknown> = {};
+    for (const sensor of profile.sensors) {
+      const raw = values.get(sensor.name);
+      if (raw !== undefined) result[sensor.name] = decodeSensor(sensor, raw as number[]);
+    }
+    for (const entry of profile.switches) {
+      const raw = values.get(entry.name);
+      if (raw !== undefined) result[entry.name] = switchState(entry, raw[0]);
+    }
+    return result;
+  }
+
+  private async readValues(
+    items: readonly ReadItem[],
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<Map<string, (number | boolean)[]>> {
+    const values = new Map<string, (number | boolean)[]>();
+    for (const transaction of planReads(items)) {
+      const read = await this.transaction(
+        { kind: 'read', table: transaction.table, address: transaction.address, count: transaction.count },
+        options,
+      );
+      for (const item of transaction.items)
+        values.set(item.key, valuesOf<number | boolean>(transaction, item, read ?? []));
+    }
+    return values;
+  }
+
+  private async set(
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<{ channel: number; on: boolean }> {
+    const { switches } = this.options.profile;
+    const channel = args.channel ?? (switches.length === 1 ? switches[0]!.channel : undefined);
+    if (channel === undefined)
+      throw new ToolError({ reason: 'required', field: 'channel', detail: `${this.deviceId}: channel is required` });
+    const target = switches.find((entry) => entry.channel === channel);
+    if (target === undefined)
+      throw new ToolError({
+        reason: 'type',
+        field: 'channel',
+        detail: `${this.deviceId}: channel must be one of ${switches.map((entry) => entry.channel).join(', ')}, got ${JSON.stringify(channel)}`,
+      });
+    if (typeof args.on !== 'boolean')
+      throw new ToolError({ reason: 'type', field: 'on', detail: `${this.deviceId}: on must be true or false` });
+    const on = args.on;
+    await this.transaction(
+      target.write_type === 'coil'
+        ? { kind: 'write_coil', address: target.address, on }
+        : { kind: 'write_register', address: target.address, value: on ? target.command_on : target.command_off },
+      options,
+    );
+    const readBack = switchReadBack(target);
+    if (readBack) {
+      const [value] = (await this.transaction(
+        { kind: 'read', table: readBack.table, address: readBack.address, count: 1 },
+        options,
+      )) ?? [undefined];
+      const state = switchState(target, value);
+      if (state !== on)
+        throw new ToolError({
+          reason: 'failed',
+          detail: `${this.deviceId}: channel ${target.channel} reads ${state === null ? `an unknown state (${String(value)})` : state ? 'on' : 'off'} after switching it ${on ? 'on' : 'off'}`,
+          hint: 'the device did not take the command: read it, and check the device before trying again',
+        });
+    }
+    return { channel: target.channel, on };
+  }
+
+  private transaction(
+    request: Parameters<ModbusBus['transaction']>[0]['request'],
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<number[] | boolean[] | undefined> {
+    return this.options.bus.transaction({
+      unit: this.options.unit,
+      request,
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onFrameProblem: (detail) => {
+        this.stats.invalidFrame += 1;
+        this.problemListeners.emit({ problem: 'invalid_frame', detail });
+      },
+    });
+  }
+
+  private get deviceId(): string {
+    return this.helloValue?.device.id ?? this.label;
+  }
+
+  private requireOnline(): HelloResult {
+    if (this.statusValue !== 'online' || this.helloValue === undefined)
+      throw new ToolError({
+        reason: 'device_offline',
+        detail: `${this.helloValue?.device.id ?? this.label} is ${this.statusValue}`,
+        hint: 'retry once the device is back',
+      });
+    return this.helloValue;
+  }
+
+  private setStatus(status: SessionStatus): void {
+    if (this.statusValue === status) return;
+    this.statusValue = status;
+    this.statusListeners.emit(status);
+  }
+}
+
+/** A switch's state from the value read back: a bit as is; a register compared with its on and off values (null: neither). */
+function switchState(entry: ModbusSwitch, value: number | boolean | undefined): boolean | null {
+  if (typeof value === 'boolean') return value;
+  const readBack = switchReadBack(entry);
+  if (value === undefined || readBack === undefined) return null;
+  if (value === readBack.stateOn) return true;
+  if (value === readBack.stateOff) return false;
+  return null;
+}

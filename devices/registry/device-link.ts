@@ -1,0 +1,58 @@
+import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
+import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/device-session.ts';
+
+/**
+ * How the registry reaches one device, whatever the way in: a `DeviceSession` speaking the Home
+ * Agent protocol (or a line profile) on its own port, a Modbus unit on a shared bus, later a remote
+ * device behind a bridge. Grants, pairing, approvals and device tools see only this.
+ */
+export interface DeviceLink {
+  /** For messages: the port, or the port and unit. */
+  readonly label: string;
+  readonly status: SessionStatus;
+  /** What the device is and offers (its hello, or what its profile declares), kept while offline. */
+  readonly hello: HelloResult | undefined;
+  /** Frames dropped and connections made; a Modbus reply with a bad CRC counts as an invalid frame. */
+  readonly stats: SessionStats;
+  /** Starts connecting, and reconnecting for the link's whole life. */
+  start(): void;
+  /** Resolves with the hello once online; rejects `device_offline` on timeout, abort or dispose. */
+  whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult>;
+  /** Runs one action; rejects with a ToolError. */
+  call(tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+  onStatus(listener: (status: SessionStatus) => void): () => void;
+  onEvent(listener: (event: EventFrame) => void): () => void;
+  onProblem(listener: (problem: FrameProblem) => void): () => void;
+  /** Stops reconnecting, fails what is pending, lets go of the port. */
+  dispose(): Promise<void>;
+}
+
+/** Where a link reaches its device. */
+export interface LinkPlacement {
+  /** The port path a person sees and pairs (several Modbus units may share one). */
+  path: string;
+  /** Unique among attached devices: the path, or the path and unit (`/dev/ttyUSB0#3`). */
+  address: string;
+  /**
+   * The physical lane shared with other devices, when it is shared (`modbus:/dev/ttyUSB0`): devices
+   * whose placements name the same lane may share a path; any other second device on a path is refused.
+   */
+  sharedLane?: string;
+}
+
+/** The placement of a device that has its port to itself. */
+export function ownPortPlacement(path: string): LinkPlacement {
+  return { path, address: path };
+}
+
+/** Why `placement` cannot join devices already at `taken`, or undefined when it can. */
+export function placementConflict(placement: LinkPlacement, taken: readonly LinkPlacement[]): string | undefined {
+  const sameAddress = taken.find((other) => other.address === placement.address);
+  if (sameAddress) return `${placement.address} is already attached`;
+  const samePath = taken.find((other) => other.path === placement.path);
+  if (samePath === undefined) return undefined;
+  if (placement.sharedLane !== undefined && samePath.sharedLane === placement.sharedLane) return undefined;
+  return samePath.sharedLane === undefined
+    ? `${placement.path} is already attached (one device per port unless they are units of one Modbus bus)`
+    : `${placement.path} is a Modbus bus already: only further Modbus units can join it`;
+}
