@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   agentEventSchema,
   apiContract,
@@ -16,6 +17,24 @@ import { ApiCallError, type ApiClient } from './api-client.ts';
  */
 export function createElectronApiClient(bridge: HomeAgentBridge): ApiClient {
   const unsubscribers = new Set<() => void>();
+  /** Passes on only what matches the contract; the client owns every subscription until disposed. */
+  function subscribeChecked<T>(
+    subscribe: (listener: (raw: unknown) => void) => () => void,
+    schema: z.ZodType<T>,
+    what: string,
+    listener: (value: T) => void,
+  ): () => void {
+    const unsubscribe = subscribe((raw) => {
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) listener(parsed.data);
+      else console.warn(`Dropped a malformed ${what} from the host:`, parsed.error.message);
+    });
+    unsubscribers.add(unsubscribe);
+    return () => {
+      unsubscribers.delete(unsubscribe);
+      unsubscribe();
+    };
+  }
   return {
     transport: 'electron',
     async call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
@@ -46,30 +65,8 @@ export function createElectronApiClient(bridge: HomeAgentBridge): ApiClient {
         });
       return output.data as ApiOutput<M>;
     },
-    onNotice(listener) {
-      const unsubscribe = bridge.onNotice((raw: unknown) => {
-        const parsed = hostNoticeSchema.safeParse(raw);
-        if (parsed.success) listener(parsed.data);
-        else console.warn('Dropped a malformed notice from the host:', parsed.error.message);
-      });
-      unsubscribers.add(unsubscribe);
-      return () => {
-        unsubscribers.delete(unsubscribe);
-        unsubscribe();
-      };
-    },
-    onEvent(listener) {
-      const unsubscribe = bridge.onEvent((raw: unknown) => {
-        const parsed = agentEventSchema.safeParse(raw);
-        if (parsed.success) listener(parsed.data);
-        else console.warn('Dropped a malformed event from the host:', parsed.error.message);
-      });
-      unsubscribers.add(unsubscribe);
-      return () => {
-        unsubscribers.delete(unsubscribe);
-        unsubscribe();
-      };
-    },
+    onNotice: (listener) => subscribeChecked(bridge.onNotice, hostNoticeSchema, 'notice', listener),
+    onEvent: (listener) => subscribeChecked(bridge.onEvent, agentEventSchema, 'event', listener),
     onConnection(listener) {
       // IPC has no link to lose: the window lives exactly as long as its host.
       listener({ status: 'open' });

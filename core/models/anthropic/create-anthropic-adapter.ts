@@ -1,13 +1,11 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
-import { fetchModelStream } from '../http/fetch-model-stream.ts';
-import { modelStreamRequest } from '../http/model-stream-request.ts';
+import { httpModelAdapter, type ReplyBody } from '../http/http-model-adapter.ts';
 import { isWholeJson, parseJsonChunk, validateChunk } from '../http/parse-model-chunk.ts';
 import { sseEvents } from '../http/sse-events.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
-import type { ModelAdapter, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-adapter.ts';
-import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
-import { providerHeaders } from '../provider-headers.ts';
+import type { ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
+import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { anthropicEventTypeSchema } from './anthropic-event-schemas.ts';
 import { anthropicRequestBody } from './anthropic-request-body.ts';
 import { AnthropicStreamParts } from './anthropic-stream-parts.ts';
@@ -21,33 +19,20 @@ const PROVIDER = 'anthropic' as const;
  */
 export function createAnthropicAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.anthropic;
-  const url = endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/messages' });
-  return {
-    label: `${PROVIDER}:${options.model}`,
-    stream: (request, streamOptions) => streamAnthropic({ options, baseUrl, url, request, streamOptions }),
-  };
+  return httpModelAdapter({
+    provider: PROVIDER,
+    options,
+    baseUrl,
+    url: endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/messages' }),
+    accept: 'text/event-stream',
+    body: (request) => anthropicRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
+    parts: anthropicParts,
+  });
 }
 
-async function* streamAnthropic(input: {
-  options: ModelAdapterOptions;
-  baseUrl: string;
-  url: string;
-  request: ModelRequest;
-  streamOptions: ModelStreamOptions;
-}): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const { options } = input;
-  const httpRequest = modelStreamRequest({
-    adapter: options,
-    provider: PROVIDER,
-    baseUrl: input.baseUrl,
-    url: input.url,
-    serverHint: SERVER_HINTS.anthropic,
-    headers: { accept: 'text/event-stream', ...providerHeaders(PROVIDER, options.apiKey) },
-    body: anthropicRequestBody({ request: input.request, model: options.model, maxTokens: options.maxTokens }),
-    signal: input.streamOptions.signal,
-  });
+async function* anthropicParts(reply: ReplyBody): AsyncGenerator<ModelStreamPart, void, undefined> {
   const state = new AnthropicStreamParts();
-  for await (const event of sseEvents(fetchModelStream(httpRequest))) {
+  for await (const event of sseEvents(reply.text)) {
     const text = event.data.trim();
     if (text === '') continue;
     if (event.atEnd && !isWholeJson(text)) break;
@@ -56,5 +41,5 @@ async function* streamAnthropic(input: {
     yield* state.partsOf({ type, value, text });
     if (state.complete) return;
   }
-  throw streamCutError(httpRequest.context, 'message_stop');
+  throw streamCutError(reply.context, 'message_stop');
 }

@@ -1,19 +1,11 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
-import { fetchModelStream } from '../http/fetch-model-stream.ts';
-import { modelStreamRequest } from '../http/model-stream-request.ts';
+import { httpModelAdapter, type ReplyBody } from '../http/http-model-adapter.ts';
 import { ndjsonLines } from '../http/ndjson-lines.ts';
 import { isWholeJson, parseModelChunk } from '../http/parse-model-chunk.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
-import type {
-  FinishReason,
-  ModelAdapter,
-  ModelRequest,
-  ModelStreamOptions,
-  ModelStreamPart,
-} from '../model-adapter.ts';
+import type { FinishReason, ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
-import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
-import { providerHeaders } from '../provider-headers.ts';
+import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { ollamaChunkSchema } from './ollama-chunk-schema.ts';
 import { ollamaRequestBody } from './ollama-request-body.ts';
 import { ollamaRootUrl } from './ollama-root-url.ts';
@@ -32,32 +24,21 @@ export function syntheticOllamaCallId(step: number, index: number): string {
  */
 export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = ollamaRootUrl(options.baseUrl ?? DEFAULT_BASE_URLS.ollama);
-  return {
-    label: `${PROVIDER}:${options.model}`,
-    stream: (request, streamOptions) => streamOllama({ options, baseUrl, request, streamOptions }),
-  };
+  return httpModelAdapter({
+    provider: PROVIDER,
+    options,
+    baseUrl,
+    url: `${baseUrl}/api/chat`,
+    accept: 'application/x-ndjson',
+    body: (request) => ollamaRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
+    parts: ollamaParts,
+  });
 }
 
-async function* streamOllama(input: {
-  options: ModelAdapterOptions;
-  baseUrl: string;
-  request: ModelRequest;
-  streamOptions: ModelStreamOptions;
-}): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const { options, request } = input;
-  const httpRequest = modelStreamRequest({
-    adapter: options,
-    provider: PROVIDER,
-    baseUrl: input.baseUrl,
-    url: `${input.baseUrl}/api/chat`,
-    serverHint: SERVER_HINTS.ollama,
-    headers: { accept: 'application/x-ndjson', ...providerHeaders(PROVIDER, options.apiKey) },
-    body: ollamaRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
-    signal: input.streamOptions.signal,
-  });
-  const step = request.messages.filter((message) => message.role === 'assistant').length;
+async function* ollamaParts(reply: ReplyBody): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const step = reply.request.messages.filter((message) => message.role === 'assistant').length;
   let nextIndex = 0;
-  for await (const { line, atEnd } of ndjsonLines(fetchModelStream(httpRequest))) {
+  for await (const { line, atEnd } of ndjsonLines(reply.text)) {
     if (atEnd && !isWholeJson(line)) break;
     const chunk = parseModelChunk({ provider: PROVIDER, text: line, schema: ollamaChunkSchema });
     if (chunk.error)
@@ -89,7 +70,7 @@ async function* streamOllama(input: {
       return;
     }
   }
-  throw streamCutError(httpRequest.context, '"done": true');
+  throw streamCutError(reply.context, '"done": true');
 }
 
 function mapDoneReason(reason: string | null | undefined, sawTools: boolean): FinishReason {

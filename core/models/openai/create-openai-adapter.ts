@@ -2,7 +2,7 @@ import type { ModelAdapterOptions } from '../adapter-options.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
 import { fetchModelStream, type ModelStreamRequest } from '../http/fetch-model-stream.ts';
 import type { ModelRequestContext } from '../http/model-request-context.ts';
-import { modelStreamRequest } from '../http/model-stream-request.ts';
+import { replyRequest } from '../http/http-model-adapter.ts';
 import { isWholeJson, parseModelChunk, throwBadChunk } from '../http/parse-model-chunk.ts';
 import { sseEvents } from '../http/sse-events.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
@@ -15,8 +15,7 @@ import type {
   TokenUsage,
 } from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
-import { DEFAULT_BASE_URLS, SERVER_HINTS } from '../provider-defaults.ts';
-import { providerHeaders } from '../provider-headers.ts';
+import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { openAiChunkSchema, type OpenAiChunk } from './openai-chunk-schema.ts';
 import { openAiRequestBody } from './openai-request-body.ts';
 import { fallbackBeforeFirstChunk } from './fallback-before-first-chunk.ts';
@@ -89,13 +88,12 @@ async function* streamOpenAi(input: StreamInput): AsyncGenerator<ModelStreamPart
 function openReplyBody(input: StreamInput): { body: AsyncIterable<string>; context: ModelRequestContext } {
   const { options } = input;
   const makeRequest = (parallelToolCalls: boolean): ModelStreamRequest =>
-    modelStreamRequest({
-      adapter: options,
+    replyRequest({
       provider: PROVIDER,
+      options,
       baseUrl: input.baseUrl,
       url: input.url,
-      serverHint: SERVER_HINTS.openai,
-      headers: { accept: 'text/event-stream', ...providerHeaders(PROVIDER, options.apiKey) },
+      accept: 'text/event-stream',
       body: openAiRequestBody({
         request: input.request,
         model: options.model,
