@@ -11,6 +11,7 @@ import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
 import { sha256Hex } from './hash.ts';
 import { streamReply } from './stream-reply.ts';
+import { answerDanglingCalls } from './answer-dangling-calls.ts';
 
 export type StepResult = { kind: 'continue' } | { kind: 'end'; reason: TurnEndReason; error?: string };
 
@@ -34,7 +35,8 @@ export async function runStep(options: {
   const { conversationId, signal, emit } = scope;
   const request: ModelRequest = {
     system: assembled.system,
-    messages: store.loadMessages(conversationId),
+    // Every call answered once, right after its message, whatever an earlier crash left behind.
+    messages: answerDanglingCalls(store.loadMessages(conversationId)),
     tools: assembled.tools.map((tool) => ({
       name: tool.name,
       description: tool.description,

@@ -25,7 +25,7 @@ import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
-import { closeInterruptedTurns } from './close-interrupted-turns.ts';
+import { repairInterruptedTurns } from './repair-interrupted-turns.ts';
 
 export interface HostOptions {
   dataDir: string;
@@ -78,7 +78,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const onInvalidRow = (report: unknown): void =>
       options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
     const store = new SqliteConversationStore({ db, onInvalidRow });
-    closeInterruptedTurns(store);
+    const repaired = repairInterruptedTurns(store);
+    if (repaired.turns > 0)
+      options.log(
+        `closed ${repaired.turns} turn(s) the last run stopped in, and answered ${repaired.calls} unfinished tool call(s) from the journal`,
+      );
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
     devices =

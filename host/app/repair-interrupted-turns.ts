@@ -1,0 +1,127 @@
+import type { AgentEvent } from '../../core/events/agent-event.ts';
+import { answerDanglingCalls, danglingCalls } from '../../core/agent/answer-dangling-calls.ts';
+import { renderOutcomeForModel } from '../../core/tools/tool-result.ts';
+import type { CallOutcome } from '../../core/tools/call-outcome.ts';
+import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
+
+type ToolEnd = Extract<AgentEvent, { type: 'tool/end' }>;
+
+const STOPPED = 'Home Agent stopped during this turn, so it did not finish.';
+
+/**
+ * A process killed during a turn leaves a `turn/start` without `turn/end`, and maybe a batch whose
+ * calls never ended and an assistant message whose calls have no results. At start-up each such
+ * turn is closed in the journal (every open call gets its `tool/end` — `unknown` if it had started,
+ * `not_sent` if not — then its batch, step and turn end, as aborted), and every unanswered call in
+ * the messages gets its result from what the journal holds: its recorded `tool/end`, else the
+ * outcome just written. So every front end shows the turn as over, and the history stays valid for
+ * every provider. Returns how many turns and calls it closed.
+ */
+export function repairInterruptedTurns(
+  store: SqliteConversationStore,
+  now: () => number = Date.now,
+): { turns: number; calls: number } {
+  const unfinished = store.unfinishedTurns();
+  const conversations = new Set(unfinished.map((turn) => turn.conversationId));
+  for (const { conversationId, turnId } of unfinished) {
+    const events = store.loadEvents(conversationId).filter((event) => event.turnId === turnId);
+    for (const event of closingEvents(events, now())) store.appendEvent({ ...event, conversationId, turnId });
+  }
+  let calls = 0;
+  for (const conversationId of conversations) calls += answerFromJournal(store, conversationId);
+  return { turns: unfinished.length, calls };
+}
+
+/** The events that close a turn's open calls, batches and steps, then the turn, in that order. */
+function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] {
+  const started = new Set(events.filter((event) => event.type === 'tool/start').map((event) => event.callId));
+  const ended = new Map(events.filter((event) => event.type === 'tool/end').map((event) => [event.callId, event]));
+  const closed = new Set(events.filter((event) => event.type === 'batch/end').map((event) => event.batchId));
+  const closing: AgentEvent[] = [];
+  const base = { at, conversationId: '', turnId: '' };
+  for (const batch of events) {
+    if (batch.type !== 'batch/start' || closed.has(batch.batchId)) continue;
+    let executed = 0;
+    for (const call of batch.calls) {
+      const end = ended.get(call.callId);
+      if (end) {
+        if (end.ok) executed++;
+        continue;
+      }
+      const outcome: CallOutcome = started.has(call.callId) ? 'unknown' : 'not_sent';
+      closing.push({
+        ...base,
+        type: 'tool/end',
+        batchId: batch.batchId,
+        callId: call.callId,
+        name: call.name,
+        index: call.index,
+        ok: false,
+        error: {
+          reason: 'aborted',
+          detail:
+            outcome === 'unknown'
+              ? `${STOPPED} ${call.name} had started: it may have acted.`
+              : `${STOPPED} ${call.name} had not started.`,
+        },
+        outcome,
+        queuedMs: 0,
+        runMs: 0,
+        startedAt: at,
+        endedAt: at,
+      });
+    }
+    closing.push({ ...base, type: 'batch/end', batchId: batch.batchId, wallMs: 0, executed });
+  }
+  const openSteps = events.filter(
+    (event) =>
+      event.type === 'step/start' && !events.some((other) => other.type === 'step/end' && other.step === event.step),
+  );
+  for (const step of openSteps)
+    if (step.type === 'step/start') closing.push({ ...base, type: 'step/end', step: step.step });
+  closing.push({ ...base, type: 'turn/end', reason: 'aborted', error: STOPPED });
+  return closing;
+}
+
+/**
+ * Appends a result, from its `tool/end`, for every unanswered call of the conversation's last
+ * assistant message (a killed batch's calls: their results were to follow). Older gaps, left by
+ * versions before this repair, are answered when a request is built (`answerDanglingCalls`).
+ */
+function answerFromJournal(store: SqliteConversationStore, conversationId: string): number {
+  const messages = store.loadMessages(conversationId);
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
+  const last = messages[lastAssistant];
+  if (last?.role !== 'assistant') return 0;
+  const tail = messages.slice(lastAssistant);
+  const dangling = danglingCalls(tail);
+  if (dangling.length === 0) return 0;
+  const ends = new Map<string, ToolEnd>(
+    store.loadEventsOfType(conversationId, 'tool/end').map((event) => [event.callId, event]),
+  );
+  const repaired = answerDanglingCalls(tail, (call) => {
+    const end = ends.get(call.id);
+    if (!end) return answerOf({ ok: false, outcome: 'not_sent', detail: `${STOPPED} ${call.name} had not started.` });
+    const outcome = end.outcome ?? (end.ok ? 'done' : 'failed');
+    return {
+      content: renderOutcomeForModel(
+        end.ok ? { ok: true, value: end.result } : { ok: false, error: end.error ?? { reason: 'aborted' } },
+        outcome,
+      ),
+      isError: !end.ok,
+    };
+  });
+  // Results of the last message's calls follow it in call order; those already stored stay first.
+  for (const message of repaired.slice(tail.length)) store.appendMessage(conversationId, message);
+  return dangling.length;
+}
+
+function answerOf(options: { ok: false; outcome: CallOutcome; detail: string }): { content: string; isError: boolean } {
+  return {
+    content: renderOutcomeForModel(
+      { ok: false, error: { reason: 'aborted', detail: options.detail } },
+      options.outcome,
+    ),
+    isError: true,
+  };
+}

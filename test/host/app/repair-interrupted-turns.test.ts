@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHost } from '../../../host/app/create-host.ts';
+import { openDatabase } from '../../../host/store/open-database.ts';
+import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
+import { databaseFileOf } from '../../../host/config/data-dir.ts';
+import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import type { AgentEvent } from '../../../core/events/agent-event.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('a turn the process was killed in', () => {
+  it('is closed as aborted when the host starts again, and a finished turn is left alone', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The journal as a killed process leaves it: one finished turn, one that stopped mid-approval.
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db });
+    store.ensureConversation('c1', 'test');
+    const base = { conversationId: 'c1', at: 1 };
+    store.appendEvent({ ...base, turnId: 't1', type: 'turn/start', text: 'a', model: 'm' });
+    store.appendEvent({ ...base, turnId: 't1', type: 'turn/end', reason: 'done' });
+    store.appendEvent({ ...base, turnId: 't2', type: 'turn/start', text: 'b', model: 'm' });
+    store.appendEvent({
+      ...base,
+      turnId: 't2',
+      type: 'approval/request',
+      batchId: 'b1',
+      callId: 'k1',
+      index: 0,
+      name: 'relay__set',
+      args: {},
+    });
+    db.close();
+
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      log: () => {},
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+    const ends = host.store.loadEvents('c1').filter((event) => event.type === 'turn/end');
+    expect(ends.map((event) => [event.turnId, event.type === 'turn/end' ? event.reason : ''])).toEqual([
+      ['t1', 'done'],
+      ['t2', 'aborted'],
+    ]);
+    expect(host.store.unfinishedTurns()).toEqual([]);
+  });
+});
+
+describe('a batch the process was killed in', () => {
+  it('gets every call answered in the messages from the journal, and its turn closed in balance', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db });
+    store.ensureConversation('c1', 'lamps');
+    const base = { conversationId: 'c1', turnId: 't1', at: 1 };
+    const calls = [
+      { index: 0, callId: 'k0', name: 'lamp__set', args: { device_id: 'lamp-1', on: true } },
+      { index: 1, callId: 'k1', name: 'lamp__set', args: { device_id: 'lamp-2', on: true } },
+      { index: 2, callId: 'k2', name: 'thermometer__read', args: {} },
+    ];
+    store.appendMessage('c1', { role: 'user', text: 'lamps on' });
+    store.appendMessage('c1', {
+      role: 'assistant',
+      text: '',
+      toolCalls: calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
+    });
+    // Killed while k1 ran: k0 ended ok, k1 started, k2 never started (a serial batch).
+    const journal: AgentEvent[] = [
+      { ...base, type: 'turn/start', text: 'lamps on', model: 'm' },
+      { ...base, type: 'step/start', step: 1 },
+      { ...base, type: 'batch/start', step: 1, batchId: 'b1', mode: 'serial', reason: 'serial: test', calls },
+      { ...base, type: 'tool/start', batchId: 'b1', callId: 'k0', name: 'lamp__set', index: 0 },
+      {
+        ...base,
+        type: 'tool/end',
+        batchId: 'b1',
+        callId: 'k0',
+        name: 'lamp__set',
+        index: 0,
+        ok: true,
+        result: { device_id: 'lamp-1', result: { on: true } },
+        outcome: 'done',
+        queuedMs: 0,
+        runMs: 3,
+        startedAt: 1,
+        endedAt: 4,
+      },
+      { ...base, type: 'tool/start', batchId: 'b1', callId: 'k1', name: 'lamp__set', index: 1 },
+    ];
+    for (const event of journal) store.appendEvent(event);
+    db.close();
+
+    const logged: string[] = [];
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      log: (line) => logged.push(line),
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+
+    const tools = host.store.loadMessages('c1').filter((message) => message.role === 'tool');
+    expect(tools.map((message) => (message.role === 'tool' ? [message.toolCallId, message.isError] : []))).toEqual([
+      ['k0', false],
+      ['k1', true],
+      ['k2', true],
+    ]);
+    const [k0, k1, k2] = tools.map((message) => (message.role === 'tool' ? JSON.parse(message.content) : undefined));
+    expect(k0).toEqual({ device_id: 'lamp-1', result: { on: true } });
+    expect(k1).toMatchObject({ outcome: 'unknown', error: { reason: 'aborted' } });
+    expect(k2).toMatchObject({ outcome: 'not_sent', error: { reason: 'aborted' } });
+
+    const ends = host.store.loadEvents('c1').filter((event) => event.type === 'tool/end');
+    expect(ends.map((event) => (event.type === 'tool/end' ? [event.callId, event.outcome] : []))).toEqual([
+      ['k0', 'done'],
+      ['k1', 'unknown'],
+      ['k2', 'not_sent'],
+    ]);
+    const types = host.store.loadEvents('c1').map((event) => event.type);
+    expect(types.slice(-3)).toEqual(['batch/end', 'step/end', 'turn/end']);
+    expect(logged.join('\n')).toContain('answered 3 unfinished tool call(s)');
+  });
+});
