@@ -9,6 +9,10 @@ export interface AgentSettings {
   maxSteps?: number;
   toolTimeoutMs?: number;
   concurrencyCap?: number;
+  /** One model reply's overall deadline, in ms. */
+  replyTimeoutMs?: number;
+  /** One model reply's size budget (text and arguments, UTF-8 bytes). */
+  replyMaxBytes?: number;
 }
 
 /** The prompt and tools of one turn, fixed when the turn starts. */

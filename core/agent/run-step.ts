@@ -6,6 +6,7 @@ import type { ConversationStore } from './conversation-store.ts';
 import type { AssembledTurn, AgentSettings } from './assemble-turn.ts';
 import type { PreparedCall, ToolCallPipeline } from '../batch/run-tool-call.ts';
 import { ModelError } from '../models/model-error.ts';
+import { ReplyLimitError } from './reply-limits.ts';
 import { runBatch } from '../batch/run-batch.ts';
 import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
@@ -57,6 +58,8 @@ export async function runStep(options: {
     signal,
     makeCallId: (position) => `${callPrefix}${position}`,
     onText: (text) => emit({ type: 'text/delta', step, text }),
+    ...(options.settings.replyTimeoutMs !== undefined ? { timeoutMs: options.settings.replyTimeoutMs } : {}),
+    ...(options.settings.replyMaxBytes !== undefined ? { maxBytes: options.settings.replyMaxBytes } : {}),
   });
 
   if (reply.error !== undefined || signal.aborted) {
@@ -130,6 +133,6 @@ function describeCalls(calls: readonly { name: string | undefined }[]): string {
 }
 
 function modelErrorMessage(error: unknown): string {
-  if (ModelError.isInstance(error)) return error.message;
+  if (ModelError.isInstance(error) || ReplyLimitError.isInstance(error)) return error.message;
   return `the model request failed: ${(error as Error)?.message ?? String(error)}`;
 }

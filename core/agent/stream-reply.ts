@@ -2,6 +2,8 @@ import type { ModelAdapter, ModelRequest, FinishReason } from '../models/model-a
 import { ModelError } from '../models/model-error.ts';
 import { ToolCallAccumulator, type AccumulatedToolCall } from '../stream/tool-call-accumulator.ts';
 import { PARALLEL_WRAPPER_NAME, unpackParallelWrappers } from '../stream/unpack-parallel-wrapper.ts';
+import { DEFAULT_REPLY_MAX_BYTES, DEFAULT_REPLY_TIMEOUT_MS, replyBudget } from './reply-limits.ts';
+import { TextDeltaCoalescer } from './text-delta-coalescer.ts';
 
 /** One model reply as received: its text, its calls in index order, and how the stream ended. */
 export interface StreamedReply {
@@ -16,8 +18,10 @@ export interface StreamedReply {
 }
 
 /**
- * Streams one reply, handing text deltas to `onText` as they come, and accumulates tool-call
- * fragments by stream index. The calls are flushed in index order also when the stream throws.
+ * Streams one reply, handing text to `onText` as it comes (joined to a few deltas a second), and
+ * accumulates tool-call fragments by stream index. The calls are flushed in index order also when
+ * the stream throws. The reply has an overall deadline and a size budget (text and arguments);
+ * hitting either stops it with a ReplyLimitError, and its calls stay incomplete, never run.
  * A complete `multi_tool_use.parallel` call is replaced by the calls it holds (any provider may
  * send one), so the wrapper itself is never stored, run or reported as not found.
  */
@@ -27,21 +31,34 @@ export async function streamReply(options: {
   signal: AbortSignal;
   makeCallId: (position: number) => string;
   onText: (text: string) => void;
+  /** The reply's overall deadline (default 5 minutes). */
+  timeoutMs?: number;
+  /** The reply's size budget in UTF-8 bytes of text and arguments (default 1 MiB). */
+  maxBytes?: number;
 }): Promise<StreamedReply> {
   const accumulator = new ToolCallAccumulator(options.makeCallId);
+  const budget = replyBudget({
+    timeoutMs: options.timeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? DEFAULT_REPLY_MAX_BYTES,
+    label: options.model.label,
+  });
+  const signal = AbortSignal.any([options.signal, budget.signal]);
+  const texts = new TextDeltaCoalescer(options.onText);
   let text = '';
   let finish: FinishReason | undefined;
   try {
-    for await (const part of options.model.stream(options.request, { signal: options.signal })) {
-      if (options.signal.aborted) throw options.signal.reason ?? new Error('aborted');
+    for await (const part of options.model.stream(options.request, { signal })) {
+      if (signal.aborted) throw stopReason(options.signal, budget);
       switch (part.type) {
         case 'text-delta':
           if (part.text) {
+            budget.count(part.text);
             text += part.text;
-            options.onText(part.text);
+            texts.push(part.text);
           }
           break;
         case 'tool-call-delta':
+          budget.count(`${part.name ?? ''}${part.argumentsDelta ?? ''}`);
           accumulator.push(part);
           break;
         case 'tool-call-end':
@@ -52,10 +69,14 @@ export async function streamReply(options: {
           break;
       }
     }
-    if (options.signal.aborted) throw options.signal.reason ?? new Error('aborted');
+    if (signal.aborted) throw stopReason(options.signal, budget);
   } catch (error) {
-    return { text, calls: accumulator.flush({ streamCompleted: false }), finish, error };
+    texts.flush();
+    // A deadline that fired inside the adapter surfaces as its abort error: name the real cause.
+    const cause = !options.signal.aborted && budget.signal.aborted ? budget.timeoutError() : error;
+    return { text, calls: accumulator.flush({ streamCompleted: false }), finish, error: cause };
   }
+  texts.flush();
   const unpacked = unpackParallelWrappers(accumulator.flush({ streamCompleted: true }));
   if (!unpacked.ok) {
     // The wrapper has no name to store and answer it under (its own is no tool, and OpenAI is
@@ -69,4 +90,9 @@ export async function streamReply(options: {
     return { text, calls: [], finish, error };
   }
   return { text, calls: unpacked.calls, finish };
+}
+
+/** Why the reply stopped: the caller's abort, or the reply's own deadline. */
+function stopReason(caller: AbortSignal, budget: { timeoutError(): Error }): unknown {
+  return caller.aborted ? (caller.reason ?? new Error('aborted')) : budget.timeoutError();
 }

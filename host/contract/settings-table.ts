@@ -147,6 +147,24 @@ export const settingsTable = {
     env: 'HOME_AGENT_CONCURRENCY_CAP',
     appliesAt: 'turn',
   }),
+  replyTimeoutMs: setting({
+    schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the reply deadline (ms)' }),
+    label: 'Reply deadline (ms)',
+    input: 'integer',
+    help: 'How long one model reply may take in all; empty: 300,000 (5 minutes).',
+    flag: 'reply-timeout-ms',
+    env: 'HOME_AGENT_REPLY_TIMEOUT_MS',
+    appliesAt: 'turn',
+  }),
+  replyMaxBytes: setting({
+    schema: wholeNumber({ min: 1024, max: 67_108_864, what: 'the reply size limit (bytes)' }),
+    label: 'Reply size limit (bytes)',
+    input: 'integer',
+    help: 'How much text and tool arguments one model reply may carry; empty: 1,048,576 (1 MiB).',
+    flag: 'reply-max-bytes',
+    env: 'HOME_AGENT_REPLY_MAX_BYTES',
+    appliesAt: 'turn',
+  }),
 } as const;
 
 type Table = typeof settingsTable;

@@ -13,6 +13,8 @@ export interface LoopbackReply {
   cutAfterBytes?: number;
   /** `'before-headers'`: never answer. `'after-body'`: send the body, then keep the response open. */
   silent?: 'before-headers' | 'after-body';
+  /** After the body, keep writing `text` every `everyMs` until the client goes away (an SSE keep-alive). */
+  trickle?: { text: string; everyMs: number };
 }
 
 /** One request as the server received it. */
@@ -37,6 +39,8 @@ export interface LoopbackModelServer {
   reply(...replies: (LoopbackReply | LoopbackResponder)[]): void;
   /** Resolves once `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
+  /** Resolves once the client has closed the connection of the `count`-th request (1-based). */
+  waitForClientClose(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,7 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
   const replies: (LoopbackReply | LoopbackResponder)[] = [];
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
+  const closes: Promise<void>[] = [];
   const server: Server = createServer((incoming, response) => {
     void handle(incoming, response);
   });
@@ -59,6 +64,7 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
       body: Buffer.concat(chunks).toString('utf8'),
     };
     requests.push(request);
+    closes.push(new Promise<void>((resolve) => response.once('close', () => resolve())));
     for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
@@ -74,6 +80,10 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
     requests,
     reply: (...next) => {
       replies.splice(0, replies.length, ...next);
+    },
+    waitForClientClose: async (count) => {
+      await new Promise<void>((resolve) => (requests.length >= count ? resolve() : waiters.push({ count, resolve })));
+      await closes[count - 1];
     },
     waitForRequests: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
@@ -104,5 +114,11 @@ async function send(reply: LoopbackReply, response: ServerResponse): Promise<voi
     return;
   }
   if (reply.silent === 'after-body') return;
+  if (reply.trickle) {
+    const { text, everyMs } = reply.trickle;
+    const timer = setInterval(() => response.write(text), everyMs);
+    response.once('close', () => clearInterval(timer));
+    return;
+  }
   response.end();
 }

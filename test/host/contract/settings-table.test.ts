@@ -17,6 +17,8 @@ const typed: Record<string, { text: string; value: unknown }> = {
   maxSteps: { text: '4', value: 4 },
   toolTimeoutMs: { text: '1500', value: 1500 },
   concurrencyCap: { text: '2', value: 2 },
+  replyTimeoutMs: { text: '60000', value: 60000 },
+  replyMaxBytes: { text: '2048', value: 2048 },
 };
 
 describe('the settings table', () => {

@@ -81,6 +81,8 @@ describe('settingFields', () => {
       'model',
       'persona',
       'provider',
+      'replyMaxBytes',
+      'replyTimeoutMs',
       'toolOrder',
       'toolTimeoutMs',
     ]);
