@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
 import { isSettingKey, settingsKeys, type SettingKey, type Settings } from './settings-keys.ts';
 import { StoreError } from './store-error.ts';
+import { checkedWrite } from './checked-write.ts';
 
 export interface SettingsStoreOptions {
   db: Database.Database;
@@ -20,10 +21,12 @@ type SettingRow = { key: string; value: string };
 export class SettingsStore {
   private readonly now: () => number;
   private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly db: Database.Database;
   private readonly statements;
 
   constructor(options: SettingsStoreOptions) {
     const { db } = options;
+    this.db = db;
     this.now = options.now ?? Date.now;
     this.onInvalidRow = options.onInvalidRow;
     this.statements = {
@@ -51,12 +54,13 @@ export class SettingsStore {
         detail: `setting ${key}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
       });
     }
-    this.statements.upsert.run(key, toStoredJson(parsed.data, `setting ${key}`), this.now());
+    const json = toStoredJson(parsed.data, `setting ${key}`);
+    checkedWrite({ db: this.db, what: `setting ${key}` }, () => this.statements.upsert.run(key, json, this.now()));
   }
 
-  /** Removes a setting, so it reads as `undefined` again. */
+  /** Removes a setting, so it reads as `undefined` again (StoreError when the disk refuses the write). */
   unset(key: SettingKey): void {
-    this.statements.delete.run(key);
+    checkedWrite({ db: this.db, what: `removing setting ${key}` }, () => this.statements.delete.run(key));
   }
 
   /** Every setting that is set; keys this version does not know (a newer one wrote them) are left out. */
