@@ -22,21 +22,25 @@ export function checkedWrite<T>(options: { db: Database.Database; what: string }
   try {
     return write();
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const kind = typeof code === 'string' ? failureKind(code) : undefined;
-    if (kind === undefined) throw error;
-    const file = options.db.name;
-    const cause = `${(error as Error).message} (${code as string})`;
-    throw new StoreError(
-      {
-        kind,
-        file,
-        detail: `${options.what} was not written: ${cause}`,
-        hint: HINTS[kind](dirname(file)),
-      },
-      { cause: error },
-    );
+    throw diskFailure({ file: options.db.name, what: options.what, error }) ?? error;
   }
+}
+
+/** The StoreError for an error of the disk under `file`, or undefined when `error` is something else. */
+export function diskFailure(options: { file: string; what: string; error: unknown }): StoreError | undefined {
+  const { error, file } = options;
+  const code = (error as { code?: unknown }).code;
+  const kind = typeof code === 'string' ? failureKind(code) : undefined;
+  if (kind === undefined) return undefined;
+  return new StoreError(
+    {
+      kind,
+      file,
+      detail: `${options.what} was not written: ${(error as Error).message} (${code as string})`,
+      hint: HINTS[kind](dirname(file)),
+    },
+    { cause: error },
+  );
 }
 
 const HINTS: Record<'disk_full' | 'read_only' | 'write_failed', (folder: string) => string> = {

@@ -138,9 +138,9 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Appends a message to a conversation that exists (StoreError `not_found` otherwise). */
   appendMessage(conversationId: string, message: ConversationMessage): void {
-    const payload = toStoredJson(message, `a ${message.role} message`);
+    const payload = toStoredJson(message, `the ${message.role} message`);
     try {
-      checkedWrite({ db: this.db, what: `a ${message.role} message` }, () =>
+      checkedWrite({ db: this.db, what: `the ${message.role} message` }, () =>
         this.statements.appendMessage.run({ conversationId, role: message.role, payload, createdAt: this.now() }),
       );
     } catch (error) {

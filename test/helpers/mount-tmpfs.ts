@@ -36,3 +36,27 @@ export function mountTmpfs(options: { sizeKb: number; readOnly?: boolean }): Mou
     },
   };
 }
+
+/**
+ * A folder this process cannot write in, filled by `prepare` first. As root (where permission bits
+ * do not stop writes) it is a tmpfs remounted read-only; otherwise a folder without write permission.
+ */
+export function makeReadOnlyFolder(prepare: (folder: string) => void): MountedTmpfs | { skip: string } {
+  if (process.getuid?.() === 0) {
+    const mounted = mountTmpfs({ sizeKb: 4096 });
+    if (!('path' in mounted)) return mounted;
+    prepare(mounted.path);
+    execFileSync('mount', ['-o', 'remount,ro', mounted.path], { stdio: 'pipe' });
+    return mounted;
+  }
+  const folder = mkdtempSync(path.join(tmpdir(), 'home-agent-read-only-'));
+  prepare(folder);
+  execFileSync('chmod', ['-R', 'a-w', folder]);
+  return {
+    path: folder,
+    unmount: () => {
+      execFileSync('chmod', ['-R', 'u+w', folder]);
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
