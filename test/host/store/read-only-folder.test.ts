@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { makeReadOnlyFolder, type MountedTmpfs } from '../../helpers/mount-tmpfs.ts';
 import { runCli } from '../../helpers/run-cli.ts';
@@ -9,10 +9,10 @@ afterEach(() => {
   for (const folder of folders.splice(0)) folder.unmount();
 });
 
-/** A read-only folder for this test, or the reason it cannot be made here. */
-function readOnly(prepare: (folder: string) => void = () => {}): MountedTmpfs {
+/** A read-only folder for this test; the test is skipped, saying why, where none can be made. */
+function readOnly(context: TestContext, prepare: (folder: string) => void = () => {}): MountedTmpfs {
   const made = makeReadOnlyFolder(prepare);
-  if (!('path' in made)) throw new Error(made.skip);
+  if (!('path' in made)) context.skip(made.skip);
   folders.push(made);
   return made;
 }
@@ -21,8 +21,8 @@ function readOnly(prepare: (folder: string) => void = () => {}): MountedTmpfs {
 const CAUSE = /read-only file system \(EROFS\)|not writable by this user \(EACCES\)/;
 
 describe('a read-only data folder', () => {
-  it('is refused when the store opens, naming the folder, the cause and what to do', () => {
-    const folder = readOnly();
+  it('is refused when the store opens, naming the folder, the cause and what to do', (context) => {
+    const folder = readOnly(context);
     const file = path.join(folder.path, 'home-agent.db');
     let thrown: unknown;
     try {
@@ -38,20 +38,22 @@ describe('a read-only data folder', () => {
     expect(message).not.toMatch(/unable to open database file/);
   });
 
-  it('names the nearest existing folder when the data folder would have to be created inside it', () => {
-    const folder = readOnly();
+  it('names the nearest existing folder when the data folder would have to be created inside it', (context) => {
+    const folder = readOnly(context);
     expect(() => openDatabase({ file: path.join(folder.path, 'home', 'agent', 'home-agent.db') })).toThrow(
       new RegExp(`${folder.path.replaceAll('/', '\\/')} .*${CAUSE.source}`),
     );
   });
 
-  it('is refused at open, not at the first write, when it already holds a store', () => {
-    const folder = readOnly((writable) => openDatabase({ file: path.join(writable, 'home-agent.db') }).close());
+  it('is refused at open, not at the first write, when it already holds a store', (context) => {
+    const folder = readOnly(context, (writable) =>
+      openDatabase({ file: path.join(writable, 'home-agent.db') }).close(),
+    );
     expect(() => openDatabase({ file: path.join(folder.path, 'home-agent.db') })).toThrow(CAUSE);
   });
 
-  it('ends `home-agent ask` with exit 1 and a message naming the path and the cause', async () => {
-    const folder = readOnly();
+  it('ends `home-agent ask` with exit 1 and a message naming the path and the cause', async (context) => {
+    const folder = readOnly(context);
     const result = await runCli(['ask', '--data-dir', folder.path, '--provider', 'demo', 'hello'], {
       env: { HOME_AGENT_NO_OLLAMA_PROBE: '1' },
     });
