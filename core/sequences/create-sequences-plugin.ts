@@ -11,8 +11,10 @@ import {
   sequenceTargets,
   type SequenceGraphProblem,
 } from './check-sequence-graph.ts';
-import { DEFAULT_SEQUENCE_TIMEOUT_MS, runSequence } from './run-sequence.ts';
+import { runSequence } from './run-sequence.ts';
 import { sequencesPromptSection } from './sequences-prompt-section.ts';
+import { DEFAULT_SEQUENCE_BUDGET, type SequenceBudget } from './sequence-budget.ts';
+import { budgetStopError } from './budget-stop-error.ts';
 
 export interface SequencesPluginOptions {
   store: SequenceStore;
@@ -20,8 +22,8 @@ export interface SequencesPluginOptions {
   toolApi: () => ToolApi;
   /** `sequence:` hops allowed in a chain (default 4). */
   maxCallDepth?: number;
-  /** A whole run's limit (default 120 s); `seq_run`'s own timeout is a little longer. */
-  runTimeoutMs?: number;
+  /** What one run may spend, nested runs included (DEFAULT_SEQUENCE_BUDGET for unset fields); `seq_run`'s own timeout is a little longer than the wall time. */
+  budget?: Partial<SequenceBudget>;
 }
 
 const nameParameter = {
@@ -47,7 +49,7 @@ function graphReport(problems: SequenceGraphProblem[]): { ok: boolean; problems:
  */
 export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
   const maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
-  const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_SEQUENCE_TIMEOUT_MS;
+  const budget: SequenceBudget = { ...DEFAULT_SEQUENCE_BUDGET, ...options.budget };
   const { store } = options;
 
   const save: ToolDefinition = {
@@ -166,7 +168,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       required: ['name'],
     },
     serial: true,
-    timeoutMs: runTimeoutMs + 5_000,
+    timeoutMs: budget.wallTimeMs + 5_000,
     handler: async (args, context) => {
       const name = String(args.name);
       const sequences = await store.list();
@@ -180,7 +182,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
           hint: 'Fix the sequences (seq_save) and call seq_check.',
         });
       }
-      return runSequence({
+      const report = await runSequence({
         sequence,
         toolApi: options.toolApi(),
         loadSequence: (target) => store.get(target),
@@ -188,9 +190,11 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
         turnId: context.turnId,
         signal: context.signal,
         input: (args.input as Record<string, unknown> | undefined) ?? {},
-        timeoutMs: runTimeoutMs,
+        budget,
         maxCallDepth,
       });
+      // A run its budget stopped is a failure the person sees, not a report that merely says ok: false.
+      return budgetStopError(report) ?? report;
     },
   };
 
@@ -198,6 +202,6 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
     name: 'sequences',
     description: 'Saved tool programs: groups in order, calls in a group in parallel, named slots and conditions.',
     tools: () => [save, list, show, remove, check, run],
-    promptSections: () => [sequencesPromptSection({ maxCallDepth })],
+    promptSections: () => [sequencesPromptSection({ maxCallDepth, budget })],
   };
 }

@@ -8,10 +8,10 @@ import { resolveSlotReferences } from './slot-reference.ts';
 import { refusedInSequence } from './refused-in-sequence.ts';
 import { DEFAULT_MAX_CALL_DEPTH } from './check-sequence-graph.ts';
 import type { SequenceCallReport, SequenceGroupReport, SequenceRunReport, SlotValue } from './sequence-run-report.ts';
+import { DEFAULT_SEQUENCE_BUDGET, RunBudget, describeBudget, type SequenceBudget } from './sequence-budget.ts';
 
 /** The caller name the CanUse gate sees for calls made by a sequence. */
 export const SEQUENCE_CALLER = 'sequences';
-export const DEFAULT_SEQUENCE_TIMEOUT_MS = 120_000;
 
 export interface RunSequenceOptions {
   sequence: Sequence;
@@ -24,8 +24,10 @@ export interface RunSequenceOptions {
   signal: AbortSignal;
   /** What the `input` slot holds. */
   input?: Record<string, unknown>;
-  /** The whole run's limit, nested sequences included (default 120 s). */
-  timeoutMs?: number;
+  /** What the whole run may spend, nested sequences included; unset fields take DEFAULT_SEQUENCE_BUDGET's. */
+  budget?: Partial<SequenceBudget>;
+  /** The clock the wall-time budget reads (milliseconds); injectable so tests are deterministic. */
+  now?: () => number;
   /** `sequence:` hops allowed below this run (default 4). */
   maxCallDepth?: number;
 }
@@ -33,6 +35,7 @@ export interface RunSequenceOptions {
 interface Level {
   options: RunSequenceOptions;
   signal: AbortSignal;
+  budget: RunBudget;
   maxCallDepth: number;
   /** The chain of sequences from the top run down to this one. */
   stack: string[];
@@ -41,28 +44,35 @@ interface Level {
 /**
  * Runs a sequence: groups one after another; the calls of a group concurrently, each through
  * `toolApi.call` (so the CanUse gate applies) with the run's AbortSignal; outcomes land in slots.
- * A failed call does not stop its group or later groups. Never throws; returns the report.
+ * A failed call does not stop its group or later groups. The run's budget (calls, result size,
+ * wall time; nested runs included) is enforced while it runs: when one trips, the run's signal
+ * aborts calls in progress, nothing more starts, and the report says `stopped` and which `budget`.
+ * Never throws; returns the report.
  */
 export async function runSequence(options: RunSequenceOptions): Promise<SequenceRunReport> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SEQUENCE_TIMEOUT_MS;
+  const limits: SequenceBudget = { ...DEFAULT_SEQUENCE_BUDGET, ...options.budget };
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(options.signal.reason);
   if (options.signal.aborted) controller.abort(options.signal.reason);
   else options.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(
-    () =>
+  const budget = new RunBudget({
+    budget: limits,
+    now: options.now ?? (() => performance.now()),
+    stop: (exceeded) =>
       controller.abort(
         new ToolError({
-          reason: 'timeout',
-          detail: `the sequence ${options.sequence.name} did not finish within ${timeoutMs} ms`,
+          reason: exceeded.budget === 'wall_time' ? 'timeout' : 'failed',
+          detail: `the sequence ${options.sequence.name} reached its budget of ${describeBudget(exceeded)} per run`,
         }),
       ),
-    timeoutMs,
-  );
+  });
+  // The timer stops calls that wait on real work; calls that answer at once meet the clock check.
+  const timer = setTimeout(() => budget.timeUp(), limits.wallTimeMs);
   try {
     const level: Level = {
       options,
       signal: controller.signal,
+      budget,
       maxCallDepth: options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
       stack: [options.sequence.name],
     };
@@ -81,18 +91,18 @@ async function runLevel(
   const slots = new Map<string, unknown>([[INPUT_SLOT, input]]);
   const groups: SequenceGroupReport[] = [];
   let stopped = false;
-  for (const group of sequence.groups) {
+  let notStarted: SequenceRunReport['notStarted'];
+  for (const [position, group] of sequence.groups.entries()) {
     if (level.signal.aborted) {
+      // Counted, not listed: a stopped run (and each nested run in it) adds one line, whatever its size.
       stopped = true;
-      groups.push({
-        id: group.id,
-        calls: group.calls.map((call, index) => ({
-          ...identify(call, index),
-          status: 'skipped',
-          error: stopError(level.signal),
-        })),
-      });
-      continue;
+      const rest = sequence.groups.slice(position);
+      notStarted = countNotStarted(
+        notStarted,
+        { groups: rest.length, calls: rest.reduce((count, item) => count + item.calls.length, 0) },
+        level,
+      );
+      break;
     }
     // Slots are written after the whole group: no call of a group can see another's outcome.
     // A store or ToolAPI that throws (a database error) fails that one call, never the run.
@@ -107,13 +117,37 @@ async function runLevel(
       if (level.signal.aborted && (result.report.status === 'failed' || result.report.status === 'skipped'))
         stopped = true;
     });
-    groups.push({ id: group.id, calls: results.map((result) => result.report) });
+    const listed = results.filter((result) => result.notStarted !== true).map((result) => result.report);
+    if (listed.length < results.length) {
+      notStarted = countNotStarted(
+        notStarted,
+        { groups: listed.length === 0 ? 1 : 0, calls: results.length - listed.length },
+        level,
+      );
+    }
+    if (listed.length > 0) groups.push({ id: group.id, calls: listed });
   }
   const ok =
     !stopped && groups.every((group) => group.calls.every((call) => call.status === 'ok' || call.status === 'skipped'));
   const report: SequenceRunReport = { sequence: sequence.name, groups, ok };
-  if (stopped) report.stopped = stopKind(level.signal);
+  if (stopped) {
+    report.stopped = stopKind(level);
+    if (level.budget.exceeded) report.budget = level.budget.exceeded;
+    if (notStarted) report.notStarted = notStarted;
+  }
   return { report, slots };
+}
+
+function countNotStarted(
+  sum: SequenceRunReport['notStarted'],
+  add: { groups: number; calls: number },
+  level: Level,
+): NonNullable<SequenceRunReport['notStarted']> {
+  return {
+    groups: (sum?.groups ?? 0) + add.groups,
+    calls: (sum?.calls ?? 0) + add.calls,
+    error: sum?.error ?? stopError(level),
+  };
 }
 
 function identify(call: SequenceCall, index: number): Pick<SequenceCallReport, 'index' | 'tool' | 'sequence' | 'slot'> {
@@ -124,15 +158,22 @@ function identify(call: SequenceCall, index: number): Pick<SequenceCallReport, '
   return report;
 }
 
-function stopKind(signal: AbortSignal): 'aborted' | 'timeout' {
-  const reason: unknown = signal.reason;
+function stopKind(level: Level): 'aborted' | 'timeout' | 'budget' {
+  const exceeded = level.budget.exceeded;
+  if (exceeded) return exceeded.budget === 'wall_time' ? 'timeout' : 'budget';
+  const reason: unknown = level.signal.reason;
   return ToolError.isInstance(reason) && reason.reason === 'timeout' ? 'timeout' : 'aborted';
 }
 
-function stopError(signal: AbortSignal): ToolErrorData {
-  const kind = stopKind(signal);
+function stopError(level: Level): ToolErrorData {
+  const kind = stopKind(level);
+  if (kind === 'budget')
+    return {
+      reason: 'failed',
+      detail: `the run's budget of ${level.budget.exceededText} was used up before this call`,
+    };
   return {
-    reason: kind,
+    reason: kind === 'timeout' ? 'timeout' : 'aborted',
     detail:
       kind === 'timeout'
         ? 'the sequence ran out of time before this call'
@@ -140,7 +181,17 @@ function stopError(signal: AbortSignal): ToolErrorData {
   };
 }
 
-type CallResult = { report: SequenceCallReport; slot: SlotValue };
+/** A call the stop kept from starting: counted in the report's `notStarted`, not listed. */
+function skipped(level: Level, call: SequenceCall, index: number): CallResult {
+  const error = stopError(level);
+  return {
+    report: { ...identify(call, index), status: 'skipped', error },
+    slot: { ok: false, skipped: true, error },
+    notStarted: true,
+  };
+}
+
+type CallResult = { report: SequenceCallReport; slot: SlotValue; notStarted?: true };
 
 function failed(
   call: SequenceCall,
@@ -156,6 +207,12 @@ async function runCall(
   options: { call: SequenceCall; index: number; slots: Map<string, unknown> },
 ): Promise<CallResult> {
   const { call, index, slots } = options;
+  if (level.signal.aborted) return skipped(level, call, index);
+  // Every call a run reaches spends one call of the budget, a false condition included (else
+  // thousands of skipped calls per nested run would cost nothing). Pacing lets the calls already
+  // started run (and timers fire) before more start, so the clock check sees the time they take.
+  await level.budget.pace();
+  if (!level.budget.startCall()) return skipped(level, call, index);
   if (call.when !== undefined) {
     const condition = parseCondition(call.when);
     if (!condition.ok) return failed(call, index, { reason: 'type', field: 'when', detail: condition.detail });
@@ -189,7 +246,9 @@ async function runCall(
     signal: level.signal,
     ...(level.options.turnId !== undefined ? { turnId: level.options.turnId } : {}),
   };
-  return fromOutcome(call, index, await level.options.toolApi.call(context, tool, args));
+  const outcome = await level.options.toolApi.call(context, tool, args);
+  const kept = level.budget.keepResult(outcome.value);
+  return fromOutcome(call, index, outcome.ok ? { ok: true, value: kept } : { ...outcome, value: kept });
 }
 
 function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome): CallResult {
@@ -226,6 +285,8 @@ async function runNested(
     });
   }
   const sequence = await level.options.loadSequence(target);
+  // Stopped while loading: the nested run never starts (and adds nothing to the report).
+  if (level.signal.aborted) return skipped(level, call, index);
   if (!sequence)
     return failed(call, index, {
       reason: 'not_found',

@@ -1,4 +1,5 @@
 import type { ToolErrorData } from '../tools/tool-error.ts';
+import type { SequenceBudgetExceeded } from './sequence-budget.ts';
 
 /** ok: succeeded; failed: ran (or could not start) and failed; skipped: its condition was false or the run stopped; refused: not allowed (refused in sequences, or the CanUse/approval gate said no). */
 export type SequenceCallStatus = 'ok' | 'failed' | 'skipped' | 'refused';
@@ -31,11 +32,18 @@ export interface SequenceGroupReport {
 
 /**
  * The structured result of a run. `ok` is true when no call failed or was refused (skipped calls
- * are fine) and the run was not stopped; `stopped` says why a run ended early.
+ * are fine) and the run was not stopped; `stopped` says why a run ended early (`timeout` and
+ * `budget` come with the `budget` that tripped; a timeout without it is the caller's own).
  */
 export interface SequenceRunReport {
   sequence: string;
   groups: SequenceGroupReport[];
   ok: boolean;
-  stopped?: 'aborted' | 'timeout';
+  stopped?: 'aborted' | 'timeout' | 'budget';
+  budget?: SequenceBudgetExceeded;
+  /**
+   * The calls the stop kept from starting, and how many whole groups never started: counted, not
+   * listed, so a stopped run's report stays small (the listed groups hold only calls that started).
+   */
+  notStarted?: { groups: number; calls: number; error: ToolErrorData };
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,7 @@ export interface StartSimulatedDevicesOptions {
  */
 export async function startSimulatedDevices(options: StartSimulatedDevicesOptions): Promise<SimulatedDevices> {
   const directory = await mkdtemp(join(tmpdir(), 'home-agent-sim-'));
+  const sweeper = sweepWhenOwnerDies(directory);
   const firmwares = createFirmwares({ kinds: options.kinds, latencyMs: options.latencyMs ?? 250 });
   const pairs = new Map<string, PseudoTerminalPair>();
   const owner = new AbortController();
@@ -86,6 +88,7 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
       await Promise.all([...pairs.values()].map((pair) => pair.close()));
       pairs.clear();
       await rm(directory, { recursive: true, force: true });
+      await sweeper.close();
     })();
     return closing;
   };
@@ -112,5 +115,29 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
       await plug(device);
     },
     close,
+  };
+}
+
+/**
+ * A small `sh` that removes `directory` once our pipe to it closes: when this process exits or is
+ * killed (even by SIGKILL) the folder goes with it. It ignores the terminal's signals so a Ctrl-C
+ * to the process group cannot take it down before we do.
+ */
+function sweepWhenOwnerDies(directory: string): { close(): Promise<void> } {
+  const child = spawn('sh', ['-c', 'trap "" INT TERM HUP; read -r _; rm -rf -- "$0"', directory], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    // Without sh the folder is still removed by close(); only a killed process would leave it.
+    child.once('error', () => resolve());
+  });
+  // Writing to a sweeper that is gone must not crash the simulator: its job is then done or moot.
+  child.stdin.on('error', () => {});
+  return {
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
   };
 }

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (argv, io) => runModelsCommand(argv, io);
   },
   devices: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
+  export: async () => (await import('./commands/export-command.ts')).runExportCommand,
 };
 
 const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.
@@ -23,6 +24,7 @@ const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices
   home-agent sim [--latency-ms N] [--devices lamp,lamp,thermometer,display]
   home-agent models --provider P [--base-url U] [--api-key-env VAR]
   home-agent devices scan|pair PATH [--alias A]|list|grant|revoke|forget
+  home-agent export [--conversation ID] [--format json] [--data-dir DIR]
 `;
 
 /** Runs the CLI; SIGINT/SIGTERM abort the running command. Never throws: errors become exit codes. */

@@ -87,19 +87,22 @@ export const apiContract = {
   'conversations/create': { input: z.object({ title: z.string().max(200).optional() }), output: conversationSummary },
   /** The journal of one conversation: the same events the live stream carries, in order. */
   'conversations/events': {
-    input: z.object({ conversationId: z.string().min(1) }),
+    input: z.object({ conversationId: z.string().min(1).max(200) }),
     output: z.object({ events: z.array(agentEventSchema) }),
   },
   'chat/send': {
-    input: z.object({ conversationId: z.string().min(1).optional(), text: z.string().min(1).max(20_000) }),
+    input: z.object({ conversationId: z.string().min(1).max(200).optional(), text: z.string().min(1).max(20_000) }),
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
   /** The person's answer to an `approval/request`; false when no such question is open. */
   'approval/answer': {
-    input: z.object({ callId: z.string().min(1), approved: z.boolean() }),
+    input: z.object({ callId: z.string().min(1).max(200), approved: z.boolean() }),
     output: z.object({ accepted: z.boolean() }),
   },
-  'chat/abort': { input: z.object({ conversationId: z.string().min(1) }), output: z.object({ aborted: z.boolean() }) },
+  'chat/abort': {
+    input: z.object({ conversationId: z.string().min(1).max(200) }),
+    output: z.object({ aborted: z.boolean() }),
+  },
   'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
   'plugins/list': {
     input: z.object({}),
@@ -111,7 +114,7 @@ export const apiContract = {
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */
   'plugins/set-enabled': {
-    input: z.object({ name: z.string().min(1), enabled: z.boolean(), confirm: z.boolean().optional() }),
+    input: z.object({ name: z.string().min(1).max(100), enabled: z.boolean(), confirm: z.boolean().optional() }),
     output: z.object({ applied: z.boolean(), warning: z.string().optional() }),
   },
   /** Which providers have a key in the OS keychain (never the keys themselves: they never reach a front end). */

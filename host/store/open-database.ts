@@ -5,6 +5,8 @@ import { inspectDatabaseFile } from './inspect-database-file.ts';
 import { migrations } from './migrations.ts';
 import { runMigrations } from './run-migrations.ts';
 import { StoreError } from './store-error.ts';
+import { findUnwritable } from './find-unwritable.ts';
+import { diskFailure } from './checked-write.ts';
 
 export interface OpenDatabaseOptions {
   /** The store's file in the data folder; created (with its folder) when absent, unless read-only. */
@@ -15,15 +17,31 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens the Home Agent store: checks the file first and refuses (StoreError `corrupt` | `foreign` |
- * `too_new`, never touching the file) when it is not ours or not usable, then sets WAL,
- * `synchronous=NORMAL`, foreign keys, and runs pending migrations. The caller owns and closes it.
+ * `too_new`, never touching the file) when it is not ours or not usable, or `read_only` (naming the
+ * path and the cause) when it cannot be written; then sets WAL, `synchronous=NORMAL`, foreign
+ * keys, and runs pending migrations. The caller owns and closes it.
  */
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   const { file } = options;
+  // Checked first: inspecting a store in a read-only folder fails with SQLite's bare "unable to open database file".
+  const unwritable = options.readonly === true ? undefined : findUnwritable(file);
+  if (unwritable !== undefined) {
+    throw new StoreError({
+      kind: 'read_only',
+      file,
+      detail: unwritable,
+      hint: 'Make that folder writable (remount it read-write, or change its owner or permissions), or choose another folder with --data-dir or HOME_AGENT_DATA_DIR.',
+    });
+  }
   const state = inspectDatabaseFile(file);
   if (options.readonly === true) return openReadonly(file, state.exists ? state.userVersion : undefined);
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  let db: Database.Database;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+  } catch (error) {
+    throw diskFailure({ file, what: 'the database', error }) ?? error;
+  }
   try {
     // WAL + NORMAL: a killed process loses no committed statement; only an OS crash may lose the last ones.
     db.pragma('journal_mode = WAL');
@@ -33,7 +51,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw diskFailure({ file, what: 'the database', error }) ?? error;
   }
 }
 

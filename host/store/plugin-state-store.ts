@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { checkedWrite } from './checked-write.ts';
 
 export interface PluginStateStoreOptions {
   db: Database.Database;
@@ -8,10 +9,12 @@ export interface PluginStateStoreOptions {
 /** Whether each plugin is enabled, persisted; a plugin never toggled is enabled. */
 export class PluginStateStore {
   private readonly now: () => number;
+  private readonly db: Database.Database;
   private readonly statements;
 
   constructor(options: PluginStateStoreOptions) {
     const { db } = options;
+    this.db = db;
     this.now = options.now ?? Date.now;
     this.statements = {
       get: db.prepare<[string], number>('SELECT enabled FROM plugin_state WHERE name = ?').pluck(),
@@ -26,8 +29,11 @@ export class PluginStateStore {
     return this.statements.get.get(pluginName) !== 0;
   }
 
+  /** Persists the state; StoreError (`disk_full`, `read_only`, `write_failed`) when the disk refuses it. */
   setEnabled(pluginName: string, enabled: boolean): void {
-    this.statements.upsert.run(pluginName, enabled ? 1 : 0, this.now());
+    checkedWrite({ db: this.db, what: `the state of plugin ${pluginName}` }, () =>
+      this.statements.upsert.run(pluginName, enabled ? 1 : 0, this.now()),
+    );
   }
 
   /** The names of the disabled plugins, sorted. */

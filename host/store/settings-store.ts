@@ -8,6 +8,7 @@ import {
   type Settings,
 } from '../contract/settings-table.ts';
 import { StoreError } from './store-error.ts';
+import { checkedWrite } from './checked-write.ts';
 
 export interface SettingsStoreOptions {
   db: Database.Database;
@@ -25,10 +26,12 @@ type SettingRow = { key: string; value: string };
 export class SettingsStore {
   private readonly now: () => number;
   private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly db: Database.Database;
   private readonly statements;
 
   constructor(options: SettingsStoreOptions) {
     const { db } = options;
+    this.db = db;
     this.now = options.now ?? Date.now;
     this.onInvalidRow = options.onInvalidRow;
     this.statements = {
@@ -56,12 +59,13 @@ export class SettingsStore {
         detail: `setting ${key}: ${checked.issues.map((issue) => issue.message).join('; ')}`,
       });
     }
-    this.statements.upsert.run(key, toStoredJson(checked.value, `setting ${key}`), this.now());
+    const json = toStoredJson(checked.value, `setting ${key}`);
+    checkedWrite({ db: this.db, what: `setting ${key}` }, () => this.statements.upsert.run(key, json, this.now()));
   }
 
-  /** Removes a setting, so it reads as `undefined` again. */
+  /** Removes a setting, so it reads as `undefined` again (StoreError when the disk refuses the write). */
   unset(key: SettingKey): void {
-    this.statements.delete.run(key);
+    checkedWrite({ db: this.db, what: `removing setting ${key}` }, () => this.statements.delete.run(key));
   }
 
   /** Every setting that is set; keys this version does not know (a newer one wrote them) are left out. */

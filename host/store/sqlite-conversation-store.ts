@@ -7,6 +7,7 @@ import { agentEventSchema, type ConversationSummary } from '../contract/api-cont
 import { conversationMessageSchema } from '../../core/models/conversation-message.ts';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
+import { checkedWrite } from './checked-write.ts';
 
 export interface SqliteConversationStoreOptions {
   /** An open store (openDatabase); the caller owns and closes it. */
@@ -32,10 +33,12 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly db: Database.Database;
   private readonly statements;
 
   constructor(options: SqliteConversationStoreOptions) {
     const { db } = options;
+    this.db = db;
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? randomUUID;
     this.onInvalidRow = options.onInvalidRow;
@@ -78,16 +81,21 @@ export class SqliteConversationStore implements ConversationStore {
     };
   }
 
+  /** Creates the conversation unless it exists. Every write throws a StoreError when the disk refuses it. */
   ensureConversation(conversationId: string, title: string): void {
     const now = this.now();
-    this.statements.insertConversation.run(conversationId, title, now, now);
+    checkedWrite({ db: this.db, what: `conversation ${conversationId}` }, () =>
+      this.statements.insertConversation.run(conversationId, title, now, now),
+    );
   }
 
   /** Creates a conversation with a fresh id and returns its summary. */
   createConversation(title: string): ConversationSummary {
     const id = this.newId();
     const now = this.now();
-    const inserted = this.statements.insertConversation.run(id, title, now, now);
+    const inserted = checkedWrite({ db: this.db, what: `conversation ${id}` }, () =>
+      this.statements.insertConversation.run(id, title, now, now),
+    );
     if (inserted.changes !== 1)
       throw new StoreError({ kind: 'invalid_value', detail: `conversation id ${id} is already taken` });
     return { id, title, createdAt: now, updatedAt: now };
@@ -104,7 +112,9 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Renames a conversation and returns its summary; StoreError `not_found` for an unknown id. */
   renameConversation(conversationId: string, title: string): ConversationSummary {
-    this.statements.rename.run(title, conversationId);
+    checkedWrite({ db: this.db, what: `the title of conversation ${conversationId}` }, () =>
+      this.statements.rename.run(title, conversationId),
+    );
     const summary = this.getConversation(conversationId);
     if (summary === undefined) throw unknownConversation(conversationId);
     return summary;
@@ -128,9 +138,11 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Appends a message to a conversation that exists (StoreError `not_found` otherwise). */
   appendMessage(conversationId: string, message: ConversationMessage): void {
-    const payload = toStoredJson(message, `a ${message.role} message`);
+    const payload = toStoredJson(message, `the ${message.role} message`);
     try {
-      this.statements.appendMessage.run({ conversationId, role: message.role, payload, createdAt: this.now() });
+      checkedWrite({ db: this.db, what: `the ${message.role} message` }, () =>
+        this.statements.appendMessage.run({ conversationId, role: message.role, payload, createdAt: this.now() }),
+      );
     } catch (error) {
       if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
         throw unknownConversation(conversationId, error);
@@ -138,11 +150,19 @@ export class SqliteConversationStore implements ConversationStore {
     }
   }
 
-  /** Journals one event and returns its sequence number within its conversation (1, 2, …). */
+  /**
+   * Journals one event and returns its sequence number within its conversation (1, 2, …); throws a
+   * StoreError (`disk_full`, `read_only`, `write_failed`) when the event was not committed.
+   */
   appendEvent(event: AgentEvent): number {
     const payload = toStoredJson(event, `the ${event.type} event`);
     const { conversationId, turnId, type } = event;
-    const row = this.statements.appendEvent.get({ conversationId, turnId, type, at: Math.trunc(event.at), payload });
+    // `.all()` steps the statement to its end, so a failed commit throws; `.get()` stops at the
+    // returned row and lost the commit's SQLITE_FULL, reporting events that were never stored.
+    const rows = checkedWrite({ db: this.db, what: `the ${event.type} event` }, () =>
+      this.statements.appendEvent.all({ conversationId, turnId, type, at: Math.trunc(event.at), payload }),
+    );
+    const row = rows[0];
     if (row === undefined)
       throw new StoreError({ kind: 'invalid_value', detail: `the ${event.type} event was not journaled` });
     return row.seq;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { SequenceStore } from '../../core/sequences/sequence-store.ts';
 import { sequenceSchema, type Sequence } from '../../core/sequences/sequence-schema.ts';
 import { parseStoredJson, reportInvalidRow, toStoredJson, type InvalidRowHandler } from './parse-stored-row.ts';
+import { checkedWrite } from './checked-write.ts';
 
 /** Saved sequences, one row each, their definition as JSON re-validated when read back. */
 export class SqliteSequenceStore implements SequenceStore {
@@ -36,12 +37,19 @@ export class SqliteSequenceStore implements SequenceStore {
     return row === undefined ? undefined : this.parse(row);
   }
 
+  /** Stores the sequence; StoreError (`disk_full`, `read_only`, `write_failed`) when the disk refuses it. */
   async save(sequence: Sequence): Promise<void> {
-    this.statements.upsert.run(sequence.name, toStoredJson(sequence, 'a sequence'), this.now());
+    const json = toStoredJson(sequence, 'a sequence');
+    checkedWrite({ db: this.options.db, what: `sequence ${sequence.name}` }, () =>
+      this.statements.upsert.run(sequence.name, json, this.now()),
+    );
   }
 
   async delete(name: string): Promise<boolean> {
-    return this.statements.delete.run(name).changes > 0;
+    return checkedWrite(
+      { db: this.options.db, what: `removing sequence ${name}` },
+      () => this.statements.delete.run(name).changes > 0,
+    );
   }
 
   private parse(row: { name: string; definition: string }): Sequence | undefined {

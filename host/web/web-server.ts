@@ -13,6 +13,9 @@ import { apiFailureOf, dispatchApiCall } from '../api/dispatch-api-call.ts';
 interface Subscribable<T> {
   subscribe(listener: (value: T) => void): () => void;
 }
+import { createHostAllowlist, isLoopbackName } from './host-allowlist.ts';
+import { clientOf, WrongTokenLimiter } from './wrong-token-limiter.ts';
+import { HttpError, parseRequestUrl } from './http-error.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -33,10 +36,6 @@ const SECURITY_HEADERS = {
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === 'localhost' || host.startsWith('127.');
-}
-
 function tokenMatches(expected: string, given: string | undefined | null): boolean {
   if (!given) return false;
   const a = Buffer.from(expected);
@@ -52,8 +51,10 @@ export interface WebServer {
 
 /**
  * The web transport: static renderer files, `POST /api/<method>` and the `/api/events` WebSocket.
- * Every API request and the socket need the token. Binds 127.0.0.1 by default; a non-loopback
- * bind without a token refuses to start.
+ * Every request and the socket must name a Host (and, from a browser, an Origin) of this server;
+ * every API request and the socket need the token, and a client that sends wrong tokens is slowed
+ * down (429 with Retry-After). Binds 127.0.0.1 by default; a non-loopback bind without a token
+ * of at least 16 characters refuses to start.
  */
 export async function startWebServer(options: {
   handlers: ApiHandlers;
@@ -64,29 +65,68 @@ export async function startWebServer(options: {
   host?: string;
   port?: number;
   token: string;
+  /** More names this server answers to (a reverse proxy's, a DNS name of the home server). */
+  allowedHosts?: readonly string[];
+  /** The clock the wrong-token limit reads; injectable so tests need not wait. */
+  now?: () => number;
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && options.token.length < 16) {
+  if (!isLoopbackName(host) && options.token.length < 16) {
     throw new Error(
       `refusing to serve on ${host} without a token of at least 16 characters: anyone on the network could control the home. Pass --token or bind 127.0.0.1.`,
     );
   }
   const staticRoot = path.resolve(options.staticDir);
+  const allowlist = createHostAllowlist({
+    bindHost: host,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+  });
+  const limiter = new WrongTokenLimiter(options.now ? { now: options.now } : {});
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      const failure = apiFailureOf(error);
+      const failure =
+        error instanceof HttpError
+          ? { status: error.status, message: error.message, ...error.body }
+          : apiFailureOf(error);
       if (!response.headersSent)
-        response.writeHead(failure.status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
+        response.writeHead(failure.status, {
+          'content-type': 'application/json',
+          ...SECURITY_HEADERS,
+          ...(error instanceof HttpError ? error.headers : {}),
+        });
       response.end(JSON.stringify({ ok: false, error: failure }));
     });
   });
 
+  /** The checks every request and the socket pass first: a URL, a Host and an Origin of ours. */
+  function admit(request: http.IncomingMessage): URL {
+    const url = parseRequestUrl(request.url);
+    const problem = allowlist.checkHost(request.headers.host) ?? allowlist.checkOrigin(request.headers.origin);
+    if (problem !== undefined) throw new HttpError(403, problem);
+    return url;
+  }
+
+  /** The token check, slowed down per client: a client over its wrong-token allowance gets 429. */
+  function authenticate(request: http.IncomingMessage, given: string | null | undefined): void {
+    const client = clientOf(request.socket.remoteAddress);
+    const waitMs = limiter.retryAfterMs(client);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new HttpError(429, `too many wrong tokens from this address: try again in ${seconds} s`, {
+        headers: { 'retry-after': String(seconds) },
+        body: { reason: 'rate_limited', retryAfterSeconds: seconds },
+      });
+    }
+    if (tokenMatches(options.token, given)) return;
+    limiter.fail(client);
+    throw new HttpError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
+  }
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = admit(request);
     if (url.pathname.startsWith('/api/')) {
       const auth = request.headers.authorization;
-      if (!tokenMatches(options.token, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined))
-        throw new ApiError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
+      authenticate(request, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
       if (request.method !== 'POST') throw new ApiError(400, 'API calls are POST requests with a JSON body');
       const body = await readBody(request);
       let input: unknown;
@@ -95,7 +135,7 @@ export async function startWebServer(options: {
       } catch {
         throw new ApiError(400, 'the request body is not JSON');
       }
-      const result = await dispatchApiCall(options.handlers, url.pathname.slice('/api/'.length), input);
+      const result = await dispatchApiCall(options.handlers, decodePath(url.pathname.slice('/api/'.length)), input);
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...SECURITY_HEADERS });
       response.end(JSON.stringify({ ok: true, result }));
       return;
@@ -104,7 +144,7 @@ export async function startWebServer(options: {
   }
 
   async function serveStatic(pathname: string, response: http.ServerResponse): Promise<void> {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const relative = pathname === '/' ? 'index.html' : decodePath(pathname).replace(/^\/+/, '');
     const file = path.resolve(staticRoot, relative);
     if (!file.startsWith(staticRoot + path.sep)) throw new ApiError(403, 'forbidden');
     let content: Buffer;
@@ -129,9 +169,16 @@ export async function startWebServer(options: {
   const sockets = new WebSocketServer({ noServer: true });
   const clients = new Set<WebSocket>();
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/api/events' || !tokenMatches(options.token, url.searchParams.get('token'))) {
-      socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+    try {
+      const url = admit(request);
+      if (url.pathname !== '/api/events') throw new HttpError(404, 'the event stream is at /api/events');
+      authenticate(request, url.searchParams.get('token'));
+    } catch (error) {
+      const refusal = error instanceof HttpError ? error : new HttpError(400, (error as Error).message);
+      const headers = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.write(
+        `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\n${headers.join('')}Connection: close\r\n\r\n`,
+      );
       socket.destroy();
       return;
     }
@@ -167,6 +214,15 @@ export async function startWebServer(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A percent-decoded path; a malformed escape is the client's mistake (400), never a 500. */
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    throw new HttpError(400, `the path ${pathname.slice(0, 100)} is not valid percent-encoding`);
+  }
 }
 
 async function readBody(request: http.IncomingMessage): Promise<string> {

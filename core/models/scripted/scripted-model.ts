@@ -36,9 +36,11 @@ function chunks(text: string, size: number): string[] {
 export class ScriptedModel implements ModelAdapter {
   readonly label: string;
   readonly scripted = true;
+  /** How many of the latest requests are kept for tests to read; older ones are let go. */
+  static readonly KEPT_REQUESTS = 8;
   private next = 0;
-  /** Every request received, for tests. */
-  readonly requests: ModelRequest[] = [];
+  private readonly kept: ModelRequest[] = [];
+  private received = 0;
 
   constructor(
     private readonly script: Script,
@@ -47,8 +49,23 @@ export class ScriptedModel implements ModelAdapter {
     this.label = options.label ?? 'Scripted model — no AI';
   }
 
+  /**
+   * The latest requests received (at most `KEPT_REQUESTS`, oldest first), for tests. Each request
+   * carries the whole history, so keeping every one grew `serve`'s heap by 0.63 MB a turn.
+   */
+  get requests(): readonly ModelRequest[] {
+    return this.kept;
+  }
+
+  /** How many requests were received in all. */
+  get requestCount(): number {
+    return this.received;
+  }
+
   async *stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ModelStreamPart> {
-    this.requests.push(request);
+    this.received += 1;
+    this.kept.push(request);
+    if (this.kept.length > ScriptedModel.KEPT_REQUESTS) this.kept.shift();
     const reply = this.script.replies[this.next++];
     if (!reply) {
       yield { type: 'text-delta', text: '(The scripted model has no more replies.)' };

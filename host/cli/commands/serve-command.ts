@@ -6,9 +6,33 @@ import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { startWebServer } from '../../web/web-server.ts';
+import { isLoopbackName } from '../../web/host-allowlist.ts';
 
-export const SERVE_USAGE = `home-agent serve [--port P] [--host 127.0.0.1] [--token T] [--data-dir DIR] [--sim] [--device PATH]...
+export const SERVE_USAGE = `home-agent serve [--port P] [--host 127.0.0.1] [--token T] [--allowed-host NAME]... [--data-dir DIR] [--sim] [--device PATH]...
   [--provider …] [--model M] [--base-url URL] [--api-key-env VAR] [--script FILE] [--static DIR]`;
+
+/** A token a person can guess or brute-force is no protection; generated ones are 32 characters. */
+const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * The token to serve with: `--token`, else `$HOME_AGENT_TOKEN`, else (on loopback only) a fresh
+ * random one. A given token under 16 characters, or a non-loopback bind with none, is a UsageError.
+ */
+function chooseToken(options: { flag: string | undefined; bindHost: string }): string {
+  const fromEnvironment = process.env.HOME_AGENT_TOKEN || undefined;
+  const given = options.flag ?? fromEnvironment;
+  const source = options.flag !== undefined ? '--token' : 'HOME_AGENT_TOKEN';
+  if (given !== undefined && given.length < MIN_TOKEN_LENGTH)
+    throw new UsageError(
+      `${source} must be at least ${MIN_TOKEN_LENGTH} characters (got ${given.length}): a short token can be guessed. Generate one, e.g. --token "$(openssl rand -base64 24)"`,
+    );
+  if (given !== undefined) return given;
+  if (!isLoopbackName(options.bindHost))
+    throw new UsageError(
+      `refusing to serve on ${options.bindHost} without a token: anyone on the network could control the home. Pass --token (at least ${MIN_TOKEN_LENGTH} characters, e.g. --token "$(openssl rand -base64 24)") or set HOME_AGENT_TOKEN, or bind 127.0.0.1.`,
+    );
+  return randomBytes(24).toString('base64url');
+}
 
 const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/renderer');
 
@@ -24,6 +48,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       port: { type: 'string' },
       host: { type: 'string' },
       token: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       static: { type: 'string' },
     },
     strict: true,
@@ -37,7 +62,9 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
-  const token = values.token ?? process.env.HOME_AGENT_TOKEN ?? randomBytes(24).toString('base64url');
+  // Checked before anything starts: a refused command line opens no database and no port.
+  const token = chooseToken({ flag: values.token, bindHost: values.host ?? '127.0.0.1' });
+  const allowedHosts = values['allowed-host'] ?? [];
   const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
   let server;
   const start = (listenPort: number) =>
@@ -49,6 +76,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       ...(values.host ? { host: values.host } : {}),
       port: listenPort,
       token,
+      allowedHosts,
     });
   try {
     try {

@@ -195,6 +195,9 @@ describe('createSequencesPlugin', () => {
     expect(text).toContain('calls inside one group run in parallel');
     expect(text).toContain('{"$slot": "reading.result.celsius"}');
     expect(text).toContain('4 sequence calls deep');
+    expect(text).toContain(
+      'at most 2,000 calls (a call skipped by its condition counts), keep 262,144 bytes of results and take 120,000 ms',
+    );
     expect(text).toContain('output_send__*');
     expect(text).toContain('seq_run');
   });

@@ -47,7 +47,7 @@ describe('runSequence', () => {
         description: 'Two at once.',
         groups: [{ id: 'both', calls: [{ tool: 'left' }, { tool: 'right' }] }],
       },
-      { timeoutMs: 5_000 },
+      { budget: { wallTimeMs: 5_000 } },
     );
     expect(report.groups[0]?.calls.map((call) => call.status)).toEqual(['ok', 'ok']);
     expect(events.slice(0, 2).sort()).toEqual(['start left', 'start right']);
@@ -159,7 +159,7 @@ describe('runSequence', () => {
     expect(gateCallers).toEqual(['sequences', 'sequences']);
   });
 
-  it('stops on abort: the running call ends aborted, later groups are skipped and never run', async () => {
+  it('stops on abort: the running call ends aborted, later groups never run and are counted as not started', async () => {
     const started = deferred();
     const blocker: ToolDefinition = {
       name: 'blocker',
@@ -188,10 +188,13 @@ describe('runSequence', () => {
     await started.promise;
     controller.abort(new Error('the person pressed stop'));
     const report = await running;
-    expect(report).toMatchObject({ ok: false, stopped: 'aborted' });
+    expect(report).toMatchObject({
+      ok: false,
+      stopped: 'aborted',
+      notStarted: { groups: 1, calls: 1, error: { reason: 'aborted' } },
+    });
     expect(report.groups.map((group) => group.calls.map((call) => [call.status, call.error?.reason]))).toEqual([
       [['failed', 'aborted']],
-      [['skipped', 'aborted']],
     ]);
     expect(names()).toEqual([]);
   });
@@ -206,7 +209,7 @@ describe('runSequence', () => {
     const { run } = setUp([blocker]);
     const report = await run(
       { name: 'slow', description: 'Too slow.', groups: [{ id: 'wait', calls: [{ tool: 'blocker' }] }] },
-      { timeoutMs: 20 },
+      { budget: { wallTimeMs: 20 } },
     );
     expect(report).toMatchObject({
       ok: false,

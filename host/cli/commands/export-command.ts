@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { UsageError, type CliIo } from '../cli-io.ts';
+import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
+import { openDatabase } from '../../store/open-database.ts';
+import { SqliteConversationStore } from '../../store/sqlite-conversation-store.ts';
+import { exportConversations } from '../../store/export-conversations.ts';
+
+export const EXPORT_USAGE = 'home-agent export [--conversation ID] [--format json] [--data-dir DIR]';
+
+/**
+ * `home-agent export`: writes the conversations of the data folder (or one) with their calls,
+ * results and timings as one JSON document on stdout. Read-only: the store is opened read-only and
+ * never written. Exit status 0, 1 when the store cannot be read or the conversation does not
+ * exist, 2 for a wrong command line. A stored row that no longer validates is left out and named on stderr.
+ */
+export async function runExportCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      conversation: { type: 'string' },
+      format: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(`${EXPORT_USAGE}\n`);
+    return 0;
+  }
+  if (values.format !== undefined && values.format !== 'json')
+    throw new UsageError(`--format must be json, got '${values.format}'`);
+  const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])), readonly: true });
+  try {
+    const store = new SqliteConversationStore({
+      db,
+      onInvalidRow: (report) =>
+        void io.stderr.write(
+          `home-agent export: left out row ${report.key} of ${report.table}, which does not validate: ${report.detail}\n`,
+        ),
+    });
+    // One read transaction: a `serve` writing meanwhile cannot make the document half old, half new.
+    const document = db.transaction(() =>
+      exportConversations({
+        store,
+        ...(values.conversation !== undefined ? { conversationId: values.conversation } : {}),
+      }),
+    )();
+    if (values.conversation !== undefined && document.conversations.length === 0) {
+      io.stderr.write(
+        `home-agent export: no conversation has the id ${values.conversation} (without --conversation, every conversation is exported)\n`,
+      );
+      return 1;
+    }
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../helpers/run-cli.ts';
+import { findExecutable } from '../../../host/devices/find-executable.ts';
+
+const hasSocat = findExecutable('socat') !== undefined;
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function simFolders(temporary: string): string[] {
+  return readdirSync(temporary).filter((name) => name.startsWith('home-agent-sim-'));
+}
+
+/**
+ * Resolves when no simulator folder is left in `temporary`: checked on every change of the folder
+ * (no polling); after `boundMs` it resolves anyway and the assertion below says what was left.
+ */
+function whenNoSimFolder(temporary: string, boundMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(temporary, () => check());
+    const bound = setTimeout(() => finish(), boundMs);
+    function finish(): void {
+      clearTimeout(bound);
+      watcher.close();
+      resolve();
+    }
+    function check(): void {
+      if (simFolders(temporary).length === 0) finish();
+    }
+    check();
+  });
+}
+
+/** Runs `home-agent …` with its own temp folder; resolves once `ready` matches a stdout line. */
+function startUntil(args: string[], ready: RegExp, temporary: string) {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, TMPDIR: temporary, HOME_AGENT_NO_OLLAMA_PROBE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const started = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (ready.test(stdout)) resolve();
+    });
+    child.on('close', (code) => reject(new Error(`exited (${code}) before it was ready: ${stderr}`)));
+  });
+  return { child, started, exited };
+}
+
+describe.skipIf(!hasSocat)(
+  `the simulator's temp folder${hasSocat ? '' : ' (skipped: apt-get install -y socat)'}`,
+  () => {
+    for (const [label, args, ready] of [
+      ['home-agent sim', ['sim', '--latency-ms', '0', '--devices', 'lamp,thermometer'], /thermometer-1 thermometer /],
+      ['home-agent serve --sim', ['serve', '--sim', '--port', '0'], /serving at/],
+    ] as const) {
+      it(`does not outlive a SIGKILLed \`${label}\``, async () => {
+        const temporary = mkdtempSync(path.join(tmpdir(), 'home-agent-tmpdir-'));
+        folders.push(temporary);
+        const run = startUntil(
+          [...args, ...(label.startsWith('home-agent serve') ? ['--data-dir', temporary] : [])],
+          ready,
+          temporary,
+        );
+        await run.started;
+        expect(simFolders(temporary)).toHaveLength(1);
+        run.child.kill('SIGKILL');
+        await run.exited;
+        await whenNoSimFolder(temporary, 10_000);
+        expect(simFolders(temporary)).toEqual([]);
+      });
+    }
+  },
+);

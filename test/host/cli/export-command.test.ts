@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jsonLines, runCli } from '../../helpers/run-cli.ts';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'home-agent-export-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const environment = { HOME_AGENT_NO_OLLAMA_PROBE: '1' };
+
+/** Every file of the data folder with its size, modification time and hash: what a read-only command must leave as it was. */
+function fingerprint(dataDir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dataDir)
+      .sort()
+      .map((name) => {
+        const file = path.join(dataDir, name);
+        const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
+        return [name, `${statSync(file).size} ${statSync(file).mtimeMs} ${hash}`];
+      }),
+  );
+}
+
+/** Two turns in one conversation through the real CLI: a batch of two calls (one fails), then text. */
+async function recordConversation(dataDir: string) {
+  const script = path.join(dataDir, '..', `${path.basename(dataDir)}-script.json`);
+  writeFileSync(
+    script,
+    JSON.stringify({
+      replies: [
+        {
+          text: 'Looking.',
+          toolCalls: [
+            { name: 'system_list_tools', args: {} },
+            { name: 'seq_show', args: { name: 'nothing_here' } },
+          ],
+        },
+        { text: 'Done.' },
+        { text: 'Second turn.' },
+      ],
+    }),
+  );
+  dirs.push(script);
+  const ask = (text: string, conversation?: string) =>
+    runCli(
+      [
+        'ask',
+        '--provider',
+        'scripted',
+        '--script',
+        script,
+        '--data-dir',
+        dataDir,
+        '--json',
+        ...(conversation ? ['--conversation', conversation] : []),
+        text,
+      ],
+      { env: environment },
+    );
+  const first = await ask('what can you do?');
+  expect(first.code).toBe(0);
+  const events = jsonLines(first.stdout);
+  const conversationId = String(events[0]?.conversationId);
+  return { events, conversationId };
+}
+
+describe('home-agent export', () => {
+  it('writes every conversation with its calls, results and timings as the journal recorded them', async () => {
+    const dataDir = tempDir();
+    const { events, conversationId } = await recordConversation(dataDir);
+    const before = fingerprint(dataDir);
+    const result = await runCli(['export', '--data-dir', dataDir], { env: environment });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const exported = JSON.parse(result.stdout) as Record<string, unknown> & {
+      conversations: { id: string; turns: { calls: Record<string, unknown>[] }[] }[];
+    };
+    expect(Object.keys(exported)).toEqual(['format', 'version', 'conversations']);
+    expect(exported).toMatchObject({ format: 'home-agent-export', version: 1 });
+    const [conversation] = exported.conversations;
+    expect(conversation).toMatchObject({ id: conversationId });
+    const messages = (conversation as unknown as { messages: { role: string }[] }).messages;
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(messages[0]).toEqual({ role: 'user', text: 'what can you do?' });
+    // The independent record: the events `ask --json` printed while the turn ran.
+    const batch = events.find((event) => event.type === 'batch/start') as {
+      batchId: string;
+      mode: string;
+      step: number;
+    };
+    const ends = events.filter((event) => event.type === 'tool/end');
+    expect(conversation?.turns).toEqual([
+      {
+        turnId: events[0]?.turnId,
+        text: 'what can you do?',
+        model: events[0]?.model,
+        startedAt: events[0]?.at,
+        endedAt: events.at(-1)?.at,
+        reason: 'done',
+        calls: ends.map((end) => ({
+          callId: end.callId,
+          name: end.name,
+          args: end.name === 'seq_show' ? { name: 'nothing_here' } : {},
+          step: batch.step,
+          batchId: batch.batchId,
+          index: end.index,
+          mode: batch.mode,
+          ok: end.ok,
+          ...(end.result !== undefined ? { result: end.result } : {}),
+          ...(end.error !== undefined ? { error: end.error } : {}),
+          queuedMs: end.queuedMs,
+          runMs: end.runMs,
+          startedAt: end.startedAt,
+          endedAt: end.endedAt,
+        })),
+      },
+    ]);
+    expect(conversation?.turns[0]?.calls.map((call) => call.ok)).toEqual([true, false]);
+    // The store is untouched. SQLite's read-only connection may leave its companions: an empty
+    // write-ahead log and the shared-memory index, which the next writer uses as they are.
+    const after = fingerprint(dataDir);
+    expect(after['home-agent.db']).toBe(before['home-agent.db']);
+    expect(Object.keys(after).filter((name) => !(name in before))).toSatisfy((added: string[]) =>
+      added.every((name) => name === 'home-agent.db-shm' || name === 'home-agent.db-wal'),
+    );
+    if (after['home-agent.db-wal'] !== undefined)
+      expect(statSync(path.join(dataDir, 'home-agent.db-wal')).size).toBe(0);
+  });
+
+  it('writes the same bytes every time (stable), and only the conversation asked for', async () => {
+    const dataDir = tempDir();
+    const { conversationId } = await recordConversation(dataDir);
+    await recordConversation(dataDir);
+    const all = await runCli(['export', '--data-dir', dataDir, '--format', 'json'], { env: environment });
+    const again = await runCli(['export', '--data-dir', dataDir], { env: environment });
+    expect(again.stdout).toBe(all.stdout);
+    expect((JSON.parse(all.stdout) as { conversations: unknown[] }).conversations).toHaveLength(2);
+    const one = await runCli(['export', '--data-dir', dataDir, '--conversation', conversationId], { env: environment });
+    expect(one.code).toBe(0);
+    expect((JSON.parse(one.stdout) as { conversations: { id: string }[] }).conversations.map((c) => c.id)).toEqual([
+      conversationId,
+    ]);
+  }, 60_000);
+
+  it('exits 1 naming an unknown conversation, and 2 for a format it does not write', async () => {
+    const dataDir = tempDir();
+    await recordConversation(dataDir);
+    const unknown = await runCli(['export', '--data-dir', dataDir, '--conversation', 'nope'], { env: environment });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no conversation has the id nope');
+    const yaml = await runCli(['export', '--data-dir', dataDir, '--format', 'yaml'], { env: environment });
+    expect(yaml.code).toBe(2);
+    expect(yaml.stderr).toContain("--format must be json, got 'yaml'");
+  });
+
+  it('exits 1 without creating anything when the data folder holds no store', async () => {
+    const dataDir = tempDir();
+    const result = await runCli(['export', '--data-dir', dataDir], { env: environment });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('home-agent.db');
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
