@@ -11,13 +11,17 @@ const MAX_STDERR_BYTES = 64 * 1024;
 /**
  * Runs `<electronDir>/install.js` (download, checksum, unzip; it honours ELECTRON_MIRROR, proxies
  * and the cache as usual). Resolves `{ ok: true }`, or `{ ok: false, reason }` with the error's
- * first line; never rejects. The child is killed when `signal` aborts or `timeoutMs` passes.
+ * first line; never rejects. The child (environment `env`) is killed when `signal` aborts or
+ * `timeoutMs` passes.
  */
-export function fetchElectronBinary({ electronDir, signal, timeoutMs = FETCH_TIMEOUT_MS }) {
+export function fetchElectronBinary({ electronDir, signal, timeoutMs = FETCH_TIMEOUT_MS, env = process.env }) {
   return new Promise((resolve) => {
-    const stopped = AbortSignal.any([signal ?? new AbortController().signal, AbortSignal.timeout(timeoutMs)]);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const stopped = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     const child = spawn(process.execPath, [path.join(electronDir, 'install.js')], {
       cwd: electronDir,
+      env,
       stdio: ['ignore', 'inherit', 'pipe'],
       signal: stopped,
     });
@@ -26,26 +30,25 @@ export function fetchElectronBinary({ electronDir, signal, timeoutMs = FETCH_TIM
     child.stderr.on('data', (chunk) => {
       if (stderr.length < MAX_STDERR_BYTES) stderr += chunk;
     });
-    let settled = false;
     const settle = (result) => {
-      if (settled) return;
-      settled = true;
+      clearTimeout(timer);
       resolve(result);
     };
+    // On abort Node kills the child and reports an AbortError; wait for 'close' so it is gone.
     child.once('error', (error) => {
-      if (stopped.aborted) {
-        const timedOut = signal?.aborted !== true;
-        settle({
-          ok: false,
-          reason: timedOut ? `it did not finish within ${Math.round(timeoutMs / 60_000)} min` : 'it was interrupted',
-        });
-      } else settle({ ok: false, reason: `its install step could not start (${error.message})` });
+      if (!stopped.aborted) settle({ ok: false, reason: `its install step could not start (${error.message})` });
     });
     child.once('close', (code, signalName) => {
-      if (code === 0) settle({ ok: true });
+      if (timeout.signal.aborted) settle({ ok: false, reason: `it did not finish within ${duration(timeoutMs)}` });
+      else if (signal?.aborted) settle({ ok: false, reason: 'it was interrupted' });
+      else if (code === 0) settle({ ok: true });
       else settle({ ok: false, reason: firstLine(stderr) ?? `its install step exited with ${code ?? signalName}` });
     });
   });
+}
+
+function duration(ms) {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
 /** The first non-empty line of an error report (install.js prints the whole stack), kept short. */

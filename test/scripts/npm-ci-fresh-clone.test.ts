@@ -161,6 +161,17 @@ describe.skipIf(gitMissing)('a fresh clone (git is missing: apt-get install git)
     expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
   }, 180_000);
 
+  it('npm start honours ELECTRON_SKIP_BINARY_DOWNLOAD: no fetch, browser mode naming the variable', async () => {
+    const watched = await mirror({});
+    const app = npmStart({ ...display, ELECTRON_MIRROR: watched.url, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
+    const reason = await app.waitFor(/^Home Agent starts in browser mode:/);
+    expect(reason.line).toBe(
+      'Home Agent starts in browser mode: the Electron binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set.',
+    );
+    expect(app.lines.some((line) => line.startsWith('Fetching the Electron'))).toBe(false);
+    expect(watched.requests).toEqual([]);
+  }, 120_000);
+
   it('npm start refuses a downloaded binary whose checksum is not the one Electron published', async () => {
     const tampered = await mirror({ [`/v${version}/${zipName}`]: fakeZip });
     const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
