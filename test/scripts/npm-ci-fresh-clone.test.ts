@@ -194,7 +194,8 @@ describe.skipIf(gitMissing)('a fresh clone (git is missing: apt-get install git)
       // Our stand-in zip is not the published one, so check it against the mirror's SHASUMS256.txt.
       electron_use_remote_checksums: '1',
     });
-    await app.waitFor(/^Home Agent opens the desktop window/);
+    const outcome = await app.waitFor(/^Home Agent (opens the desktop window|starts in browser mode)/);
+    expect(outcome.line).toBe('Home Agent opens the desktop window (electron-forge start).');
     expect(app.lines.some((line) => line.startsWith('Fetched the Electron binary'))).toBe(true);
     expect(working.requests).toEqual(
       expect.arrayContaining([`/v${version}/${zipName}`, `/v${version}/SHASUMS256.txt`]),
