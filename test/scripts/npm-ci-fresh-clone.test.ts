@@ -4,7 +4,8 @@
 // mirror (ELECTRON_MIRROR) so the outcome does not depend on whether this machine reaches GitHub.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,7 +51,8 @@ beforeAll(() => {
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
   install = { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }, 600_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The clone holds a whole node_modules: removing it takes a while on a busy machine.
+afterAll(() => rm(work, { recursive: true, force: true }), 300_000);
 
 type Started = {
   child: ChildProcess;
