@@ -1,27 +1,60 @@
 #!/usr/bin/env node
-// `npm start`: opens the Electron window when its binary is installed and a display exists;
-// otherwise builds the UI and serves it in browser mode, printing the URL and saying why.
+// `npm start`: fetches the Electron binary when it is not there yet (Electron's own install step,
+// which `npm ci` skips) and opens the desktop window when a display exists; otherwise builds the UI
+// and serves it in browser mode, printing the URL and saying why.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchElectronBinary } from './fetch-electron-binary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
+const require = createRequire(path.join(root, 'package.json'));
+const fetchHint =
+  'For the desktop app, set ELECTRON_MIRROR to a mirror this machine can reach, or use a proxy ' +
+  '(ELECTRON_GET_USE_PROXY=1 with HTTPS_PROXY), then run npm start again.';
 
-function electronUnavailableReason() {
-  let binary;
+function electronBinaryInstalled() {
   try {
-    binary = require('electron');
+    // electron's index.js throws until its install step has written path.txt; a failed load is not cached.
+    const binary = require('electron');
+    return typeof binary === 'string' && existsSync(binary);
   } catch {
-    // electron's own message says to reinstall; the usual cause is a blocked binary download.
-    return 'the Electron binary is not installed (its download was skipped or blocked; `npx electron --version` tells)';
+    return false;
   }
-  if (typeof binary !== 'string' || !existsSync(binary))
-    return 'the Electron binary is not installed (its download did not happen)';
+}
+
+/** Why the desktop window cannot open (`{ reason, hint? }`), or undefined when it can. */
+async function desktopUnavailable(signal) {
+  if (process.env.HOME_AGENT_BROWSER === '1') return { reason: 'HOME_AGENT_BROWSER=1 asks for browser mode' };
+  // The binary is fetched first, display or not: `npm ci` leaves that step to the first start.
+  const missing = await binaryMissing(signal);
+  if (missing) return missing;
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
-    return 'there is no display (DISPLAY/WAYLAND_DISPLAY are unset)';
+    return { reason: 'there is no display (DISPLAY/WAYLAND_DISPLAY are unset)' };
+  return undefined;
+}
+
+/** Why the Electron binary is not there even after its install step ran now, or undefined once it is. */
+async function binaryMissing(signal) {
+  if (electronBinaryInstalled()) return undefined;
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD)
+    return { reason: 'the Electron binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set' };
+  let electronDir;
+  try {
+    electronDir = path.dirname(require.resolve('electron/package.json'));
+  } catch {
+    return { reason: 'the electron package is not installed (npm ci installs it)' };
+  }
+  const { version } = require('electron/package.json');
+  console.log(`Fetching the Electron ${version} binary (Electron's own install step)…`);
+  const fetched = await fetchElectronBinary({ electronDir, signal });
+  if (signal.aborted) process.exit(130);
+  if (!fetched.ok) return { reason: `the Electron download failed: ${fetched.reason}`, hint: fetchHint };
+  if (!electronBinaryInstalled())
+    return { reason: "Electron's install step finished but the binary is still missing", hint: fetchHint };
+  console.log('Fetched the Electron binary.');
   return undefined;
 }
 
@@ -33,12 +66,20 @@ function run(command, args) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
-const reason =
-  process.env.HOME_AGENT_BROWSER === '1' ? 'HOME_AGENT_BROWSER=1 asks for browser mode' : electronUnavailableReason();
-if (!reason) {
+const interrupted = new AbortController();
+const interrupt = () => interrupted.abort();
+process.once('SIGINT', interrupt);
+process.once('SIGTERM', interrupt);
+const unavailable = await desktopUnavailable(interrupted.signal);
+process.off('SIGINT', interrupt);
+process.off('SIGTERM', interrupt);
+
+if (!unavailable) {
+  console.log('Home Agent opens the desktop window (electron-forge start).');
   run(process.execPath, [path.join(root, 'node_modules/@electron-forge/cli/dist/electron-forge.js'), 'start']);
 } else {
-  console.log(`Home Agent starts in browser mode: ${reason}.`);
+  console.log(`Home Agent starts in browser mode: ${unavailable.reason}.`);
+  if (unavailable.hint) console.log(unavailable.hint);
   console.log('Building the UI…');
   const build = spawnSync(
     process.execPath,

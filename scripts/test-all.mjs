@@ -34,7 +34,7 @@ if (missing.length > 0) {
 
 const out = mkdtempSync(path.join(tmpdir(), 'home-agent-test-'));
 const node = process.execPath;
-const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+const env = { ...process.env };
 
 const vitestJson = path.join(out, 'vitest.json');
 const vitest = spawnSync(

@@ -26,7 +26,14 @@ describe('npm start', () => {
     const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       // No display, and no probe of a local Ollama: the embedded defaults, whatever this machine runs.
-      env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', HOME_AGENT_NO_OLLAMA_PROBE: '1' },
+      env: {
+        ...process.env,
+        DISPLAY: '',
+        WAYLAND_DISPLAY: '',
+        HOME_AGENT_NO_OLLAMA_PROBE: '1',
+        // The fetch path has tests of its own against loopback mirrors; this one never reaches out.
+        ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(() => stop(child));
