@@ -5,6 +5,11 @@
  *   pin <port><bit> <0|1>   drive an input pin (a button), e.g. `pin D2 0`
  *   adc <channel> <mV>      put a voltage on an analog input, e.g. `adc 0 750`
  *   peek <address>          print `peek <address> <value>` (a data-space byte, e.g. 0x88 = OCR1AL)
+ *   stack-peak <address>    print `stack-peak <bytes>`: how deep the stack has ever reached, found as
+ *                           the lowest byte above <address> (the end of static RAM) that is no
+ *                           longer the paint the harness put in RAM before the chip started
+ *   freeze-on-request       stop the chip as soon as the next `\n` reaches UART0 (a request is on the
+ *                           chip, unanswered) and print `frozen`; `thaw` lets it run again
  *
  * Prints `pty <slave path>` once the UART is wired (the fixed /tmp/simavr-uart0 link that uart_pty
  * also makes is shared by every simavr on the machine, so it is never used). Exits when stdin ends,
@@ -20,11 +25,26 @@
 #include <unistd.h>
 #include <simavr/avr_adc.h>
 #include <simavr/avr_ioport.h>
+#include <simavr/avr_uart.h>
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
 #include <simavr/parts/uart_pty.h>
 
 static uart_pty_t uart;
+/* What RAM holds before the chip starts; the stack overwrites it as it grows. */
+#define PAINT 0xA5
+/* Written by uart_pty's thread (which feeds the UART), read by the main loop. */
+static volatile int freeze_armed = 0;
+static volatile int frozen = 0;
+
+static void on_uart_byte(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq;
+  (void)param;
+  if (freeze_armed && value == '\n') {
+    freeze_armed = 0;
+    frozen = 1;
+  }
+}
 
 static uint64_t now_ns(void) {
   struct timespec t;
@@ -42,6 +62,16 @@ static void run_command(avr_t *avr, char *line) {
   } else if (sscanf(line, "adc %u %u", &channel, &millivolts) == 2 && channel < 8) {
     avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + channel), millivolts);
     printf("adc %u %u\n", channel, millivolts);
+  } else if (strcmp(line, "freeze-on-request") == 0) {
+    freeze_armed = 1;
+    printf("armed\n");
+  } else if (strcmp(line, "thaw") == 0) {
+    frozen = 0;
+    printf("thawed\n");
+  } else if (sscanf(line, "stack-peak %i", &address) == 1 && address <= avr->ramend) {
+    unsigned lowest = address;
+    while (lowest <= avr->ramend && avr->data[lowest] == PAINT) lowest++;
+    printf("stack-peak %u\n", avr->ramend + 1 - lowest);
   } else if (sscanf(line, "peek %i", &address) == 1 && address <= avr->ramend) {
     printf("peek 0x%02x %u\n", address, avr->data[address]);
   } else {
@@ -87,8 +117,11 @@ int main(int argc, char **argv) {
   avr->frequency = 16000000;
   avr->vcc = avr->avcc = avr->aref = 5000;
   avr_load_firmware(avr, &firmware);
+  /* Internal SRAM starts after the 32 registers and 224 I/O registers (0x100 on the ATmega328P). */
+  memset(avr->data + 0x100, PAINT, avr->ramend + 1 - 0x100);
   uart_pty_init(avr, &uart);
   uart_pty_connect(&uart, '0');
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT), on_uart_byte, NULL);
   printf("pty %s\n", uart.port[0].slavename);
   fflush(stdout);
   fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
@@ -98,7 +131,22 @@ int main(int argc, char **argv) {
   uint64_t start = now_ns();
   uint64_t origin_cycle = avr->cycle;
   unsigned steps = 0;
+  int reported_frozen = 0;
   for (;;) {
+    if (frozen) {
+      if (!reported_frozen) {
+        printf("frozen\n");
+        fflush(stdout);
+        reported_frozen = 1;
+      }
+      struct timespec pause = {0, 1000000};
+      nanosleep(&pause, NULL);
+      if (!read_commands(avr)) return 0;
+      start = now_ns();
+      origin_cycle = avr->cycle;
+      continue;
+    }
+    reported_frozen = 0;
     int state = avr_run(avr);
     if (state == cpu_Done || state == cpu_Crashed) {
       fprintf(stderr, "firmware stopped (%s)\n", state == cpu_Done ? "done" : "crashed");

@@ -91,17 +91,17 @@ void HomeAgentDevice::handleLine() {
   if (!hasId) return;  // without an id there is nobody to answer
   if (op != nullptr && valueIs(op, opEnd, OP_HELLO)) return writeHello();
   if (op == nullptr || !valueIs(op, opEnd, OP_CALL)) {
-    writeErrorHead(HOME_AGENT_INVALID_FRAME, KEY_OP, 2);
+    writeErrorHead(HOME_AGENT_INVALID_FRAME, nullptr, 0);
     port_->print(F("op must be hello or call"));
     return writeErrorEnd();
   }
   if (tool == nullptr || *tool != '"') {
-    writeErrorHead(HOME_AGENT_INVALID_FRAME, KEY_TOOL, 4);
+    writeErrorHead(HOME_AGENT_INVALID_FRAME, nullptr, 0);
     port_->print(F("tool must be a string"));
     return writeErrorEnd();
   }
   if (args != nullptr && *args != '{') {
-    writeErrorHead(HOME_AGENT_INVALID_FRAME, KEY_ARGS, 4);
+    writeErrorHead(HOME_AGENT_INVALID_FRAME, nullptr, 0);
     port_->print(F("args must be an object"));
     return writeErrorEnd();
   }
