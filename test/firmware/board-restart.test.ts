@@ -37,4 +37,25 @@ describeBoards('a simulated Uno that dies and comes back', () => {
       value: { device_id: 'uno-lamp-1', result: { on: false, brightness: 100 } },
     });
   }, 60_000);
+
+  it('fails the call in flight when the board is reset with its port open, because the sketch says ready when it starts, and greets it again', async () => {
+    const lamp = owned.add(await startLinkedBoard({ example: 'Lamp' }));
+    const registry = owned.add(new DeviceRegistry({ callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
+    await registry.attach(lamp.path, { grant: 'all' });
+    const session = registry.get('uno-lamp-1')!.session;
+    const tools = createDevicesPlugin(registry).tools();
+    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+
+    const { frozen } = await lamp.board.freezeOnNextRequest();
+    const call = runTool(tool('lamp__set'), { device_id: 'uno-lamp-1', on: true });
+    await frozen;
+    const offline = waitForStatus(session, 'offline');
+    // The reset button of a board whose USB chip keeps the port (a Nano's CH340): no unplug to see.
+    await lamp.board.reset();
+    expect(await call).toMatchObject({ ok: false, reason: 'device_offline', detail: expect.stringContaining('restarted') });
+    await offline;
+    await waitForStatus(session, 'online');
+    expect(session.stats.connects).toBe(2);
+    expect(await runTool(tool('lamp__get'), { device_id: 'uno-lamp-1' })).toMatchObject({ ok: true });
+  }, 60_000);
 });

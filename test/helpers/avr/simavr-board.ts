@@ -18,6 +18,8 @@ export interface SimavrBoard {
   stackPeak(staticEnd: number): Promise<number>;
   /** Stops the chip as soon as the next request line reaches its UART; resolves then. */
   freezeOnNextRequest(): Promise<{ frozen: Promise<void> }>;
+  /** Resets the chip (its reset button): the sketch starts again while the port stays open. */
+  reset(): Promise<void>;
   /** Kills the simulator at once, as pulling the board's cable: its pseudo-terminal vanishes. */
   kill(): Promise<void>;
 }
@@ -97,6 +99,9 @@ export async function startSimavrBoard(options: {
       const frozen = nextLine((line) => line === 'frozen', 'the chip to freeze').then(() => undefined);
       await command('freeze-on-request', (line) => line === 'armed');
       return { frozen };
+    },
+    async reset() {
+      await command('reset', (line) => line === 'reset');
     },
     kill,
   };

@@ -10,6 +10,7 @@
  *                           longer the paint the harness put in RAM before the chip started
  *   freeze-on-request       stop the chip as soon as the next `\n` reaches UART0 (a request is on the
  *                           chip, unanswered) and print `frozen`; `thaw` lets it run again
+ *   reset                   reset the chip (its reset button) while the pseudo-terminal stays open
  *
  * Prints `pty <slave path>` once the UART is wired (the fixed /tmp/simavr-uart0 link that uart_pty
  * also makes is shared by every simavr on the machine, so it is never used). Exits when stdin ends,
@@ -65,6 +66,11 @@ static void run_command(avr_t *avr, char *line) {
   } else if (strcmp(line, "freeze-on-request") == 0) {
     freeze_armed = 1;
     printf("armed\n");
+  } else if (strcmp(line, "reset") == 0) {
+    avr_reset(avr);
+    freeze_armed = 0;
+    frozen = 0;
+    printf("reset\n");
   } else if (strcmp(line, "thaw") == 0) {
     frozen = 0;
     printf("thawed\n");

@@ -105,8 +105,7 @@ void HomeAgentDevice::handleLine() {
     port_->print(F("args must be an object"));
     return writeErrorEnd();
   }
-  static const char noArguments[] = "{}";
-  handleCall(tool, toolEnd, args != nullptr ? args : noArguments);
+  handleCall(tool, toolEnd, args);
 }
 
 void HomeAgentDevice::handleCall(const char *tool, const char *toolEnd, const char *args) {
@@ -133,14 +132,11 @@ bool HomeAgentDevice::checkArguments(const HomeAgentTool &tool, const char *args
   ParamReader params(tool.params);
   Param param;
   while (params.next(param)) {
-    ObjectReader reader(args);
     Member member;
     bool found = false;
-    while (reader.next(member) == 1) {
-      if (home_agent_json::keyIs(member, param.nameP, param.nameLength)) {
-        found = true;
-        break;
-      }
+    if (args != nullptr) {  // a request without `args` gives no argument
+      ObjectReader reader(args);
+      while (!found && reader.next(member) == 1) found = home_agent_json::keyIs(member, param.nameP, param.nameLength);
     }
     if (!found) {
       if (!param.required) continue;

@@ -148,6 +148,7 @@ void HomeAgentFields::addDecimal(const __FlashStringHelper *name, long value, ui
 }
 
 const char *HomeAgentCall::find(const __FlashStringHelper *name, const char **valueEnd) const {
+  if (args_ == nullptr) return nullptr;  // the request had no `args`
   home_agent_json::ObjectReader reader(args_);
   home_agent_json::Member member;
   uint8_t length = (uint8_t)strlen_P((const char *)name);

@@ -30,7 +30,7 @@ static const char *skipString(const char *p) {
         p += 6;
         continue;
       }
-      if (strchr("\"\\/bfnrt", e) == nullptr || e == '\0') return nullptr;
+      if (e == '\0' || strchr_P(PSTR("\"\\/bfnrt"), e) == nullptr) return nullptr;
       p += 2;
       continue;
     }
