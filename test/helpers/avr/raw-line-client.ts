@@ -5,7 +5,7 @@ import type { LineTransport } from '../../../devices/transport/line-transport.ts
 
 /** A bare client of the serial protocol: writes lines as given, reads the device's frames in order. */
 export interface RawLineClient {
-  /** Writes `line` (a newline is added) and resolves with the next response frame. */
+  /** Writes `line` (a newline is added) and resolves with the next response frame (rejects after 10 s without one). */
   request(line: string): Promise<ResponseFrame>;
   /** Writes raw text, answered or not. */
   write(text: string): Promise<void>;
@@ -38,17 +38,23 @@ export async function openRawLineClient(path: string): Promise<RawLineClient> {
       onClose: () => wake?.(),
     },
   });
-  const nextResponse = async (): Promise<ResponseFrame> => {
+  const nextResponse = async (line: string): Promise<ResponseFrame> => {
+    // A safety net only: a device that never answers fails the test instead of hanging it.
+    const deadline = AbortSignal.timeout(10_000);
     while (responses.length === 0) {
       if (!transport.isOpen) throw new Error(`${path} closed while a response was awaited`);
-      await new Promise<void>((resolve) => (wake = resolve));
+      if (deadline.aborted) throw new Error(`no answer from ${path} to ${line.slice(0, 120)}`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        deadline.addEventListener('abort', () => resolve(), { once: true });
+      });
     }
     return responses.shift()!;
   };
   return {
     async request(line) {
       await transport.write(`${line}\n`);
-      return nextResponse();
+      return nextResponse(line);
     },
     write: (text) => transport.write(text),
     events,

@@ -35,7 +35,6 @@ void HomeAgentDevice::poll() {
     char c = (char)port_->read();
     if (c == '\n') {
       line_[length_] = '\0';
-      if (length_ > 0 && line_[length_ - 1] == '\r') line_[--length_] = '\0';
       if (overflowed_) {
         // The buffer still holds the request's start, and with it the id the host writes first.
         if (home_agent_json::leadingId(line_, id_)) {
