@@ -9,6 +9,8 @@ import { CallLane } from './call-lane.ts';
 import { Listeners } from './listeners.ts';
 import { mapDeviceError } from './map-device-error.ts';
 import { PendingRequests } from './pending-requests.ts';
+import { DeviceRestarts } from './device-restarts.ts';
+import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /** An open port and the promise that settles when it closes. */
 interface Connection {
@@ -16,42 +18,7 @@ interface Connection {
   closed: Promise<TransportClose>;
 }
 
-// Late answers to hellos asked again are dropped quietly; a few ids are enough to remember.
-const STALE_HELLO_IDS = 8;
-
-/** `connecting` before the first hello, `offline` after losing the port, `closed` once disposed. */
-export type SessionStatus = 'connecting' | 'online' | 'offline' | 'closed';
-
-/** A frame the session could not use (counted in `stats`) or a failed connection attempt; reported to `onProblem`. */
-export interface FrameProblem {
-  problem: 'oversized' | 'invalid_json' | 'invalid_frame' | 'unmatched_response' | 'connection';
-  detail: string;
-}
-
-/** Counters of frames the session dropped. */
-export interface SessionStats {
-  oversized: number;
-  invalidJson: number;
-  invalidFrame: number;
-  unmatchedResponse: number;
-  connects: number;
-}
-
-/** Options of a device session. */
-export interface DeviceSessionOptions {
-  connector: TransportConnector;
-  /** Per-call timeout once the request is on the wire (default 5000 ms). */
-  callTimeoutMs?: number;
-  helloTimeoutMs?: number;
-  /** Pause between failed connection attempts (default 100 ms). */
-  reconnectIntervalMs?: number;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /**
  * The host side of one device on one port: hello (asked again on the same port until answered,
@@ -74,8 +41,7 @@ export class DeviceSession {
   private readonly statusListeners = new Listeners<SessionStatus>();
   private readonly eventListeners = new Listeners<EventFrame>();
   private readonly problemListeners = new Listeners<FrameProblem>();
-  private readonly readyWaiters = new Set<() => void>();
-  private readonly staleHelloIds = new Set<number>();
+  private readonly restarts = new DeviceRestarts();
 
   constructor(options: DeviceSessionOptions) {
     this.label = options.connector.label;
@@ -269,7 +235,7 @@ export class DeviceSession {
    */
   private async serve({ transport, closed }: Connection): Promise<void> {
     this.transport = transport;
-    this.staleHelloIds.clear();
+    this.restarts.reset();
     if (this.lifetime.signal.aborted) {
       await transport.close();
       return;
@@ -280,7 +246,7 @@ export class DeviceSession {
       this.helloValue = hello;
       this.stats.connects += 1;
       this.setStatus('online');
-      if (!(await this.restartedBefore(closed))) break;
+      if (!(await this.restarts.restartedBefore(closed))) break;
       this.failEverything('it restarted (said ready), so calls in flight were lost');
       this.setStatus('offline');
     }
@@ -296,7 +262,7 @@ export class DeviceSession {
     const signal = this.lifetime.signal;
     while (!signal.aborted && this.transport === transport) {
       const woken = new AbortController();
-      const stopWaiting = this.onReady(() => woken.abort());
+      const stopWaiting = this.restarts.onReady(() => woken.abort());
       let sentId: number | undefined;
       try {
         const request = this.send(
@@ -312,7 +278,7 @@ export class DeviceSession {
         );
       } catch (error) {
         if (signal.aborted || this.transport !== transport) return undefined;
-        if (sentId !== undefined) this.rememberStaleHello(sentId);
+        if (sentId !== undefined) this.restarts.asked(sentId);
         // Woken by `ready`: the device just started, so ask again at once without reporting anything.
         if (!woken.signal.aborted)
           this.reportProblem({ problem: 'connection', detail: `${this.label}: ${String(error)}; asking hello again` });
@@ -321,33 +287,6 @@ export class DeviceSession {
       }
     }
     return undefined;
-  }
-
-  /** True when the device says `ready` before the port closes. */
-  private restartedBefore(closed: Promise<TransportClose>): Promise<boolean> {
-    return new Promise((resolve) => {
-      const stop = this.onReady(() => {
-        stop();
-        resolve(true);
-      });
-      void closed.then(() => {
-        stop();
-        resolve(false);
-      });
-    });
-  }
-
-  private onReady(waiter: () => void): () => void {
-    this.readyWaiters.add(waiter);
-    return () => this.readyWaiters.delete(waiter);
-  }
-
-  private rememberStaleHello(id: number): void {
-    this.staleHelloIds.add(id);
-    for (const oldest of this.staleHelloIds) {
-      if (this.staleHelloIds.size <= STALE_HELLO_IDS) break;
-      this.staleHelloIds.delete(oldest);
-    }
   }
 
   private async pause(detail: string): Promise<void> {
@@ -378,10 +317,10 @@ export class DeviceSession {
   private handleLine(line: string): void {
     const parsed = parseDeviceFrame(line);
     if (parsed.kind === 'response') {
-      if (this.pending.settle(parsed.frame) || this.staleHelloIds.delete(parsed.frame.id)) return;
+      if (this.pending.settle(parsed.frame) || this.restarts.isLateHello(parsed.frame.id)) return;
       this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
     } else if (parsed.kind === 'event' && parsed.frame.event === READY_EVENT) {
-      for (const wake of [...this.readyWaiters]) wake();
+      this.restarts.ready();
     } else if (parsed.kind === 'event') {
       this.eventListeners.emit(parsed.frame);
     } else {
