@@ -60,7 +60,10 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Each example's size, and its stack at the deepest after a hello and a call of every tool. */
@@ -148,9 +151,8 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
       };
       // Executed means answered with the state that was asked for, by the device itself.
       const executed = (results: unknown[], args: { on: boolean }[]) =>
-        results.filter(
-          (value, index) => (value as { result?: { on?: boolean } }).result?.on === args[index]!.on,
-        ).length;
+        results.filter((value, index) => (value as { result?: { on?: boolean } }).result?.on === args[index]!.on)
+          .length;
       const parallel: number[] = [];
       const serial: number[] = [];
       let executedParallel = 0;
