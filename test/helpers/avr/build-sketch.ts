@@ -31,7 +31,8 @@ const INCLUDES = [`-I${CORE}`, `-I${VARIANT}`];
 
 /** A firmware image and its size as avr-size reports it. */
 export interface BuiltSketch {
-  example: Example;
+  /** The sketch's name (an example's, or a test sketch's file name without `.ino`). */
+  example: string;
   /** The id the sketch's `#define HOME_AGENT_ID` was built with. */
   id: string;
   elfPath: string;
@@ -99,15 +100,15 @@ async function measure(elfPath: string): Promise<{ flashBytes: number; ramBytes:
 }
 
 /** The sketch's text with its one `#define HOME_AGENT_ID "…"` line set to `id` (as a person edits it). */
-function withId(source: string, example: Example, id: string | undefined): { text: string; id: string } {
+function withId(source: string, example: string, id: string | undefined): { text: string; id: string } {
   const lines = [...source.matchAll(/^#define HOME_AGENT_ID "([^"]*)"$/gm)];
   if (lines.length !== 1) throw new Error(`${example}.ino must set its id in exactly one #define HOME_AGENT_ID line`);
   if (id === undefined) return { text: source, id: lines[0]![1]! };
   return { text: source.replace(/^#define HOME_AGENT_ID "[^"]*"$/m, `#define HOME_AGENT_ID "${id}"`), id };
 }
 
-async function build(example: Example, id: string | undefined): Promise<BuiltSketch> {
-  const sketchFile = path.join(LIBRARY, 'examples', example, `${example}.ino`);
+async function build(sketchFile: string, id: string | undefined): Promise<BuiltSketch> {
+  const example = path.basename(sketchFile, '.ino');
   const sketch = withId(await readFile(sketchFile, 'utf8'), example, id);
   const librarySources = await filesOf(path.join(LIBRARY, 'src'), ['.cpp', '.h']);
   const core = await buildCore();
@@ -136,10 +137,15 @@ async function build(example: Example, id: string | undefined): Promise<BuiltSke
  * folder across workers and runs), so every test and the bench share one build.
  */
 export function buildExample(example: Example, options: { id?: string } = {}): Promise<BuiltSketch> {
-  const key = `${example}:${options.id ?? ''}`;
+  return buildSketch(path.join(LIBRARY, 'examples', example, `${example}.ino`), options);
+}
+
+/** Compiles any sketch against the library (the tests' own probes), cached like the examples. */
+export function buildSketch(sketchFile: string, options: { id?: string } = {}): Promise<BuiltSketch> {
+  const key = `${sketchFile}:${options.id ?? ''}`;
   let built = builds.get(key);
   if (built === undefined) {
-    built = build(example, options.id);
+    built = build(sketchFile, options.id);
     builds.set(key, built);
     built.catch(() => builds.delete(key));
   }
