@@ -4,6 +4,12 @@ import type { JsonSchema } from '../../core/tools/json-schema.ts';
 /** The largest frame (one line, newline excluded) either side may send; longer lines are dropped and counted. */
 export const MAX_FRAME_BYTES = 16 * 1024;
 
+/** The smallest request limit a device may state: room for any hello request (`{"id":…,"op":"hello"}`, 16-digit id). */
+export const MIN_FRAME_BYTES = 64;
+
+/** The event a device sends when it (re)starts; the host answers it by asking hello again. Never shown as a device event. */
+export const READY_EVENT = 'ready';
+
 const jsonSchemaType = z.enum(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
 
 /** The subset of JSON Schema that core understands, as a device may declare it (unknown keys are dropped). */
@@ -58,6 +64,11 @@ export const helloResultSchema = z.object({
   tools: z.array(deviceToolSchema).max(64),
   /** The device answers tagged requests out of order, so the host may keep several in flight. */
   concurrent: z.boolean().default(false),
+  /**
+   * The longest request line (newline excluded) the device reads; the host never sends a longer
+   * one. Absent (devices older than this field): MAX_FRAME_BYTES.
+   */
+  maxFrameBytes: z.number().int().min(MIN_FRAME_BYTES).optional(),
 });
 /** The answer to `hello`: identity, tools, and whether the device takes concurrent requests. */
 export type HelloResult = z.infer<typeof helloResultSchema>;
@@ -75,6 +86,8 @@ export const requestFrameSchema = z.discriminatedUnion('op', [
 ]);
 /** Host → device. */
 export type RequestFrame = z.infer<typeof requestFrameSchema>;
+/** A request without its id (the session numbers it). */
+export type RequestBody = { op: 'hello' } | { op: 'call'; tool: string; args: Record<string, unknown> };
 
 export const deviceErrorSchema = z.object({
   reason: z.string().max(40),

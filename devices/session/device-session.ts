@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
-import { encodeFrame } from '../protocol/encode-frame.ts';
-import { helloResultSchema } from '../protocol/frame-schema.ts';
-import type { EventFrame, HelloResult, RequestFrame, ResponseFrame } from '../protocol/frame-schema.ts';
+import { encodeRequest, requestLimit } from '../protocol/encode-request.ts';
+import { MAX_FRAME_BYTES, READY_EVENT, helloResultSchema } from '../protocol/frame-schema.ts';
+import type { EventFrame, HelloResult, RequestBody, ResponseFrame } from '../protocol/frame-schema.ts';
 import { parseDeviceFrame } from '../protocol/parse-device-frame.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { LineTransport, TransportClose, TransportConnector } from '../transport/line-transport.ts';
@@ -9,47 +9,22 @@ import { CallLane } from './call-lane.ts';
 import { Listeners } from './listeners.ts';
 import { mapDeviceError } from './map-device-error.ts';
 import { PendingRequests } from './pending-requests.ts';
+import { DeviceRestarts } from './device-restarts.ts';
+import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
-type RequestBody = { op: 'hello' } | { op: 'call'; tool: string; args: Record<string, unknown> };
-
-/** `connecting` before the first hello, `offline` after losing the port, `closed` once disposed. */
-export type SessionStatus = 'connecting' | 'online' | 'offline' | 'closed';
-
-/** A frame the session could not use (counted in `stats`) or a failed connection attempt; reported to `onProblem`. */
-export interface FrameProblem {
-  problem: 'oversized' | 'invalid_json' | 'invalid_frame' | 'unmatched_response' | 'connection';
-  detail: string;
+/** An open port and the promise that settles when it closes. */
+interface Connection {
+  transport: LineTransport;
+  closed: Promise<TransportClose>;
 }
 
-/** Counters of frames the session dropped. */
-export interface SessionStats {
-  oversized: number;
-  invalidJson: number;
-  invalidFrame: number;
-  unmatchedResponse: number;
-  connects: number;
-}
-
-/** Options of a device session. */
-export interface DeviceSessionOptions {
-  connector: TransportConnector;
-  /** Per-call timeout once the request is on the wire (default 5000 ms). */
-  callTimeoutMs?: number;
-  helloTimeoutMs?: number;
-  /** Pause between failed connection attempts (default 100 ms). */
-  reconnectIntervalMs?: number;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /**
- * The host side of one device on one port: hello, request ids, one request in flight unless the
- * device said `concurrent`, per-call timeout and abort, and reconnection after an unplug.
- * Owns its transport; `dispose()` closes it and stops reconnecting.
+ * The host side of one device on one port: hello (asked again on the same port until answered,
+ * and whenever the device says it restarted), request ids, one request in flight unless the
+ * device said `concurrent`, its request size limit, per-call timeout and abort, and reconnection
+ * after an unplug. Owns its transport; `dispose()` closes it and stops reconnecting.
  */
 export class DeviceSession {
   readonly label: string;
@@ -66,6 +41,7 @@ export class DeviceSession {
   private readonly statusListeners = new Listeners<SessionStatus>();
   private readonly eventListeners = new Listeners<EventFrame>();
   private readonly problemListeners = new Listeners<FrameProblem>();
+  private readonly restarts = new DeviceRestarts();
 
   constructor(options: DeviceSessionOptions) {
     this.label = options.connector.label;
@@ -152,10 +128,14 @@ export class DeviceSession {
     const release = hello.concurrent ? () => undefined : await this.lane.acquire(options.signal);
     try {
       this.requireOnline();
-      const response = await this.request(
+      const response = await this.send(
         { op: 'call', tool, args },
-        { timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs, signal: options.signal },
-      );
+        {
+          timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
+          signal: options.signal,
+          maxBytes: requestLimit(hello),
+        },
+      ).answer;
       if (response.ok) return response.result;
       throw mapDeviceError(response.error, hello.device.id);
     } finally {
@@ -187,75 +167,126 @@ export class DeviceSession {
     return this.helloValue;
   }
 
-  private async request(
+  /** Writes one request; `answer` settles with its response. Throws (sending nothing) when the line is too long. */
+  private send(
     body: RequestBody,
-    options: { timeoutMs: number; signal?: AbortSignal | undefined },
-  ): Promise<ResponseFrame> {
+    options: { timeoutMs: number; signal?: AbortSignal | undefined; maxBytes?: number },
+  ): { id: number; answer: Promise<ResponseFrame> } {
     const transport = this.transport;
     if (transport === undefined || !transport.isOpen)
       throw new ToolError({ reason: 'device_offline', detail: `${this.label} is not open` });
     const id = this.nextId++;
-    const frame = { ...body, id } as RequestFrame;
-    const answer = this.pending.wait(id, {
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      label: `${this.label} ${frame.op === 'call' ? frame.tool : frame.op}#${id}`,
-    });
-    transport.write(encodeFrame(frame)).catch((error: unknown) => {
+    const line = encodeRequest(id, body);
+    const bytes = Buffer.byteLength(line, 'utf8') - 1;
+    const maxBytes = options.maxBytes ?? MAX_FRAME_BYTES;
+    if (bytes > maxBytes) {
+      throw new ToolError({
+        reason: 'failed',
+        detail: `${this.helloValue?.device.id ?? this.label}: the request would be ${bytes} bytes, but the device reads at most ${maxBytes} (maxFrameBytes in its hello); nothing was sent`,
+        hint: 'send shorter arguments',
+      });
+    }
+    const label = `${this.label} ${body.op === 'call' ? body.tool : body.op}#${id}`;
+    const answer = this.pending.wait(id, { timeoutMs: options.timeoutMs, signal: options.signal, label });
+    transport.write(line).catch((error: unknown) => {
       this.pending.fail(
         id,
         new ToolError({ reason: 'device_offline', detail: `${this.label}: write failed: ${String(error)}` }),
       );
     });
-    return answer;
+    return { id, answer };
   }
 
   private async connectLoop(): Promise<void> {
     const signal = this.lifetime.signal;
     while (!signal.aborted) {
       await this.options.connector.waitUntilPresent(signal);
-      let closed!: Promise<TransportClose>;
-      let transport: LineTransport;
-      try {
-        let onClose!: (reason: TransportClose) => void;
-        closed = new Promise((resolve) => (onClose = resolve));
-        transport = await this.options.connector.open(
-          {
-            onLine: (line) => this.handleLine(line),
-            onOversized: (bytes) => this.countProblem({ problem: 'oversized', detail: `${bytes} bytes` }),
-            onClose: (reason) => {
-              this.handleClose(reason);
-              onClose(reason);
-            },
+      const connection = await this.open(signal);
+      if (connection !== undefined) await this.serve(connection);
+    }
+  }
+
+  /** Opens the port; undefined (after a pause) when it cannot be opened now. */
+  private async open(signal: AbortSignal): Promise<Connection | undefined> {
+    let onClose!: (reason: TransportClose) => void;
+    const closed = new Promise<TransportClose>((resolve) => (onClose = resolve));
+    try {
+      const transport = await this.options.connector.open(
+        {
+          onLine: (line) => this.handleLine(line),
+          onOversized: (bytes) => this.countProblem({ problem: 'oversized', detail: `${bytes} bytes` }),
+          onClose: (reason) => {
+            this.handleClose(reason);
+            onClose(reason);
           },
-          signal,
+        },
+        signal,
+      );
+      return { transport, closed };
+    } catch (error) {
+      if (!signal.aborted) await this.pause(`open failed: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Greets the device on an open port, and again each time it says `ready` (it restarted while the
+   * port stayed open: its calls in flight are lost), until the port closes.
+   */
+  private async serve({ transport, closed }: Connection): Promise<void> {
+    this.transport = transport;
+    this.restarts.reset();
+    if (this.lifetime.signal.aborted) {
+      await transport.close();
+      return;
+    }
+    for (;;) {
+      const hello = await this.greet(transport);
+      if (hello === undefined) break;
+      this.helloValue = hello;
+      this.stats.connects += 1;
+      this.setStatus('online');
+      if (!(await this.restarts.restartedBefore(closed))) break;
+      this.failEverything('it restarted (said ready), so calls in flight were lost');
+      this.setStatus('offline');
+    }
+    await closed;
+  }
+
+  /**
+   * Asks hello until the device answers with a valid one, on the same port: a board that resets
+   * when its port opens (an Arduino's DTR) misses the first hello, and re-opening would reset it
+   * again. A `ready` from the device asks again at once. Undefined once the port closed or the session ended.
+   */
+  private async greet(transport: LineTransport): Promise<HelloResult | undefined> {
+    const signal = this.lifetime.signal;
+    while (!signal.aborted && this.transport === transport) {
+      const woken = new AbortController();
+      const stopWaiting = this.restarts.onReady(() => woken.abort());
+      let sentId: number | undefined;
+      try {
+        const request = this.send(
+          { op: 'hello' },
+          { timeoutMs: this.options.helloTimeoutMs, signal: AbortSignal.any([signal, woken.signal]) },
+        );
+        sentId = request.id;
+        const response = await request.answer;
+        const hello = response.ok ? helloResultSchema.safeParse(response.result) : undefined;
+        if (hello?.success) return hello.data;
+        await this.pause(
+          `hello refused: ${hello ? (hello.error.issues[0]?.message ?? 'bad hello') : JSON.stringify(response)}`,
         );
       } catch (error) {
-        if (signal.aborted) return;
-        await this.pause(`open failed: ${String(error)}`);
-        continue;
+        if (signal.aborted || this.transport !== transport) return undefined;
+        if (sentId !== undefined) this.restarts.asked(sentId);
+        // Woken by `ready`: the device just started, so ask again at once without reporting anything.
+        if (!woken.signal.aborted)
+          this.reportProblem({ problem: 'connection', detail: `${this.label}: ${String(error)}; asking hello again` });
+      } finally {
+        stopWaiting();
       }
-      this.transport = transport;
-      if (signal.aborted) {
-        await transport.close();
-        return;
-      }
-      try {
-        const response = await this.request({ op: 'hello' }, { timeoutMs: this.options.helloTimeoutMs, signal });
-        const hello = response.ok ? helloResultSchema.safeParse(response.result) : undefined;
-        if (!hello?.success) throw new Error(hello ? `bad hello: ${hello.error.issues[0]?.message}` : 'hello refused');
-        this.helloValue = hello.data;
-        this.stats.connects += 1;
-        this.setStatus('online');
-      } catch (error) {
-        await transport.close();
-        await closed;
-        if (signal.aborted) return;
-        await this.pause(`hello failed: ${String(error)}`);
-        continue;
-      }
-      await closed;
     }
+    return undefined;
   }
 
   private async pause(detail: string): Promise<void> {
@@ -286,8 +317,10 @@ export class DeviceSession {
   private handleLine(line: string): void {
     const parsed = parseDeviceFrame(line);
     if (parsed.kind === 'response') {
-      if (!this.pending.settle(parsed.frame))
-        this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
+      if (this.pending.settle(parsed.frame) || this.restarts.isLateHello(parsed.frame.id)) return;
+      this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
+    } else if (parsed.kind === 'event' && parsed.frame.event === READY_EVENT) {
+      this.restarts.ready();
     } else if (parsed.kind === 'event') {
       this.eventListeners.emit(parsed.frame);
     } else {

@@ -1,4 +1,5 @@
 import { encodeFrame } from '../protocol/encode-frame.ts';
+import { READY_EVENT } from '../protocol/frame-schema.ts';
 import type { HelloResult } from '../protocol/frame-schema.ts';
 import { parseRequestFrame } from '../protocol/parse-request-frame.ts';
 import type { DeviceFailure } from './simulated-device-model.ts';
@@ -11,23 +12,30 @@ export type DecodedRequest =
 
 /** How a simulated device reads requests and writes answers (JSON frames, or AT-style lines). */
 export interface FirmwareDialect {
-  decode(line: string): DecodedRequest;
+  /** Reads one request line; `maxFrameBytes` is the longest line the device reads. */
+  decode(line: string, maxFrameBytes: number): DecodedRequest;
   hello(id: number, hello: HelloResult): string;
   result(request: { id: number; tool: string; args: Record<string, unknown> }, result: unknown): string;
   failure(request: { id: number; tool: string }, failure: DeviceFailure): string;
+  /** What the device says when it starts, if anything. */
+  ready?(): string;
 }
 
-/** The Home Agent serial protocol (newline-delimited JSON frames). */
+/** The Home Agent serial protocol (newline-delimited JSON frames), as the Arduino library speaks it. */
 export const jsonDialect: FirmwareDialect = {
-  decode(line) {
-    const parsed = parseRequestFrame(line);
+  decode(line, maxFrameBytes) {
+    const parsed = parseRequestFrame(line, maxFrameBytes);
     if (!parsed.ok) {
-      return parsed.id === null
-        ? { type: 'invalid' }
-        : {
-            type: 'invalid',
-            reply: encodeFrame({ id: parsed.id, ok: false, error: { reason: parsed.problem, detail: parsed.detail } }),
-          };
+      if (parsed.id === null) return { type: 'invalid' };
+      // A line longer than the device reads is a failure of the device, not of the JSON: `failed`.
+      const error =
+        parsed.problem === 'oversized'
+          ? {
+              reason: 'failed',
+              detail: `request longer than the ${maxFrameBytes} bytes this device reads (maxFrameBytes)`,
+            }
+          : { reason: parsed.problem, detail: parsed.detail };
+      return { type: 'invalid', reply: encodeFrame({ id: parsed.id, ok: false, error }) };
     }
     const request = parsed.frame;
     return request.op === 'hello'
@@ -42,4 +50,5 @@ export const jsonDialect: FirmwareDialect = {
       ok: false,
       error: { reason: failure.reason, detail: failure.message, ...(failure.field ? { field: failure.field } : {}) },
     }),
+  ready: () => encodeFrame({ event: READY_EVENT, data: {} }),
 };

@@ -20,6 +20,9 @@ export interface SimulatorFaults {
   extraLatencyMs: number;
 }
 
+/** The longest request line a simulated device reads (stated in its hello); far below the host's own limit. */
+export const SIMULATED_MAX_FRAME_BYTES = 4096;
+
 // One counter for every simulated device in the process, so logs of different devices interleave comparably.
 let logSequence = 0;
 
@@ -39,6 +42,7 @@ export interface FirmwareLogEntry {
 export class SimulatedFirmware {
   private identityValue: DeviceIdentity;
   readonly model: SimulatedDeviceModel;
+  readonly maxFrameBytes: number;
   latencyMs: number;
   readonly faults: SimulatorFaults = { garbageBefore: false, oversizedBefore: false, silent: false, extraLatencyMs: 0 };
   readonly log: FirmwareLogEntry[] = [];
@@ -56,8 +60,11 @@ export class SimulatedFirmware {
     latencyMs: number;
     firmwareVersion?: string;
     dialect?: FirmwareDialect;
+    /** The longest request line it reads (default SIMULATED_MAX_FRAME_BYTES). */
+    maxFrameBytes?: number;
   }) {
     this.model = options.model;
+    this.maxFrameBytes = options.maxFrameBytes ?? SIMULATED_MAX_FRAME_BYTES;
     this.dialect = options.dialect ?? jsonDialect;
     this.latencyMs = options.latencyMs;
     this.identityValue = {
@@ -83,7 +90,10 @@ export class SimulatedFirmware {
     return this.transport?.isOpen === true;
   }
 
-  /** Serves the transport that `open` returns (the device's end of a port); replaces any previous one. */
+  /**
+   * Serves the transport that `open` returns (the device's end of a port); replaces any previous
+   * one. Says `ready` first, like a board starting up (lost when the host has not opened its end yet).
+   */
   async connect(open: (handlers: LineTransportHandlers) => Promise<LineTransport> | LineTransport): Promise<void> {
     await this.disconnect();
     const connection = new AbortController();
@@ -99,6 +109,8 @@ export class SimulatedFirmware {
       },
     });
     this.transport = transport;
+    const ready = this.dialect.ready?.();
+    if (ready !== undefined) this.write(ready);
   }
 
   /** Closes the device's end (work in progress is dropped, as on a power cut). */
@@ -136,11 +148,16 @@ export class SimulatedFirmware {
   }
 
   private hello(): HelloResult {
-    return { device: this.identity, tools: this.model.tools, concurrent: this.model.concurrent === true };
+    return {
+      device: this.identity,
+      tools: this.model.tools,
+      concurrent: this.model.concurrent === true,
+      maxFrameBytes: this.maxFrameBytes,
+    };
   }
 
   private async handleLine(line: string, signal: AbortSignal): Promise<void> {
-    const request = this.dialect.decode(line);
+    const request = this.dialect.decode(line, this.maxFrameBytes);
     if (request.type === 'invalid') {
       this.stats.badRequests += 1;
       if (request.reply !== undefined) await this.answer(request.reply, signal);

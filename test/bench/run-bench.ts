@@ -1,9 +1,10 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
-// the devices bench and the UI frame bench when they are available. With --json, stdout is exactly one JSON object.
+// the devices bench, the boards bench and the UI frame bench when they are available. With --json, stdout is exactly one JSON object.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
+import type { BoardsBench } from './boards-bench.ts';
 import type { UiFramesResult } from './ui-frames-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
@@ -18,6 +19,8 @@ interface BenchReport {
   overheadCalls: number;
   overheadFailure?: string;
   devices?: unknown;
+  /** Simulated Arduino Unos (simavr): firmware sizes, round trip beside wire time, parallel vs serial; or `{ skipped }`/`{ failed }`. */
+  boards?: unknown;
   /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
   ui?: unknown;
 }
@@ -36,6 +39,34 @@ async function devicesEntry(): Promise<unknown> {
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
+}
+
+/** The boards bench builds the Arduino examples and runs them in simavr; without the Debian packages it is skipped. */
+async function boardsEntry(): Promise<unknown> {
+  if (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0)
+    return { skipped: 'socat is not installed (the boards bench also runs simulated lamps on pseudo-terminal pairs)' };
+  try {
+    const { benchBoards } = await import('./boards-bench.ts');
+    return await benchBoards();
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+function boardsLine(boards: unknown): string {
+  const entry = boards as Partial<BoardsBench> & { skipped?: string; failed?: string };
+  if (entry.failed !== undefined) return `Boards: FAILED (${entry.failed})`;
+  if (entry.skipped !== undefined) return `Boards: skipped (${entry.skipped})`;
+  const { roundTrip, parallel } = entry as BoardsBench;
+  return [
+    'Boards (ATmega328P examples; simavr paced to 16 MHz, UART 115200 baud):',
+    ...(entry.firmware ?? []).map(
+      (figures) =>
+        `  ${figures.example.padEnd(7)} flash ${figures.flashBytes} B, static RAM ${figures.ramBytes} B, stack at deepest ${figures.stackPeakBytes} B`,
+    ),
+    `  round trip of lamp get over ${roundTrip.calls} calls: median ${roundTrip.medianMs} ms, p99 ${roundTrip.p99Ms} ms; wire time of its ${roundTrip.requestBytes + roundTrip.responseBytes} bytes ${roundTrip.wireMs} ms (median ${roundTrip.medianOverWire}× wire)`,
+    `  ${parallel.devices}: parallel ${parallel.parallelMs} ms, serial ${parallel.serialMs} ms, ${parallel.speedup}× (executed ${parallel.executedParallel}/${parallel.executedSerial}; simulated lamps at ${parallel.simulatedLatencyMs} ms)`,
+  ].join('\n');
 }
 
 /** The UI bench drives headless Chromium; its failure is reported as `{ failed }`, never thrown. */
@@ -78,6 +109,7 @@ function table(report: BenchReport): string {
       : `Kernel overhead: ${report.overheadUsPerCall.toFixed(2)} µs per call over ${report.overheadCalls} no-op calls (goal < 100 µs)`,
   );
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
+  if (report.boards !== undefined) lines.push('', boardsLine(report.boards));
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   return lines.join('\n');
 }
@@ -94,6 +126,7 @@ async function main(): Promise<void> {
     overheadCalls: overhead.calls,
     ...(overhead.failure !== undefined ? { overheadFailure: overhead.failure } : {}),
     devices: await devicesEntry(),
+    boards: await boardsEntry(),
     ui: await uiEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
