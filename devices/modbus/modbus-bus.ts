@@ -60,8 +60,6 @@ export class ModbusBus {
   private running: Promise<void> = Promise.resolve();
   private client: ModbusRTU | undefined;
   private stateValue: BusState = 'idle';
-  /** Transactions sent since the bus was made (the bench counts them). */
-  transactions = 0;
 
   constructor(options: ModbusBusOptions) {
     this.path = options.path;
@@ -100,9 +98,10 @@ export class ModbusBus {
     };
   }
 
-  /** Resolves once the port is open; rejects when `signal` aborts first. */
+  /** Resolves once the bus's state passes `test` (at once if it does now); rejects when `signal` aborts first. */
   whenState(test: (state: BusState) => boolean, signal: AbortSignal): Promise<void> {
     if (test(this.stateValue)) return Promise.resolve();
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
       const stop = (): void => {
         remove();
@@ -157,7 +156,6 @@ export class ModbusBus {
       };
       this.inFlight.add(onLost);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.transactions += 1;
       client.setTimeout(options.timeoutMs);
       send(client, options.unit, options.request, (error, values) => {
         this.inFlight.delete(onLost);
@@ -272,7 +270,7 @@ function offline(detail: string): ToolError {
 }
 
 /** `read input registers 0–1`, `write coil 3`, for messages. */
-export function describeRequest(request: ModbusRequest): string {
+function describeRequest(request: ModbusRequest): string {
   if (request.kind === 'write_coil') return `write coil ${request.address}`;
   if (request.kind === 'write_register') return `write holding register ${request.address}`;
   const table = {

@@ -40,12 +40,6 @@ export class ModbusBuses {
     });
   }
 
-  /** The bus at `path` if any unit uses it now. */
-  busAt(path: string): ModbusBus | undefined {
-    const bus = this.buses.get(path);
-    return bus && bus.state !== 'idle' ? bus : undefined;
-  }
-
   private bus(path: string, settings: ModbusBusSettings): ModbusBus {
     const existing = this.buses.get(path);
     if (existing && existing.state !== 'idle') {

@@ -269,13 +269,36 @@ export class DeviceRegistry {
     this.changeListeners.emit();
   }
 
-  /** Runs one action on a device (no grant check: callers authorise first). */
-  call(id: string, action: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+  /**
+   * Runs one action on a device (no grant check: callers authorise first). A device still making
+   * its first connection is waited for (up to the hello timeout) and its identity compared with the
+   * trusted one before anything is sent: the gate could not compare it yet, and must not fail open.
+   */
+  async call(id: string, action: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
     if (entry === undefined)
-      return Promise.reject(
-        new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` }),
-      );
+      throw new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` });
+    if (entry.session.status === 'connecting') {
+      await entry.session
+        .whenOnline({
+          timeoutMs: this.sessionDefaults.helloTimeoutMs ?? 2000,
+          ...(options.signal ? { signal: options.signal } : {}),
+        })
+        .catch(() => undefined);
+      if (entry.session.status === 'connecting')
+        throw new ToolError({
+          reason: 'device_offline',
+          detail: `${id} has not come online yet`,
+          hint: 'retry once the device is back',
+        });
+    }
+    if (!this.view(entry).trusted)
+      throw new ToolError({
+        reason: 'unauthorized',
+        field: 'device_id',
+        detail: `${id} answers with another identity than the one paired`,
+        hint: 'ask the user to re-confirm the device',
+      });
     return entry.session.call(action, args, options);
   }
 

@@ -21,6 +21,8 @@ interface BenchReport {
   devices?: unknown;
   /** Simulated Arduino Unos (simavr): firmware sizes, round trip beside wire time, parallel vs serial; or `{ skipped }`/`{ failed }`. */
   boards?: unknown;
+  /** Meter reads per second over a pseudo-terminal beside the wire-time limits, `{ skipped }` or `{ failed }`. */
+  modbus?: unknown;
   /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
   ui?: unknown;
 }
@@ -48,6 +50,19 @@ async function boardsEntry(): Promise<unknown> {
   try {
     const { benchBoards } = await import('./boards-bench.ts');
     return await benchBoards();
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** The Modbus bench needs pymodbus (Debian's python3) and socat; without them it is skipped with the apt-get line. */
+async function modbusEntry(): Promise<unknown> {
+  try {
+    const { pymodbusMissing } = await import('../helpers/start-pymodbus.ts');
+    const missing = pymodbusMissing();
+    if (missing) return { skipped: missing };
+    const { benchModbus } = await import('./modbus-bench.ts');
+    return await benchModbus();
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
@@ -110,6 +125,7 @@ function table(report: BenchReport): string {
   );
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
   if (report.boards !== undefined) lines.push('', boardsLine(report.boards));
+  if (report.modbus !== undefined) lines.push('', `Modbus: ${JSON.stringify(report.modbus)}`);
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   return lines.join('\n');
 }
@@ -127,11 +143,13 @@ async function main(): Promise<void> {
     ...(overhead.failure !== undefined ? { overheadFailure: overhead.failure } : {}),
     devices: await devicesEntry(),
     boards: await boardsEntry(),
+    modbus: await modbusEntry(),
     ui: await uiEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
   if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
   if (typeof report.ui === 'object' && report.ui !== null && 'failed' in report.ui) process.exitCode = 1;
+  if (typeof report.modbus === 'object' && report.modbus !== null && 'failed' in report.modbus) process.exitCode = 1;
 }
 
 await main();

@@ -20,8 +20,9 @@ unit). Stdin takes one JSON command per line; each is answered by {"event": "don
   set     {"bus", "unit", "table", "address", "values": [...]}
   drop    {"bus", "unit"}              the unit stops answering (as if powered off)
   hold    {"bus", "ms"}                every later reply on the bus waits this long
-  barrier {"count", "timeout_ms"}      the next replies wait until `count` requests (any bus) are
-                                       waiting, or the timeout passed ("barrier-timeout" is logged)
+  barrier {"count", "timeout_ms", "after"}  once `after` more requests (default 0) have passed, the
+                                       next replies wait until `count` requests (any bus) are waiting,
+                                       or the timeout passed ("barrier-timeout" is logged)
   garble  {"bus"}                      the next reply on the bus goes out with a broken CRC
   reopen  {"bus"}                      close and reopen the bus's port (after a replug)
 
@@ -91,6 +92,9 @@ class Gate:
 
     async def wait(self, bus):
         barrier = self.barrier
+        if barrier is not None and barrier["after"] > 0:
+            barrier["after"] -= 1
+            barrier = None
         if barrier is not None:
             barrier["waiting"] += 1
             if barrier["waiting"] >= barrier["count"]:
@@ -193,6 +197,7 @@ async def command(servers, line):
         GATE.barrier = {
             "count": request["count"],
             "timeout_ms": request["timeout_ms"],
+            "after": request.get("after", 0),
             "waiting": 0,
             "event": asyncio.Event(),
         }

@@ -1,4 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { migrations } from '../../../host/store/migrations.ts';
+import { runMigrations } from '../../../host/store/run-migrations.ts';
+import type { ModbusBusSettings } from '../../../devices/modbus/modbus-bus-settings.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../../host/store/paired-device-store.ts';
 import type { InvalidRowReport } from '../../../host/store/parse-stored-row.ts';
@@ -149,5 +153,87 @@ describe('PairedDeviceStore line profiles', () => {
     expect(devices.get('relay-9')).toEqual(relay);
     expect(devices.get('lamp-7f3a')).toEqual(kitchenLamp);
     expect(devices.get('lamp-7f3a')).not.toHaveProperty('profile');
+  });
+});
+
+describe('PairedDeviceStore Modbus units', () => {
+  const unit = (
+    id: string,
+    unitId: number,
+    bus: ModbusBusSettings = { baud: 9600, parity: 'none', stopbits: 1 },
+  ): PairedDevice => ({
+    path: '/dev/ttyUSB5',
+    alias: id,
+    identity: { id, kind: 'energy_meter', model: 'SDM120', firmware: '' },
+    tools: [{ name: 'read', description: 'Read', parameters: { type: 'object' }, parallelSafe: true, serial: false }],
+    grants: [],
+    pairedAt: 1_700_000_300_000 + unitId,
+    confirmedIdentity: true,
+    profile: 'eastron-sdm120',
+    modbus: { unit: unitId, bus },
+  });
+
+  it('keeps two units of one bus on one path, each with its unit and bus settings', () => {
+    const first = open();
+    first.devices.save(unit('sdm120-ttyusb5-u1', 1));
+    first.devices.save(unit('sdm120-ttyusb5-u2', 2));
+    first.db.close();
+    const { devices } = open();
+    expect(devices.list()).toEqual([unit('sdm120-ttyusb5-u1', 1), unit('sdm120-ttyusb5-u2', 2)]);
+  });
+
+  it('refuses a second device at the same unit, at other bus settings, or beside a device that has its port to itself', () => {
+    const { devices } = open();
+    devices.save(unit('sdm120-ttyusb5-u1', 1));
+    expect(() => devices.save(unit('other-u1', 1))).toThrow(
+      expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('same Modbus unit 1') }),
+    );
+    expect(() => devices.save(unit('fast-u2', 2, { baud: 19_200, parity: 'none', stopbits: 1 }))).toThrow(
+      expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('other bus settings (baud)') }),
+    );
+    expect(() => devices.save({ ...kitchenLamp, path: '/dev/ttyUSB5' })).toThrow(
+      expect.objectContaining({ kind: 'invalid_value' }),
+    );
+    expect(devices.list().map((device) => device.identity.id)).toEqual(['sdm120-ttyusb5-u1']);
+  });
+
+  it('refuses a unit id outside 1–247', () => {
+    const { devices } = open();
+    expect(() => devices.save(unit('broadcast-u0', 0))).toThrow(
+      expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('Modbus placement') }),
+    );
+  });
+
+  it('upgrades a version 5 file: its devices stay, and the path is then unique per unit', () => {
+    const file = folder.file();
+    const old = folder.own(new Database(file));
+    runMigrations({ db: old, file, migrations: migrations.slice(0, 5) });
+    old
+      .prepare(
+        'INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        'lamp-7f3a',
+        '/dev/ttyUSB0',
+        'Kitchen lamp',
+        JSON.stringify(kitchenLamp.identity),
+        JSON.stringify(kitchenLamp.tools),
+        '["set","status"]',
+        1_700_000_000_000,
+        1,
+        null,
+      );
+    old.close();
+    const { db, devices } = open();
+    expect(db.pragma('user_version', { simple: true })).toBe(6);
+    expect(devices.list()).toEqual([kitchenLamp]);
+    // The index itself refuses a second device of our protocol on the path, whatever the code does.
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity) VALUES ('x', '/dev/ttyUSB0', 'x', '{}', '[]', '[]', 0, 1)",
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
   });
 });
