@@ -201,6 +201,9 @@ async function dispatch(options: {
   }
   const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });
   if (!checked.ok) return { ok: false, error: checked.error.toData() };
+  // Stopped while a gate was deciding: the call has already been answered, so it must never act.
+  if (context.signal.aborted)
+    return { ok: false, error: { reason: 'aborted', detail: `${call.name} was stopped before it ran.` } };
   progress.handlerStarted = true;
   try {
     return normaliseToolOutcome({ returned: await tool.handler(checked.args, context) });

@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import ModbusRTU from 'modbus-serial';
 import { ToolError } from '../../core/tools/tool-error.ts';
 import { CallLane } from '../session/call-lane.ts';
-import { Listeners } from '../session/listeners.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { TransportClose } from '../transport/line-transport.ts';
 import { describeBus, type ModbusBusSettings } from './modbus-bus-settings.ts';
@@ -28,6 +28,8 @@ export interface TransactionOptions {
   signal?: AbortSignal;
   /** Called when the reply was damaged (bad CRC, wrong length): the unit counts it as a frame problem. */
   onFrameProblem?: (detail: string) => void;
+  /** Called when the request is handed to the port: from then on, the unit may act on it. */
+  onSent?: () => void;
 }
 
 /** Options of a bus. */
@@ -51,7 +53,7 @@ export class ModbusBus {
   readonly path: string;
   readonly settings: ModbusBusSettings;
   private readonly lane = new CallLane();
-  private readonly stateListeners = new Listeners<BusState>();
+  private readonly stateListeners = new Emitter<BusState>({ name: 'Modbus bus state' });
   private readonly inFlight = new Set<(error: ToolError) => void>();
   private readonly reconnectIntervalMs: number;
   private readonly openTimeoutMs: number;
@@ -73,7 +75,7 @@ export class ModbusBus {
   }
 
   onState(listener: (state: BusState) => void): () => void {
-    return this.stateListeners.add(listener);
+    return this.stateListeners.subscribe(listener);
   }
 
   /** Starts using the bus (the first user opens the port); the returned function lets go (the last closes it). */
@@ -157,6 +159,7 @@ export class ModbusBus {
       this.inFlight.add(onLost);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       client.setTimeout(options.timeoutMs);
+      options.onSent?.();
       send(client, options.unit, options.request, (error, values) => {
         this.inFlight.delete(onLost);
         release();

@@ -2,7 +2,7 @@ import { ToolError } from '../../core/tools/tool-error.ts';
 import type { DeviceTool, EventFrame, HelloResult } from '../protocol/frame-schema.ts';
 import type { DeviceLink } from '../registry/device-link.ts';
 import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/device-session.ts';
-import { Listeners } from '../session/listeners.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import { decodeSensor } from './decode-sensor.ts';
 import type { ModbusBus } from './modbus-bus.ts';
@@ -32,6 +32,13 @@ export interface ModbusUnitLinkOptions {
  * profile says `verify`. Transactions queue on the bus, shared with the other units on it. Made, it
  * holds the bus (whose port opens); `dispose()` lets go.
  */
+/** What every transaction of one call carries: its timeout, its signal, and who hears it was sent. */
+interface TransactionSending {
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  onSent: (() => void) | undefined;
+}
+
 export class ModbusUnitLink implements DeviceLink {
   readonly label: string;
   readonly stats: SessionStats = { oversized: 0, invalidJson: 0, invalidFrame: 0, unmatchedResponse: 0, connects: 0 };
@@ -40,9 +47,9 @@ export class ModbusUnitLink implements DeviceLink {
   private readonly options: Required<ModbusUnitLinkOptions>;
   private readonly tools: DeviceTool[];
   private readonly lifetime = new AbortController();
-  private readonly statusListeners = new Listeners<SessionStatus>();
-  private readonly eventListeners = new Listeners<EventFrame>();
-  private readonly problemListeners = new Listeners<FrameProblem>();
+  private readonly statusListeners = new Emitter<SessionStatus>({ name: 'device status' });
+  private readonly eventListeners = new Emitter<EventFrame>({ name: 'device event' });
+  private readonly problemListeners = new Emitter<FrameProblem>({ name: 'device problem' });
   private statusValue: SessionStatus = 'connecting';
   private helloValue: HelloResult | undefined;
   private readonly releaseBus: () => Promise<void>;
@@ -65,16 +72,16 @@ export class ModbusUnitLink implements DeviceLink {
   }
 
   onStatus(listener: (status: SessionStatus) => void): () => void {
-    return this.statusListeners.add(listener);
+    return this.statusListeners.subscribe(listener);
   }
 
   /** Modbus devices announce nothing by themselves; kept for the DeviceLink shape. */
   onEvent(listener: (event: EventFrame) => void): () => void {
-    return this.eventListeners.add(listener);
+    return this.eventListeners.subscribe(listener);
   }
 
   onProblem(listener: (problem: FrameProblem) => void): () => void {
-    return this.problemListeners.add(listener);
+    return this.problemListeners.subscribe(listener);
   }
 
   start(): void {
@@ -120,8 +127,9 @@ export class ModbusUnitLink implements DeviceLink {
     if (!hello.tools.some((declared) => declared.name === tool))
       throw new ToolError({ reason: 'failed', detail: `${hello.device.id} has no action "${tool}"` });
     const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs;
-    if (tool === 'read') return this.read(readItems(this.options.profile), { timeoutMs, signal: options.signal });
-    return this.set(args, { timeoutMs, signal: options.signal });
+    const sending = { timeoutMs, signal: options.signal, onSent: options.onSent };
+    if (tool === 'read') return this.read(readItems(this.options.profile), sending);
+    return this.set(args, sending);
   }
 
   async dispose(): Promise<void> {
@@ -179,7 +187,7 @@ export class ModbusUnitLink implements DeviceLink {
   /** Reads what tells the unit apart (its `identify` registers) or, without any, its first read; returns the identify values. */
   private async probe(signal: AbortSignal): Promise<Record<string, unknown>> {
     const { profile } = this.options;
-    const options = { timeoutMs: this.options.transactionTimeoutMs, signal };
+    const options = { timeoutMs: this.options.transactionTimeoutMs, signal, onSent: undefined };
     if (profile.identify.length > 0) {
       this.lastReading = await this.readSensors(profile.identify, options);
       return this.lastReading;
@@ -191,7 +199,7 @@ export class ModbusUnitLink implements DeviceLink {
 
   private async readSensors(
     sensors: readonly ModbusSensor[],
-    options: { timeoutMs: number; signal: AbortSignal | undefined },
+    options: TransactionSending,
   ): Promise<Record<string, unknown>> {
     const values = await this.readValues(sensors.map(sensorItem), options);
     return Object.fromEntries(
@@ -200,10 +208,7 @@ export class ModbusUnitLink implements DeviceLink {
   }
 
   /** Reads `items` in as few transactions as possible; the result is keyed in profile order. */
-  private async read(
-    items: readonly ReadItem[],
-    options: { timeoutMs: number; signal: AbortSignal | undefined },
-  ): Promise<Record<string, unknown>> {
+  private async read(items: readonly ReadItem[], options: TransactionSending): Promise<Record<string, unknown>> {
     const values = await this.readValues(items, options);
     const { profile } = this.options;
     const result: Record<string, unknown> = {};
@@ -220,7 +225,7 @@ export class ModbusUnitLink implements DeviceLink {
 
   private async readValues(
     items: readonly ReadItem[],
-    options: { timeoutMs: number; signal: AbortSignal | undefined },
+    options: TransactionSending,
   ): Promise<Map<string, (number | boolean)[]>> {
     const values = new Map<string, (number | boolean)[]>();
     for (const transaction of planReads(items)) {
@@ -236,7 +241,7 @@ export class ModbusUnitLink implements DeviceLink {
 
   private async set(
     args: Record<string, unknown>,
-    options: { timeoutMs: number; signal: AbortSignal | undefined },
+    options: TransactionSending,
   ): Promise<{ channel: number; on: boolean }> {
     const { switches } = this.options.profile;
     const channel = args.channel ?? (switches.length === 1 ? switches[0]!.channel : undefined);
@@ -277,13 +282,14 @@ export class ModbusUnitLink implements DeviceLink {
 
   private transaction(
     request: Parameters<ModbusBus['transaction']>[0]['request'],
-    options: { timeoutMs: number; signal: AbortSignal | undefined },
+    options: TransactionSending,
   ): Promise<number[] | boolean[] | undefined> {
     return this.options.bus.transaction({
       unit: this.options.unit,
       request,
       timeoutMs: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onSent ? { onSent: options.onSent } : {}),
       onFrameProblem: (detail) => {
         this.stats.invalidFrame += 1;
         this.problemListeners.emit({ problem: 'invalid_frame', detail });

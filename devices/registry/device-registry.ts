@@ -9,7 +9,7 @@ import { profileConnector } from '../profiles/profile-connector.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
 import { DeviceSession } from '../session/device-session.ts';
 import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStatus } from '../session/device-session.ts';
-import { Listeners } from '../session/listeners.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
@@ -95,9 +95,9 @@ export interface DeviceEvent extends EventFrame {
  */
 export class DeviceRegistry {
   private readonly entries: MutableEntry[] = [];
-  private readonly changeListeners = new Listeners<void>();
-  private readonly eventListeners = new Listeners<DeviceEvent>();
-  private readonly problemListeners = new Listeners<DeviceProblem>();
+  private readonly changeListeners = new Emitter<void>({ name: 'devices change' });
+  private readonly eventListeners = new Emitter<DeviceEvent>({ name: 'device event' });
+  private readonly problemListeners = new Emitter<DeviceProblem>({ name: 'device problem' });
   private readonly modbusBuses: ModbusBuses;
 
   constructor(
@@ -208,7 +208,7 @@ export class DeviceRegistry {
       ),
     );
     this.entries.push(entry);
-    this.changeListeners.emit();
+    this.changeListeners.emit(undefined);
     return this.info(entry);
   }
 
@@ -230,7 +230,7 @@ export class DeviceRegistry {
     const [entry] = this.entries.splice(index, 1);
     for (const unsubscribe of entry!.unsubscribe) unsubscribe();
     await entry!.session.dispose();
-    this.changeListeners.emit();
+    this.changeListeners.emit(undefined);
   }
 
   /** Every attached device, sorted by id. */
@@ -257,7 +257,7 @@ export class DeviceRegistry {
   /** Replaces what the agent may use on a device. */
   setGrant(id: string, grant: DeviceGrant): void {
     this.mutable(id).grant = grant;
-    this.changeListeners.emit();
+    this.changeListeners.emit(undefined);
   }
 
   /** The user re-confirmed a device whose identity changed: trust what it says now. */
@@ -266,7 +266,7 @@ export class DeviceRegistry {
     const current = entry.session.hello?.device;
     if (current === undefined) throw new Error(`${id} has not said hello`);
     entry.trustedIdentity = current;
-    this.changeListeners.emit();
+    this.changeListeners.emit(undefined);
   }
 
   /**
@@ -304,16 +304,16 @@ export class DeviceRegistry {
 
   /** Called on any change: attach, detach, status, grant, trust. */
   onChange(listener: () => void): () => void {
-    return this.changeListeners.add(listener);
+    return this.changeListeners.subscribe(listener);
   }
 
   onEvent(listener: (event: DeviceEvent) => void): () => void {
-    return this.eventListeners.add(listener);
+    return this.eventListeners.subscribe(listener);
   }
 
   /** Frames a device sent that were dropped (not JSON, not a frame, oversized) and connection trouble. */
   onProblem(listener: (problem: DeviceProblem) => void): () => void {
-    return this.problemListeners.add(listener);
+    return this.problemListeners.subscribe(listener);
   }
 
   /** Closes every session. */

@@ -6,7 +6,7 @@ import { parseDeviceFrame } from '../protocol/parse-device-frame.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { LineTransport, TransportClose, TransportConnector } from '../transport/line-transport.ts';
 import { CallLane } from './call-lane.ts';
-import { Listeners } from './listeners.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import { mapDeviceError } from './map-device-error.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { DeviceRestarts } from './device-restarts.ts';
@@ -38,9 +38,9 @@ export class DeviceSession {
   private helloValue: HelloResult | undefined;
   private loop: Promise<void> | undefined;
   readonly stats: SessionStats = { oversized: 0, invalidJson: 0, invalidFrame: 0, unmatchedResponse: 0, connects: 0 };
-  private readonly statusListeners = new Listeners<SessionStatus>();
-  private readonly eventListeners = new Listeners<EventFrame>();
-  private readonly problemListeners = new Listeners<FrameProblem>();
+  private readonly statusListeners = new Emitter<SessionStatus>({ name: 'device status' });
+  private readonly eventListeners = new Emitter<EventFrame>({ name: 'device event' });
+  private readonly problemListeners = new Emitter<FrameProblem>({ name: 'device problem' });
   private readonly restarts = new DeviceRestarts();
 
   constructor(options: DeviceSessionOptions) {
@@ -63,15 +63,15 @@ export class DeviceSession {
   }
 
   onStatus(listener: (status: SessionStatus) => void): () => void {
-    return this.statusListeners.add(listener);
+    return this.statusListeners.subscribe(listener);
   }
 
   onEvent(listener: (event: EventFrame) => void): () => void {
-    return this.eventListeners.add(listener);
+    return this.eventListeners.subscribe(listener);
   }
 
   onProblem(listener: (problem: FrameProblem) => void): () => void {
-    return this.problemListeners.add(listener);
+    return this.problemListeners.subscribe(listener);
   }
 
   /** Starts connecting (and reconnecting, for the session's whole life). */
@@ -134,6 +134,7 @@ export class DeviceSession {
           timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
           signal: options.signal,
           maxBytes: requestLimit(hello),
+          onSent: options.onSent,
         },
       ).answer;
       if (response.ok) return response.result;
@@ -170,7 +171,7 @@ export class DeviceSession {
   /** Writes one request; `answer` settles with its response. Throws (sending nothing) when the line is too long. */
   private send(
     body: RequestBody,
-    options: { timeoutMs: number; signal?: AbortSignal | undefined; maxBytes?: number },
+    options: { timeoutMs: number; signal?: AbortSignal | undefined; maxBytes?: number; onSent?: () => void },
   ): { id: number; answer: Promise<ResponseFrame> } {
     const transport = this.transport;
     if (transport === undefined || !transport.isOpen)
@@ -188,6 +189,7 @@ export class DeviceSession {
     }
     const label = `${this.label} ${body.op === 'call' ? body.tool : body.op}#${id}`;
     const answer = this.pending.wait(id, { timeoutMs: options.timeoutMs, signal: options.signal, label });
+    options.onSent?.();
     transport.write(line).catch((error: unknown) => {
       this.pending.fail(
         id,

@@ -33,4 +33,6 @@ export interface DeviceSessionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Called when the request is handed to the port: from then on, the device may act on it. */
+  onSent?: () => void;
 }

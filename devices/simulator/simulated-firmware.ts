@@ -4,7 +4,7 @@ import { jsonDialect } from './firmware-dialect.ts';
 import type { FirmwareDialect } from './firmware-dialect.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { LineTransport, LineTransportHandlers } from '../transport/line-transport.ts';
-import { Listeners } from '../session/listeners.ts';
+import { Emitter } from '../../core/events/emitter.ts';
 import { DeviceFailure } from './simulated-device-model.ts';
 import type { SimulatedDeviceModel } from './simulated-device-model.ts';
 
@@ -49,7 +49,7 @@ export class SimulatedFirmware {
   readonly stats = { badRequests: 0, calls: 0 };
   private transport: LineTransport | undefined;
   private connection = new AbortController();
-  private readonly logListeners = new Listeners<FirmwareLogEntry>();
+  private readonly logListeners = new Emitter<FirmwareLogEntry>({ name: 'simulated firmware log' });
   private gate: Promise<void> | undefined;
 
   private readonly dialect: FirmwareDialect;
@@ -123,7 +123,7 @@ export class SimulatedFirmware {
 
   /** Called for every log entry as it is written. */
   onLog(listener: (entry: FirmwareLogEntry) => void): () => void {
-    return this.logListeners.add(listener);
+    return this.logListeners.subscribe(listener);
   }
 
   /** Holds every call after its start until the returned function is called (to prove overlap without timing). */

@@ -76,6 +76,8 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
     parallelSafe: group.declarations.every((declaration) => declaration.parallelSafe),
     serial: group.declarations.some((declaration) => declaration.serial),
     needsApproval: group.declarations.some((declaration) => declaration.confirm === true),
+    // The session says when the request reaches the port, so a call stopped before that is known not sent.
+    reportsDelivery: true,
     canUse: (_context, args) => {
       const decision = authorizeDeviceCall(registry, { kind, action, args });
       if (!decision.ok) return decision.error;
@@ -89,7 +91,10 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
       const checked = checkDeviceArguments({ device: decision.device, kind, action, args });
       if (!checked.ok) throw checked.error;
       const deviceId = decision.device.trustedIdentity.id;
-      const result = await registry.call(deviceId, action, checked.args, { signal: context.signal });
+      const result = await registry.call(deviceId, action, checked.args, {
+        signal: context.signal,
+        onSent: () => context.markSent(),
+      });
       return { device_id: deviceId, result };
     },
   };

@@ -107,3 +107,31 @@ describe('the outcome of every call in a batch', () => {
     expect(ends[1]).not.toHaveProperty('approvalMs');
   });
 });
+
+describe('a call stopped while its gates decide', () => {
+  it('never runs its handler afterwards, and is known not sent', async () => {
+    const controller = new AbortController();
+    const deciding = gate();
+    const decide = gate();
+    const ran: string[] = [];
+    const tools = [
+      tool('relay__set', {
+        canUse: async () => {
+          deciding.open();
+          await decide.promise;
+          return null;
+        },
+        handler: () => void ran.push('relay__set'),
+      }),
+    ];
+    const running = runWith({ tools, calls: [call(0, 'relay__set')], signal: controller.signal });
+    await deciding.promise;
+    controller.abort(new Error('the person pressed Stop'));
+    const { results } = await running;
+    decide.open();
+    // Let the gate's continuation run, as it would have before the fix.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual([]);
+    expect(results[0]?.callOutcome).toBe('not_sent');
+  });
+});
