@@ -1,9 +1,9 @@
-import { access } from 'node:fs/promises';
 import ModbusRTU from 'modbus-serial';
 import { ToolError } from '../../core/tools/tool-error.ts';
 import { CallLane } from '../session/call-lane.ts';
 import { Emitter } from '../../core/events/emitter.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
+import { waitForPath } from '../transport/port-path.ts';
 import type { TransportClose } from '../transport/line-transport.ts';
 import { describeBus, type ModbusBusSettings } from './modbus-bus-settings.ts';
 import { modbusFailure } from './modbus-failure.ts';
@@ -181,7 +181,7 @@ export class ModbusBus {
   private async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        await this.waitForPath(signal);
+        await this.waitForPort(signal);
       } catch {
         // Let go while the port was absent: nothing is open.
         break;
@@ -242,17 +242,8 @@ export class ModbusBus {
     });
   }
 
-  private async waitForPath(signal: AbortSignal): Promise<void> {
-    for (;;) {
-      signal.throwIfAborted();
-      try {
-        await access(this.path);
-        return;
-      } catch {
-        // Absent for now (unplugged): look again after the interval.
-        await abortableDelay(this.reconnectIntervalMs, signal);
-      }
-    }
+  private async waitForPort(signal: AbortSignal): Promise<void> {
+    await waitForPath({ path: this.path, intervalMs: this.reconnectIntervalMs, signal });
   }
 
   private failEverything(why: string): void {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { realpath } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
 import type { TransportClose } from '../transport/line-transport.ts';
+import { pathTarget, PortPathWatch } from '../transport/port-path.ts';
 import type { ModbusBusSettings } from './modbus-bus-settings.ts';
 
 /** The longest RTU frame (the protocol's limit). */
@@ -31,8 +31,7 @@ export class ModbusRtuPort extends EventEmitter {
   private awaited: AwaitedReply | undefined;
   private closedOnce = false;
   private pathLost = false;
-  private watchTimer: NodeJS.Timeout | undefined;
-  private openedTarget: string | undefined;
+  private watch: PortPathWatch | undefined;
 
   constructor(private readonly options: { path: string; settings: ModbusBusSettings; watchPathMs: number }) {
     super();
@@ -46,7 +45,7 @@ export class ModbusRtuPort extends EventEmitter {
     });
     this.serial.on('data', (data: Buffer) => this.receive(data));
     this.serial.on('close', (error?: Error & { disconnected?: boolean }) => {
-      clearTimeout(this.watchTimer);
+      this.watch?.stop();
       if (this.closedOnce) return;
       this.closedOnce = true;
       const reason: TransportClose = {
@@ -74,18 +73,19 @@ export class ModbusRtuPort extends EventEmitter {
   open(callback: (error: Error | null) => void): void {
     this.serial.open((error) => {
       if (error) return callback(error);
-      realpath(this.options.path).then(
-        (target) => {
-          this.openedTarget = target;
-          this.scheduleWatch();
-          callback(null);
-        },
-        () => {
-          this.openedTarget = this.options.path;
-          this.scheduleWatch();
-          callback(null);
-        },
-      );
+      void pathTarget(this.options.path).then((openedTarget) => {
+        this.watch = new PortPathWatch({
+          path: this.options.path,
+          openedTarget,
+          everyMs: this.options.watchPathMs,
+          stillOpen: () => !this.closedOnce && this.serial.isOpen,
+          onLost: () => {
+            this.pathLost = true;
+            this.serial.close();
+          },
+        });
+        callback(null);
+      });
     });
   }
 
@@ -97,7 +97,7 @@ export class ModbusRtuPort extends EventEmitter {
   }
 
   close(callback?: () => void): void {
-    clearTimeout(this.watchTimer);
+    this.watch?.stop();
     if (!this.serial.isOpen) {
       callback?.();
       return;
@@ -127,22 +127,6 @@ export class ModbusRtuPort extends EventEmitter {
       this.emit('data', frame);
       return;
     }
-  }
-
-  private scheduleWatch(): void {
-    this.watchTimer = setTimeout(() => {
-      realpath(this.options.path).then(
-        (target) => this.afterWatch(target === this.openedTarget),
-        () => this.afterWatch(false),
-      );
-    }, this.options.watchPathMs);
-  }
-
-  private afterWatch(present: boolean): void {
-    if (this.closedOnce || !this.serial.isOpen) return;
-    if (present) return this.scheduleWatch();
-    this.pathLost = true;
-    this.serial.close();
   }
 }
 

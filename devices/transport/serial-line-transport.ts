@@ -1,9 +1,8 @@
-import { access, realpath } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
 import { MAX_FRAME_BYTES } from '../protocol/frame-schema.ts';
 import { LineFramer } from './line-framer.ts';
 import type { LineTransport, LineTransportHandlers, TransportConnector } from './line-transport.ts';
-import { abortableDelay } from './abortable-delay.ts';
+import { PortPathWatch, pathTarget, waitForPath } from './port-path.ts';
 
 /** Options of a serial line transport. */
 export interface SerialLineOptions {
@@ -36,7 +35,7 @@ export async function openSerialLineTransport(
     }
     port.open((error) => finish(error ?? null));
   });
-  const openedTarget = await realpath(path).catch(() => path);
+  const openedTarget = await pathTarget(path);
   return new SerialLineTransport(port, path, {
     ...handlers,
     maxBytes: options.maxFrameBytes ?? MAX_FRAME_BYTES,
@@ -53,7 +52,7 @@ export async function openSerialLineTransport(
 class SerialLineTransport implements LineTransport {
   private closedOnce = false;
   private pathLost = false;
-  private watchTimer: NodeJS.Timeout | undefined;
+  private readonly watch: PortPathWatch;
 
   constructor(
     private readonly port: SerialPort,
@@ -68,7 +67,7 @@ class SerialLineTransport implements LineTransport {
     });
     port.on('data', (data: Buffer) => framer.push(data));
     port.on('close', (error?: Error & { disconnected?: boolean }) => {
-      clearTimeout(this.watchTimer);
+      this.watch.stop();
       if (this.closedOnce) return;
       this.closedOnce = true;
       const disconnected = error?.disconnected === true || this.pathLost;
@@ -83,23 +82,16 @@ class SerialLineTransport implements LineTransport {
         handlers.onClose({ disconnected: true, detail: error.message });
       }
     });
-    this.scheduleWatch();
-  }
-
-  private scheduleWatch(): void {
-    this.watchTimer = setTimeout(() => {
-      realpath(this.label).then(
-        (target) => this.afterWatch(target === this.options.openedTarget),
-        () => this.afterWatch(false),
-      );
-    }, this.options.watchPathMs);
-  }
-
-  private afterWatch(present: boolean): void {
-    if (this.closedOnce || !this.port.isOpen) return;
-    if (present) return this.scheduleWatch();
-    this.pathLost = true;
-    this.port.close();
+    this.watch = new PortPathWatch({
+      path: label,
+      openedTarget: options.openedTarget,
+      everyMs: options.watchPathMs,
+      stillOpen: () => !this.closedOnce && port.isOpen,
+      onLost: () => {
+        this.pathLost = true;
+        port.close();
+      },
+    });
   }
 
   get isOpen(): boolean {
@@ -126,18 +118,7 @@ export function serialConnector(options: SerialLineOptions & { pollIntervalMs?: 
   const interval = options.pollIntervalMs ?? 100;
   return {
     label: options.path,
-    async waitUntilPresent(signal) {
-      for (;;) {
-        signal.throwIfAborted();
-        try {
-          await access(options.path);
-          return;
-        } catch {
-          // Absent for now (unplugged): poll again after the interval.
-          await abortableDelay(interval, signal);
-        }
-      }
-    },
+    waitUntilPresent: (signal) => waitForPath({ path: options.path, intervalMs: interval, signal }),
     open: (handlers, signal) => openSerialLineTransport({ watchPathMs: interval, ...options, handlers, signal }),
   };
 }

@@ -7,8 +7,7 @@ import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 import { boardPackagesInstallLine, missingBoardPackages } from '../helpers/avr/board-packages.ts';
 import { buildExample, EXAMPLES } from '../helpers/avr/build-sketch.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
-import { openRawLineClient } from '../helpers/avr/raw-line-client.ts';
-import { startSimavrBoard } from '../helpers/avr/simavr-board.ts';
+import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { toolCallContext } from '../helpers/device-tool-context.ts';
 
 const BAUD = 115_200;
@@ -81,7 +80,7 @@ async function firmwareFigures(): Promise<FirmwareFigures[]> {
     const built = await buildExample(example);
     const board = await startSimavrBoard({ elfPath: built.elfPath });
     try {
-      const client = await openRawLineClient(board.ptyPath);
+      const client = await openListeningBoard(board);
       try {
         for (const line of ['{"id":1,"op":"hello"}', ...workload[example]!]) await client.request(line);
       } finally {

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { buildExample, EXAMPLES, LIBRARY, type Example } from '../helpers/avr/build-sketch.ts';
 import { runTool as runBuildTool } from '../helpers/avr/cached-build.ts';
-import { openRawLineClient } from '../helpers/avr/raw-line-client.ts';
-import { startSimavrBoard } from '../helpers/avr/simavr-board.ts';
+import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { Disposables } from '../helpers/pty-pair.ts';
 
 const owned = new Disposables();
@@ -57,7 +56,7 @@ describeBoards('the Arduino library’s examples on an ATmega328P', () => {
 
       const board = await startSimavrBoard({ elfPath: built.elfPath });
       owned.add({ close: () => board.kill() });
-      const client = owned.add(await openRawLineClient(board.ptyPath));
+      const client = owned.add(await openListeningBoard(board));
       for (const line of [...COMMON, ...WORKLOAD[example]]) await client.request(line);
       await client.write('\u0000garbage\n');
       await client.request('{"id":99,"op":"hello"}');

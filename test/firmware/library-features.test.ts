@@ -3,8 +3,7 @@ import path from 'node:path';
 import { helloResultSchema } from '../../devices/protocol/frame-schema.ts';
 import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { buildSketch } from '../helpers/avr/build-sketch.ts';
-import { openRawLineClient } from '../helpers/avr/raw-line-client.ts';
-import { startSimavrBoard } from '../helpers/avr/simavr-board.ts';
+import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { Disposables } from '../helpers/pty-pair.ts';
 
 const owned = new Disposables();
@@ -17,7 +16,7 @@ describeBoards('the Arduino library beyond what the examples use', () => {
     const probe = await buildSketch(PROBE);
     const board = await startSimavrBoard({ elfPath: probe.elfPath });
     owned.add({ close: () => board.kill() });
-    const client = owned.add(await openRawLineClient(board.ptyPath));
+    const client = owned.add(await openListeningBoard(board));
     const call = (id: number, tool: string, args: Record<string, unknown>) =>
       client.request(JSON.stringify({ id, op: 'call', tool, args }));
 

@@ -5,7 +5,7 @@ import { startSimulatedDevices } from '../../devices/simulator/start-simulated-d
 import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { buildExample } from '../helpers/avr/build-sketch.ts';
 import { openRawLineClient, type RawLineClient } from '../helpers/avr/raw-line-client.ts';
-import { startSimavrBoard } from '../helpers/avr/simavr-board.ts';
+import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { Disposables } from '../helpers/pty-pair.ts';
 import { PROTOCOL_CASES, type Expected } from './protocol-cases.ts';
 
@@ -58,7 +58,7 @@ describeBoards('the serial protocol as the simulator and the Arduino library spe
     owned.add({ close: () => board.kill() });
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
 
-    const onFirmware = await runCases(owned.add(await openRawLineClient(board.ptyPath)));
+    const onFirmware = await runCases(owned.add(await openListeningBoard(board)));
     const onSimulator = await runCases(owned.add(await openRawLineClient(sim.devices[0]!.path)));
 
     // Each device states its own limit, and each is held to the one it states.

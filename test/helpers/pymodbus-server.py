@@ -25,6 +25,8 @@ unit). Stdin takes one JSON command per line; each is answered by {"event": "don
                                        or the timeout passed ("barrier-timeout" is logged)
   garble  {"bus"}                      the next reply on the bus goes out with a broken CRC
   reopen  {"bus"}                      close and reopen the bus's port (after a replug)
+  sync    {}                           nothing: its "done" comes after every log line of the wire
+                                       so far (a test reads the log after a call only past a sync)
 
 The process exits when stdin closes, so it never outlives the test that started it.
 """
@@ -206,6 +208,8 @@ async def command(servers, line):
     elif op == "reopen":
         await servers[bus].shutdown()
         await servers[bus].start()
+    elif op == "sync":
+        pass
     else:
         reply["error"] = f"unknown op {op}"
     emit(reply)

@@ -63,6 +63,11 @@ export interface PymodbusPeer {
   waitFor(match: (entry: PeerLogEntry) => boolean, from?: number): Promise<PeerLogEntry>;
   /** Sends one command (see pymodbus-server.py) and resolves with its `done` line. */
   command(command: Record<string, unknown>): Promise<PeerLogEntry>;
+  /**
+   * Resolves once the log holds every line the server wrote so far: the log reaches the test over a
+   * pipe and can lag the wire, so a test reads it after a call only once this resolves.
+   */
+  sync(): Promise<void>;
   /** Takes the bus's port away: the host's path vanishes, as when a USB adapter is pulled. */
   unplug(bus: number): Promise<void>;
   /** Brings the port back at the same path and has the server reopen its end. */
@@ -144,6 +149,7 @@ export async function startPymodbus(options: { buses: BusSpec[] }): Promise<Pymo
     log,
     waitFor,
     command,
+    sync: async () => void (await command({ op: 'sync' })),
     async unplug(bus) {
       await pairs[bus]?.close();
       pairs[bus] = undefined;

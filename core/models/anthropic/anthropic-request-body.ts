@@ -1,5 +1,6 @@
 import type { ToolCallRecord } from '../conversation-message.ts';
-import type { ModelRequest } from '../model-adapter.ts';
+import type { RequestBodyOptions } from '../request-body-options.ts';
+import { sameRoleTurns } from '../same-role-turns.ts';
 import { toolResultRuns } from '../tool-result-runs.ts';
 
 type Block = Record<string, unknown>;
@@ -16,19 +17,9 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  * each with its own images) in one user message. Consecutive user turns are merged, since the
  * format alternates roles.
  */
-export function anthropicRequestBody(options: {
-  request: ModelRequest;
-  model: string;
-  maxTokens?: number;
-}): Record<string, unknown> {
+export function anthropicRequestBody(options: RequestBodyOptions): Record<string, unknown> {
   const { request } = options;
-  const messages: AnthropicMessage[] = [];
-  const add = (role: AnthropicMessage['role'], content: Block[]): void => {
-    if (content.length === 0) return;
-    const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content.push(...content);
-    else messages.push({ role, content });
-  };
+  const { turns, add } = sameRoleTurns<AnthropicMessage['role'], Block>();
   for (const item of toolResultRuns(request.messages)) {
     if (item.role === 'user') add('user', item.text === '' ? [] : [{ type: 'text', text: item.text }]);
     else if (item.role === 'assistant') add('assistant', assistantBlocks(item.text, item.toolCalls));
@@ -53,7 +44,7 @@ export function anthropicRequestBody(options: {
   const body: Record<string, unknown> = {
     model: options.model,
     max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages,
+    messages: turns.map(({ role, parts }): AnthropicMessage => ({ role, content: parts })),
     stream: true,
   };
   if (request.system !== '') body.system = request.system;

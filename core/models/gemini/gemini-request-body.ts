@@ -1,5 +1,6 @@
 import type { ToolCallRecord } from '../conversation-message.ts';
-import type { ModelRequest } from '../model-adapter.ts';
+import type { RequestBodyOptions } from '../request-body-options.ts';
+import { sameRoleTurns } from '../same-role-turns.ts';
 import { resultObject } from '../result-object.ts';
 import { toolResultRuns } from '../tool-result-runs.ts';
 import { geminiParameters } from './gemini-parameters.ts';
@@ -23,15 +24,9 @@ export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  * content of `functionResponse` parts, each followed by its media as `inlineData`. Ids the
  * adapter made up are not sent back.
  */
-export function geminiRequestBody(options: { request: ModelRequest; maxTokens?: number }): Record<string, unknown> {
+export function geminiRequestBody(options: Omit<RequestBodyOptions, 'model'>): Record<string, unknown> {
   const { request } = options;
-  const contents: Content[] = [];
-  const add = (role: Content['role'], parts: Part[]): void => {
-    if (parts.length === 0) return;
-    const last = contents[contents.length - 1];
-    if (last && last.role === role) last.parts.push(...parts);
-    else contents.push({ role, parts });
-  };
+  const { turns: contents, add } = sameRoleTurns<Content['role'], Part>();
   for (const item of toolResultRuns(request.messages)) {
     if (item.role === 'user') add('user', item.text === '' ? [] : [{ text: item.text }]);
     else if (item.role === 'assistant') add('model', modelParts(item.text, item.toolCalls));

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../model-adapter.ts';
+import type { RequestBodyOptions } from '../request-body-options.ts';
 import { toolResultRuns } from '../tool-result-runs.ts';
 
 type OllamaMessage = Record<string, unknown>;
@@ -8,11 +8,7 @@ type OllamaMessage = Record<string, unknown>;
  * `tool_calls` (arguments as objects), each result as a `tool` message naming its tool and call
  * id. Tool messages take no images, so a run's media follow it as one user message's `images`.
  */
-export function ollamaRequestBody(options: {
-  request: ModelRequest;
-  model: string;
-  maxTokens?: number;
-}): Record<string, unknown> {
+export function ollamaRequestBody(options: RequestBodyOptions): Record<string, unknown> {
   const { request } = options;
   const messages: OllamaMessage[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../model-adapter.ts';
+import type { RequestBodyOptions } from '../request-body-options.ts';
 import { mediaDataUrl } from '../media-data-url.ts';
 import { toolResultRuns } from '../tool-result-runs.ts';
 
@@ -11,12 +11,9 @@ type OpenAiMessage = Record<string, unknown>;
  * `parallel_tool_calls: true` goes with the tools unless `parallelToolCalls` is false (models that
  * refuse the parameter answer 400 to it, whatever its value).
  */
-export function openAiRequestBody(options: {
-  request: ModelRequest;
-  model: string;
-  maxTokens?: number;
-  parallelToolCalls?: boolean;
-}): Record<string, unknown> {
+export function openAiRequestBody(
+  options: RequestBodyOptions & { parallelToolCalls?: boolean },
+): Record<string, unknown> {
   const { request } = options;
   const messages: OpenAiMessage[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });

@@ -77,6 +77,7 @@ describeWithPymodbus('Modbus buses against pymodbus', () => {
       runTool(read, { device_id: meter }, { index: 2 }),
       runTool(set, { device_id: relay, channel: 2, on: true }, { index: 3 }),
     ]);
+    await peer.sync();
     const wire = peer.log.slice(from);
     expect(overlaps(wire, 0)).toEqual([]);
     expect(results.map((result) => result.ok)).toEqual([true, true, true, true]);

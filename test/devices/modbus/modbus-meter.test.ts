@@ -43,6 +43,7 @@ describeWithPymodbus('an Eastron SDM120 against pymodbus', () => {
     const peer = owned.add(await startPymodbus({ buses: [{ baudrate: 2400, units: { 1: meterRegisters() } }] }));
     const registry = owned.add(modbusRegistry());
     const id = await attachUnit(registry, { path: peer.paths[0]!, profile: shippedProfile('eastron-sdm120'), unit: 1 });
+    await peer.sync();
     const from = peer.log.length;
     // float32 as pymodbus packs them (high word first), then 7 significant digits:
     // 229.8 → 0x4365CCCD = 229.800003…; 4.35 → 0x408B3333 = 4.3499999…; 998.6 → 0x4479A666 = 998.59997…;
@@ -54,6 +55,7 @@ describeWithPymodbus('an Eastron SDM120 against pymodbus', () => {
         result: { voltage_v: 229.8, current_a: 4.35, power_w: 998.6, frequency_hz: 49.98, energy_kwh: 12_345.67 },
       },
     });
+    await peer.sync();
     const requests = peer.log.slice(from).filter((entry) => entry.event === 'request');
     expect(requests.map((entry) => [entry.unit, entry.function, entry.address, entry.count])).toEqual([
       [1, 4, 0x0000, 2],
@@ -100,6 +102,7 @@ describeWithPymodbus('an Eastron SDM120 against pymodbus', () => {
       scaled: 220.1,
       signed: -2,
     });
+    await peer.sync();
     expect(peer.log.filter((entry) => entry.event === 'request' && entry.function === 3).at(-1)).toMatchObject({
       address: 0,
       count: 6,

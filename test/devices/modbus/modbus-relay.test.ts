@@ -85,6 +85,7 @@ describeWithPymodbus('a relay-8 board against pymodbus', () => {
     const peer = owned.add(await startPymodbus({ buses: [{ units: { 1: relayCoils() } }] }));
     const registry = owned.add(modbusRegistry());
     await attachUnit(registry, { path: peer.paths[0]!, profile: shippedProfile('relay-8'), unit: 1 });
+    await peer.sync();
     const before = peer.log.length;
     expect(await runTool(deviceTool(registry, 'relay__set'), { channel: 9, on: true })).toMatchObject({
       ok: false,
@@ -92,6 +93,7 @@ describeWithPymodbus('a relay-8 board against pymodbus', () => {
       field: 'channel',
       detail: expect.stringContaining('channel must be at most 8'),
     });
+    await peer.sync();
     expect(peer.log.slice(before).filter((entry) => entry.event === 'request')).toEqual([]);
   });
 });

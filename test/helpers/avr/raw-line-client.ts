@@ -13,6 +13,8 @@ export interface RawLineClient {
   readonly events: EventFrame[];
   /** Lines that were neither a response nor an event. */
   readonly invalid: string[];
+  /** The next response frame, or undefined when none comes within `timeoutMs`. */
+  nextResponse(timeoutMs: number): Promise<ResponseFrame | undefined>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,17 @@ export async function openRawLineClient(path: string): Promise<RawLineClient> {
     write: (text) => transport.write(text),
     events,
     invalid,
+    async nextResponse(timeoutMs) {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      while (responses.length === 0) {
+        if (!transport.isOpen || deadline.aborted) return undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          deadline.addEventListener('abort', () => resolve(), { once: true });
+        });
+      }
+      return responses.shift();
+    },
     async close() {
       lifetime.abort();
       await transport.close();

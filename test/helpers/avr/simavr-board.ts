@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { buildSimavrHarness } from './build-harness.ts';
+import { openRawLineClient, type RawLineClient } from './raw-line-client.ts';
 
 /** A simulated ATmega328P running a firmware image, its UART0 on a pseudo-terminal. */
 export interface SimavrBoard {
@@ -105,4 +106,32 @@ export async function startSimavrBoard(options: {
     },
     kill,
   };
+}
+
+/**
+ * A raw line client on a board that is listening. Bytes sent before the sketch has opened its UART
+ * are lost (as on a real board still in its bootloader), and a loaded machine can slow the simulated
+ * chip's start that much: so hello is asked until one is answered, as the host's session does, and
+ * the answers to every hello after that one are taken too, so none is left for the test to read.
+ */
+export async function openListeningBoard(board: SimavrBoard): Promise<RawLineClient> {
+  const client = await openRawLineClient(board.ptyPath);
+  try {
+    const firstId = 900_001;
+    let lastId = firstId - 1;
+    let answered: number | undefined;
+    for (let attempt = 0; answered === undefined; attempt++) {
+      if (attempt === 40) throw new Error(`${board.ptyPath}: the sketch answered none of 40 hellos`);
+      lastId += 1;
+      await client.write(`{"id":${lastId},"op":"hello"}\n`);
+      answered = (await client.nextResponse(250))?.id;
+    }
+    for (let id = answered + 1; id <= lastId; id++) {
+      if ((await client.nextResponse(10_000))?.id !== id) throw new Error(`${board.ptyPath}: hello ${id} unanswered`);
+    }
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
 }

@@ -177,6 +177,7 @@ describeWithPymodbus('Modbus devices from the command line', () => {
     ]);
     const events = jsonLines(run.stdout);
     expect(events.find((event) => event.type === 'batch/start')).toMatchObject({ mode: 'parallel' });
+    await modbus.sync();
     const wire = modbus.log.slice(from);
     const batch = wire.slice(4); // after the two identity reads and their replies
     const firstReply = batch.findIndex((entry) => entry.event === 'reply');
