@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { planDemoReply } from '../../../../core/models/demo/demo-model.ts';
 import type { ModelTool } from '../../../../core/models/model-adapter.ts';
+import type { JsonSchema } from '../../../../core/tools/json-schema.ts';
 import type { ConversationMessage } from '../../../../core/models/conversation-message.ts';
 
 /** A device tool as the devices plugin describes it: the action's text, then `Devices: …` (aliases quoted). */
 function deviceTool(name: string, devices: string[]): ModelTool {
   const ids = devices.map((device) => device.split(' ')[0]!);
   // The lamp's own declaration (devices/simulator): on, and brightness 0–100.
-  const own =
+  const own: Record<string, JsonSchema> =
     name === 'lamp__set'
       ? { on: { type: 'boolean' }, brightness: { type: 'integer', minimum: 0, maximum: 100 } }
       : name === 'display__show'
