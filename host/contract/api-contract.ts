@@ -14,6 +14,7 @@ export { agentEventSchema, PROVIDERS, TOOL_ORDER_REST };
 export type { AgentEvent };
 export * from './settings-table.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
+export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */
