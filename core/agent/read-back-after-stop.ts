@@ -53,9 +53,9 @@ function readerFor(call: UnknownCall, tools: ReadonlyMap<string, ToolDefinition>
 /**
  * After a Stop, reads again every device a call may have acted on (its outcome `unknown`), each
  * through the kernel's own pipeline — look-up, the CanUse gate, validation, the handler — with its
- * own deadline (the turn's signal is already aborted), and emits one `device/state` per device.
- * The person is not asked: a read action that needs approval is left out. Devices are read
- * concurrently; the events follow the order of the first unknown call of each device.
+ * own deadline (the turn's signal is already aborted), and emits one `device/state` per device (per
+ * part of it, such as a relay channel). The person is not asked: a read action that needs approval
+ * is left out. Devices are read concurrently; the events follow the order of the first unknown call.
  */
 export async function readBackAfterStop(options: {
   calls: readonly UnknownCall[];
@@ -66,27 +66,33 @@ export async function readBackAfterStop(options: {
   timeoutMs: number;
   afterTool?: readonly AfterToolHook[];
 }): Promise<void> {
-  const byDevice = new Map<string, { reader: ToolDefinition; callIds: string[] }>();
+  // One read per device and part of it (a relay's channel): the same read serves every call it covers.
+  const reads = new Map<
+    string,
+    { deviceId: string; reader: ToolDefinition; args: Record<string, unknown>; callIds: string[] }
+  >();
   for (const call of options.calls) {
     const reader = readerFor(call, options.tools);
     if (!reader) continue;
     const deviceId = call.args.device_id as string;
-    const entry = byDevice.get(deviceId) ?? { reader, callIds: [] };
+    const args = readArguments(reader, call.args);
+    const key = JSON.stringify([deviceId, reader.name, args]);
+    const entry = reads.get(key) ?? { deviceId, reader, args, callIds: [] };
     entry.callIds.push(call.callId);
-    byDevice.set(deviceId, entry);
+    reads.set(key, entry);
   }
-  if (byDevice.size === 0) return;
+  if (reads.size === 0) return;
   const signal = AbortSignal.timeout(options.timeoutMs);
   const batchId = `read-back-${options.newId()}`;
   const found = await Promise.all(
-    [...byDevice.entries()].map(async ([deviceId, { reader, callIds }], position) => {
+    [...reads.values()].map(async ({ deviceId, reader, args, callIds }, position) => {
       const callId = options.newId();
       const run = await runToolCall({
         pipeline: {
           defaultTimeoutMs: options.timeoutMs,
           ...(options.afterTool ? { afterTool: options.afterTool } : {}),
         },
-        call: { index: position, callId, name: reader.name, args: { device_id: deviceId }, tool: reader },
+        call: { index: position, callId, name: reader.name, args: { device_id: deviceId, ...args }, tool: reader },
         identity: { ...options.identity, batchId, callId, index: position },
         authorization: { conversationId: options.identity.conversationId, caller: 'agent' },
         signal,
@@ -96,6 +102,7 @@ export async function readBackAfterStop(options: {
         deviceId,
         tool: reader.name,
         callIds,
+        ...(Object.keys(args).length > 0 ? { args } : {}),
       };
       return run.outcome.ok
         ? { ...state, result: deviceResult(run.outcome.value, deviceId) }
@@ -103,6 +110,15 @@ export async function readBackAfterStop(options: {
     }),
   );
   for (const event of found) options.emit(event);
+}
+
+/**
+ * The arguments of the read besides `device_id`: those of the unknown call that the read action
+ * also takes (a relay's `channel`), so it reads the part of the device the call addressed.
+ */
+function readArguments(reader: ToolDefinition, callArgs: Record<string, unknown>): Record<string, unknown> {
+  const accepted = Object.keys(reader.parameters.properties ?? {}).filter((name) => name !== 'device_id');
+  return Object.fromEntries(accepted.filter((name) => name in callArgs).map((name) => [name, callArgs[name]]));
 }
 
 /** A device tool answers `{ device_id, result }`: the state is its `result`; anything else is kept whole. */

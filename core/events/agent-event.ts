@@ -102,6 +102,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     deviceId: z.string(),
     tool: z.string(),
     callIds: z.array(z.string()),
+    /** The read's arguments besides device_id, when it reads one part of the device (a relay's channel). */
+    args: argsSchema.optional(),
     result: z.unknown().optional(),
     error: toolErrorDataSchema.optional(),
   }),

@@ -9,7 +9,9 @@ import { settingsHandlers } from './settings-handlers.ts';
 /** Binds each API method of the contract to the host's parts, one area of the API per file. */
 export function createApiHandlers(parts: HostParts): ApiHandlers {
   return {
-    'app/info': () => {
+    'app/info': async () => {
+      // The model the next turn will use, so the header is right as soon as the settings change.
+      await parts.models.current().catch(() => undefined);
       const status = parts.models.status;
       return {
         version: parts.version,

@@ -66,9 +66,10 @@ export function formatBatchFooter(event: Extract<AgentEvent, { type: 'batch/end'
 
 /** Pure: what the read-back after a Stop found on one device. */
 export function formatDeviceState(event: Extract<AgentEvent, { type: 'device/state' }>): string {
+  const part = event.args ? ` (${formatArgs(event.args)})` : '';
   if (event.error)
-    return `${event.deviceId} could not be read after the stop (${event.error.reason}${event.error.detail ? `: ${event.error.detail}` : ''}): it may have acted`;
-  return `${event.deviceId} read after the stop (${event.tool}): ${compactJson(event.result)}`;
+    return `${event.deviceId}${part} could not be read after the stop (${event.error.reason}${event.error.detail ? `: ${event.error.detail}` : ''}): it may have acted`;
+  return `${event.deviceId}${part} read after the stop (${event.tool}): ${compactJson(event.result)}`;
 }
 
 /** Pure: the closing line of a turn that did not end done (the error itself goes to stderr). */

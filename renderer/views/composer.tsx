@@ -1,10 +1,14 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAppStore } from './use-app-store.ts';
 
-/** The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn. */
+/**
+ * The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn.
+ * It has the focus when the page opens, after a message is sent and when a conversation is opened.
+ */
 export function Composer() {
   const [text, setText] = useState('');
   const sending = useAppStore((state) => state.sending);
+  const openId = useAppStore((state) => state.openConversationId);
   const running = useAppStore((state) => {
     const order = state.openConversationId ? state.turnOrder[state.openConversationId] : undefined;
     const last = order?.[order.length - 1];
@@ -12,12 +16,19 @@ export function Composer() {
   });
   const sendMessage = useAppStore((state) => state.sendMessage);
   const abortTurn = useAppStore((state) => state.abortTurn);
+  const input = useRef<HTMLTextAreaElement>(null);
   const canSend = text.trim().length > 0 && !sending && !running;
+
+  useEffect(() => {
+    // Only when no drawer holds the focus (a drawer closes itself when a conversation is chosen).
+    if (!document.querySelector('.drawer-open')) input.current?.focus({ preventScroll: true });
+  }, [openId]);
 
   async function submit(event?: FormEvent): Promise<void> {
     event?.preventDefault();
     if (!canSend) return;
     if (await sendMessage(text.trim())) setText('');
+    input.current?.focus({ preventScroll: true });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): void {
@@ -29,11 +40,15 @@ export function Composer() {
 
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
+      <label className="visually-hidden" htmlFor="composer-input">
+        Message to Home Agent
+      </label>
       <textarea
+        id="composer-input"
+        ref={input}
         className="composer-input"
         data-testid="composer-input"
-        aria-label="Message"
-        placeholder="Turn on the living-room lamps and tell me the temperature…"
+        placeholder="Turn on the lamps and tell me the temperature…"
         rows={2}
         maxLength={20_000}
         value={text}

@@ -176,3 +176,58 @@ describe('the read-back after a Stop', () => {
     expect(events.filter((event) => event.type === 'device/state')).toEqual([]);
   });
 });
+
+describe('the read-back of a device with parts', () => {
+  it('reads the part each unknown call addressed (a relay channel), once per part', async () => {
+    const relay: Record<number, boolean> = { 1: false, 2: false };
+    const started: number[] = [];
+    const channel = { type: 'integer' } as const;
+    const tools: ToolDefinition[] = [
+      {
+        name: 'relay__set',
+        description: 'switch a channel',
+        parameters: { type: 'object', properties: { device_id: { type: 'string' }, channel, on: { type: 'boolean' } } },
+        parallelSafe: true,
+        handler: async (args, context) => {
+          relay[args.channel as number] = args.on as boolean;
+          started.push(args.channel as number);
+          await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
+        },
+      },
+      {
+        name: 'relay__get',
+        description: 'read a channel',
+        parameters: {
+          type: 'object',
+          properties: { device_id: { type: 'string' }, channel },
+          required: ['channel'],
+        },
+        handler: (args) => ({
+          device_id: args.device_id,
+          result: { channel: args.channel, on: relay[args.channel as number] },
+        }),
+      },
+    ];
+    const { agent, events } = setup({
+      script: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'relay__set', args: { device_id: 'relay-1', channel: 1, on: true } },
+              { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
+            ],
+          },
+        ],
+      },
+      tools,
+    });
+    const running = agent.runTurn({ conversationId: 'c1', text: 'both relays on' });
+    await expect.poll(() => started.length).toBe(2);
+    agent.abort('c1');
+    await running;
+    expect(events.filter((event) => event.type === 'device/state')).toEqual([
+      expect.objectContaining({ deviceId: 'relay-1', args: { channel: 1 }, result: { channel: 1, on: true } }),
+      expect.objectContaining({ deviceId: 'relay-1', args: { channel: 2 }, result: { channel: 2, on: true } }),
+    ]);
+  });
+});
