@@ -59,7 +59,10 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
       void store.getState().refreshConversations();
     }
     // A turn may have found a device gone or back: the devices list is re-read after every turn.
-    if (event.type === 'turn/end') void store.getState().refreshDevices();
+    if (event.type === 'turn/end') {
+      store.getState().turnEnded(event.conversationId);
+      void store.getState().refreshDevices();
+    }
   }
 
   /**

@@ -68,7 +68,13 @@ export function BatchPanel(props: { batchId: string }) {
           <span className="legend-swatch timing-run" aria-hidden="true" /> running, then ran
         </li>
         <li>
-          <span className="legend-swatch timing-run timing-run-failed" aria-hidden="true" /> did not succeed
+          <span className="legend-swatch timing-run timing-run-failed" aria-hidden="true" /> failed
+        </li>
+        <li>
+          <span className="legend-swatch timing-run timing-run-not-sent" aria-hidden="true" /> not sent
+        </li>
+        <li>
+          <span className="legend-swatch timing-run timing-run-unknown" aria-hidden="true" /> outcome unknown
         </li>
       </ul>
     </section>

@@ -14,6 +14,9 @@ export function Composer() {
     const last = order?.[order.length - 1];
     return last !== undefined && state.turns[last]?.status === 'running';
   });
+  const stopping = useAppStore((state) =>
+    state.openConversationId ? state.stopping[state.openConversationId] === true : false,
+  );
   const sendMessage = useAppStore((state) => state.sendMessage);
   const abortTurn = useAppStore((state) => state.abortTurn);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -56,8 +59,16 @@ export function Composer() {
         onKeyDown={onKeyDown}
       />
       {running ? (
-        <button type="button" className="button button-stop" data-testid="stop-button" onClick={() => void abortTurn()}>
-          Stop
+        <button
+          type="button"
+          className="button button-stop"
+          data-testid="stop-button"
+          aria-disabled={stopping}
+          onClick={() => {
+            if (!stopping) void abortTurn();
+          }}
+        >
+          {stopping ? 'Stopping…' : 'Stop'}
         </button>
       ) : (
         <button type="submit" className="button button-primary" data-testid="send-button" disabled={!canSend}>

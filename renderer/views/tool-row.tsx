@@ -21,6 +21,15 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
   const waiting = approval?.status === 'waiting';
   const detailsId = `tool-details-${row.callId}`;
   const failed = row.ok === false || row.status === 'interrupted';
+  // The bar says what is known: failed, nothing sent, or unknown (it may have acted).
+  const runClass =
+    row.outcome === 'unknown' || row.status === 'interrupted'
+      ? ' timing-run-unknown'
+      : row.outcome === 'not_sent'
+        ? ' timing-run-not-sent'
+        : failed
+          ? ' timing-run-failed'
+          : '';
   return (
     <li
       className={`tool-row tool-row-${row.status}${failed ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}`}
@@ -78,7 +87,7 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
         )}
         {bar?.run && (
           <span
-            className={`timing-run${bar.live ? ' timing-run-live' : ''}${failed ? ' timing-run-failed' : ''}`}
+            className={`timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
             style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
           />
         )}
@@ -214,8 +223,7 @@ function Outcome(props: { row: ToolRowView }) {
         : 'tool-outcome tool-outcome-error';
   return (
     <span className={className} data-testid="tool-outcome" title={words.meaning}>
-      <span className="tool-outcome-label">{words.label}</span>
-      {' · '}
+      <span className="tool-outcome-label">{`${words.label} · `}</span>
       <span className="tool-error-reason" data-testid="tool-error-reason">
         {row.error?.reason ?? 'failed'}
       </span>

@@ -21,6 +21,10 @@ export function TurnView(props: { turnId: string }) {
       );
     });
   });
+  const stopping = useAppStore((state) => {
+    const conversationId = state.turns[props.turnId]?.conversationId;
+    return conversationId !== undefined && state.stopping[conversationId] === true;
+  });
   if (!turn) return null;
   const lastAssistant = turn.items.findLastIndex((item) => item.kind === 'assistant');
   const states = turn.items.filter((item): item is DeviceStateItem => item.kind === 'device-state');
@@ -41,6 +45,11 @@ export function TurnView(props: { turnId: string }) {
         const streaming = turn.status === 'running' && !item.final && position === lastAssistant;
         return <ChatMessage key={`step-${item.step}`} role="assistant" text={item.text} streaming={streaming} />;
       })}
+      {stopping && turn.status === 'running' && (
+        <p className="turn-ending turn-ending-aborted" data-testid="turn-stopping">
+          Stopping: reading the devices that may have acted…
+        </p>
+      )}
       {states.length > 0 && <StatesAfterStop states={states} />}
       {turn.status !== 'running' && turn.status !== 'done' && (
         <p className={`turn-ending turn-ending-${turn.status}`} data-testid="turn-ending">
