@@ -9,7 +9,9 @@ export interface Announcement {
 /**
  * Pure: what a screen reader should hear when a live event arrives, or nothing. Only the open
  * conversation speaks, except a question for the person, which is heard from anywhere. Text is
- * announced once its message is complete, never delta by delta.
+ * announced once its message is complete, never delta by delta; a batch when it ends (its start
+ * follows the reply that announced it), and a call only when it did not succeed: each sentence
+ * costs the accessibility tree a frame, so only news is said.
  */
 export function announcementOf(event: HostAgentEvent, openConversationId: string | null): Announcement | undefined {
   if (event.type === 'approval/request')
@@ -18,11 +20,6 @@ export function announcementOf(event: HostAgentEvent, openConversationId: string
   switch (event.type) {
     case 'message/assistant':
       return event.text.trim() ? { text: `Home Agent: ${event.text}`, urgent: false } : undefined;
-    case 'batch/start':
-      return {
-        text: `Running ${event.calls.length} ${event.calls.length === 1 ? 'call' : 'calls'}${event.mode === 'parallel' ? ' in parallel' : ' one after another'}.`,
-        urgent: false,
-      };
     case 'tool/end': {
       if (event.ok) return undefined;
       const words = describeCallOutcome(event.outcome, event.ok);
