@@ -87,7 +87,8 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
         )}
         {bar?.run && (
           <span
-            className={`timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
+            // While the person is asked, the live part of the bar is their wait, not the tool's run.
+            className={waiting ? 'timing-approval' : `timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
             style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
           />
         )}

@@ -114,3 +114,50 @@ for (const scheme of SCHEMES) {
     expect(problems).toEqual([]);
   });
 }
+
+test('an open question for the person passes axe-core too, in both themes', async ({ browser, harness }) => {
+  const sim = await harness.sim({ kinds: ['relay'] });
+  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
+  const folder = await harness.folder([
+    { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
+    { text: 'Done.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+  });
+  const entries: AxeEntry[] = [];
+  let conversationId: string | null = null;
+  for (const scheme of SCHEMES) {
+    const context = await browser.newContext({
+      colorScheme: scheme,
+      viewport: { width: 800, height: 900 },
+      reducedMotion: 'reduce',
+    });
+    harness.onDispose(() => context.close());
+    const page = await context.newPage();
+    if (conversationId === null) {
+      await openPage(page, host);
+      await page.getByTestId('composer-input').fill('Switch relay 2 on.');
+      await page.getByTestId('composer-input').press('Enter');
+      await expect.poll(() => new URL(page.url()).searchParams.get('conversation')).not.toBeNull();
+      conversationId = new URL(page.url()).searchParams.get('conversation');
+    } else {
+      // The same question, opened from its address in the other theme.
+      await page.goto(`${host.origin}?conversation=${conversationId}#token=${host.token}`);
+    }
+    await expect(page.getByTestId('approval-card')).toHaveCount(1);
+    await page.screenshot({ path: path.join(SCREENS_DIR, `${scheme}-800-approval.png`), animations: 'disabled' });
+    entries.push(await audit(page, { scheme, width: 800, view: 'approval question' }));
+  }
+  await mkdir(SCREENS_DIR, { recursive: true });
+  await writeFile(path.join(SCREENS_DIR, 'axe-approval.json'), `${JSON.stringify(entries, null, 2)}\n`);
+  const serious = entries.flatMap((entry) =>
+    entry.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${entry.scheme}: ${violation.id} (${violation.help}, ${violation.nodes} nodes)`),
+  );
+  expect(serious).toEqual([]);
+});
