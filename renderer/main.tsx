@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/create-api-client.ts';
 import { createAppStore } from './state/create-app-store.ts';
 import { startEventBridge } from './state/event-bridge.ts';
+import { startConversationUrl } from './state/conversation-url.ts';
 import { browserStorageAreas } from './state/persisted-keys.ts';
 import { App } from './views/app.tsx';
 import { AppStoreContext } from './views/use-app-store.ts';
@@ -13,9 +14,12 @@ import './styles.css';
 const storage = browserStorageAreas();
 const api = createApiClient(storage);
 const store = createAppStore({ api, storage });
+// Before the bridge starts: the address names the conversation to open, over the remembered one.
+const stopUrl = startConversationUrl({ store, window });
 const stopBridge = startEventBridge({ api, store });
 window.addEventListener('pagehide', () => {
   stopBridge();
+  stopUrl();
   api.dispose();
 });
 

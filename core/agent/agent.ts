@@ -7,13 +7,18 @@ import type { ConversationStore } from './conversation-store.ts';
 import type { AfterToolHook, ApprovalGate } from '../batch/run-tool-call.ts';
 import type { PromptAssembleListener } from '../prompt/assemble-prompt.ts';
 import { runStep } from './run-step.ts';
-import { assembleTurn, type AgentSettings } from './assemble-turn.ts';
+import { assembleTurn, type AgentSettings, type AssembledTurn } from './assemble-turn.ts';
+import { readBackAfterStop, UnknownCallTracker } from './read-back-after-stop.ts';
+import { titleFromMessage } from './title-from-message.ts';
 
 export type { AgentSettings } from './assemble-turn.ts';
 
 export interface AgentOptions {
-  /** The model; a function lets the host swap it between turns. */
-  model: () => ModelAdapter;
+  /**
+   * The model of the next turn, asked once when each turn starts (so a settings change applies to
+   * the next turn). A throw ends that turn with its message as the error.
+   */
+  model: () => ModelAdapter | Promise<ModelAdapter>;
   plugins: PluginRegistry;
   store: ConversationStore;
   /** Where the turn's events go: journaled, then broadcast (shared with the approval gate). */
@@ -23,6 +28,8 @@ export interface AgentOptions {
   afterTool?: AfterToolHook[];
   promptListeners?: PromptAssembleListener[];
   newId?: () => string;
+  /** How long the read-back after a Stop may take in all (default 10 s). */
+  readBackTimeoutMs?: number;
 }
 
 export interface TurnOutcome {
@@ -42,7 +49,7 @@ export class ConversationBusyError extends Error {
  * `step/start` one `step/end`, every `batch/start` one `batch/end`, on every path.
  */
 export class Agent {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { controller: AbortController; readBack: boolean }>();
   private readonly turns = new Set<Promise<TurnOutcome>>();
   private readonly newId: () => string;
 
@@ -59,12 +66,22 @@ export class Agent {
     return this.running.has(conversationId);
   }
 
-  /** Aborts the running turn of a conversation; every running call is answered `aborted`. */
-  abort(conversationId: string): boolean {
-    const controller = this.running.get(conversationId);
-    if (!controller) return false;
-    controller.abort(new Error('aborted by the user'));
+  /**
+   * Aborts the running turn of a conversation; every running call is answered `aborted`. Devices
+   * whose calls may have acted are then read again before the turn ends, unless `readBack` is
+   * false (the host is shutting down and will not wait for devices).
+   */
+  abort(conversationId: string, options: { readBack?: boolean } = {}): boolean {
+    const running = this.running.get(conversationId);
+    if (!running) return false;
+    if (options.readBack === false) running.readBack = false;
+    running.controller.abort(new Error('aborted by the user'));
     return true;
+  }
+
+  /** Aborts every running turn without reading devices back (shutdown). */
+  abortAll(): void {
+    for (const conversationId of [...this.running.keys()]) this.abort(conversationId, { readBack: false });
   }
 
   /**
@@ -83,13 +100,15 @@ export class Agent {
       if (options.signal.aborted) controller.abort(options.signal.reason);
       else options.signal.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
     }
-    this.running.set(options.conversationId, controller);
+    const running = { controller, readBack: true };
+    this.running.set(options.conversationId, running);
     const turnId = this.newId();
     const done = this.runTurnBody({
       conversationId: options.conversationId,
       text: options.text,
       turnId,
       signal: controller.signal,
+      readBack: () => running.readBack,
     }).finally(() => {
       this.running.delete(options.conversationId);
       this.turns.delete(done);
@@ -103,11 +122,20 @@ export class Agent {
     return this.startTurn(options).done;
   }
 
+  private async chooseModel(): Promise<{ ok: true; model: ModelAdapter } | { ok: false; error: string }> {
+    try {
+      return { ok: true, model: await this.options.model() };
+    } catch (error) {
+      return { ok: false, error: (error as Error)?.message ?? String(error) };
+    }
+  }
+
   private async runTurnBody(options: {
     conversationId: string;
     text: string;
     turnId: string;
     signal: AbortSignal;
+    readBack: () => boolean;
   }): Promise<TurnOutcome> {
     const { conversationId, turnId } = options;
     const { store } = this.options;
@@ -115,16 +143,34 @@ export class Agent {
     const stop = new AbortController();
     const signal = AbortSignal.any([options.signal, stop.signal]);
     let journalFailure: string | undefined;
+    const unknownCalls = new UnknownCallTracker();
     const emit = (input: AgentEventInput): void => {
+      unknownCalls.observe(input);
       const event = { ...input, at: Date.now(), conversationId, turnId } as AgentEvent;
       if (this.options.events.emit(event) || journalFailure !== undefined) return;
       journalFailure = `the journal could not record ${event.type}, so the turn was stopped (nothing may happen in the home that is not recorded); check the disk of the data folder`;
       stop.abort(new Error(journalFailure));
     };
     const scope: TurnScope = { conversationId, turnId, signal, emit };
-    const model = this.options.model();
-    emit({ type: 'turn/start', text: options.text, model: model.label });
-    const end = (reason: TurnEndReason, error?: string): TurnOutcome => {
+    const chosen = await this.chooseModel();
+    emit({ type: 'turn/start', text: options.text, model: chosen.ok ? chosen.model.label : 'no model' });
+    let assembled: AssembledTurn | undefined;
+    const end = async (reason: TurnEndReason, error?: string): Promise<TurnOutcome> => {
+      // After a Stop, the devices a call may have acted on are read again: the person must not
+      // be told nothing happened when a relay may have switched.
+      if (reason === 'aborted' && assembled && unknownCalls.calls.length > 0 && options.readBack()) {
+        await readBackAfterStop({
+          calls: unknownCalls.calls,
+          tools: assembled.byName,
+          identity: { conversationId, turnId },
+          emit,
+          newId: this.newId,
+          timeoutMs: this.options.readBackTimeoutMs ?? 10_000,
+          ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),
+        }).catch((failure: unknown) => {
+          error ??= `the state of the devices could not be read after the stop: ${(failure as Error)?.message ?? String(failure)}`;
+        });
+      }
       if (journalFailure !== undefined) {
         reason = 'error';
         error = journalFailure;
@@ -134,18 +180,21 @@ export class Agent {
       return { turnId, reason, ...(error !== undefined ? { error } : {}) };
     };
     try {
-      store.ensureConversation(conversationId, options.text.slice(0, 60));
+      store.ensureConversation(conversationId, titleFromMessage(options.text));
       store.appendMessage(conversationId, { role: 'user', text: options.text });
+      if (!chosen.ok) return await end('error', chosen.error);
+      const model = chosen.model;
       const settings = this.options.settings();
-      const assembled = assembleTurn({
+      const assembly = assembleTurn({
         plugins: this.options.plugins.enabledPlugins(),
         settings,
         listeners: this.options.promptListeners,
       });
-      if (!assembled.ok) return end('error', assembled.error);
+      if (!assembly.ok) return await end('error', assembly.error);
+      assembled = assembly.value;
       const maxSteps = settings.maxSteps ?? 8;
       for (let step = 1; step <= maxSteps; step++) {
-        if (signal.aborted) return end('aborted');
+        if (signal.aborted) return await end('aborted');
         emit({ type: 'step/start', step });
         let next: Awaited<ReturnType<typeof runStep>>;
         try {
@@ -153,7 +202,7 @@ export class Agent {
             scope,
             step,
             model,
-            assembled: assembled.value,
+            assembled,
             settings,
             store,
             newId: this.newId,
@@ -165,12 +214,15 @@ export class Agent {
         } finally {
           emit({ type: 'step/end', step });
         }
-        if (next.kind === 'end') return end(next.reason, next.error);
+        if (next.kind === 'end') return await end(next.reason, next.error);
       }
-      return end('max_steps', `the turn stopped after ${maxSteps} steps (the step limit); ask again to continue`);
+      return await end('max_steps', `the turn stopped after ${maxSteps} steps (the step limit); ask again to continue`);
     } catch (error) {
       // A bug or a failing store must still close the turn, never crash the process.
-      return end(signal.aborted ? 'aborted' : 'error', `internal error: ${(error as Error)?.message ?? String(error)}`);
+      return await end(
+        signal.aborted ? 'aborted' : 'error',
+        `internal error: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
   }
 }

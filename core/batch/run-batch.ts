@@ -103,9 +103,19 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
   return results as BatchCallResult[];
 }
 
+/** The scheduler's plan, its reason naming what really decides the order (a cap included). */
 function planOf(options: BatchOptions): BatchPlan {
   if (options.forceSerial) return { mode: 'serial', reason: 'serial: forced by the caller' };
-  return decideBatchMode(options.calls);
+  const plan = decideBatchMode(options.calls);
+  const cap = options.concurrencyCap;
+  if (plan.mode !== 'parallel' || cap === undefined || cap <= 0 || cap >= options.calls.length) return plan;
+  return {
+    mode: plan.mode,
+    reason:
+      cap === 1
+        ? `${plan.reason}, but the cap of 1 parallel call ran them one after another`
+        : `${plan.reason}; the cap let at most ${cap} run at once`,
+  };
 }
 
 function round(ms: number): number {

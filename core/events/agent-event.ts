@@ -93,6 +93,20 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   }),
   event('batch/end', { batchId: z.string(), wallMs: z.number(), executed: z.number() }),
   event('step/end', { step: z.number() }),
+  /**
+   * After a Stop, what a device's own read action found, for devices whose calls ended `unknown`
+   * (they may have acted): `result` when it answered, `error` when it could not be read. Emitted
+   * before `turn/end`; `callIds` are the unknown calls it concerns, `tool` the read action used.
+   */
+  event('device/state', {
+    deviceId: z.string(),
+    tool: z.string(),
+    callIds: z.array(z.string()),
+    /** The read's arguments besides device_id, when it reads one part of the device (a relay's channel). */
+    args: argsSchema.optional(),
+    result: z.unknown().optional(),
+    error: toolErrorDataSchema.optional(),
+  }),
   event('agent/error', { message: z.string() }),
   event('turn/end', { reason: turnEndReasonSchema, error: z.string().optional() }),
 ]);

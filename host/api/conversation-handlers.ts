@@ -11,6 +11,9 @@ export function conversationHandlers(
   | 'conversations/list'
   | 'conversations/create'
   | 'conversations/events'
+  | 'conversations/rename'
+  | 'conversations/delete'
+  | 'conversations/search'
   | 'chat/send'
   | 'chat/abort'
   | 'approval/answer'
@@ -20,6 +23,17 @@ export function conversationHandlers(
     'conversations/list': () => ({ conversations: store.listConversations() }),
     'conversations/create': (input) => store.createConversation(input.title ?? 'New conversation'),
     'conversations/events': (input) => ({ events: store.loadEvents(input.conversationId) }),
+    'conversations/rename': (input) => {
+      if (!store.getConversation(input.conversationId)) throw noConversation(input.conversationId);
+      return store.renameConversation(input.conversationId, input.title);
+    },
+    'conversations/delete': (input) => {
+      if (agent.isBusy(input.conversationId))
+        throw new ApiError(409, 'a turn is running in this conversation: stop it first, then delete the conversation');
+      if (!store.deleteConversation(input.conversationId)) throw noConversation(input.conversationId);
+      return { deleted: true };
+    },
+    'conversations/search': (input) => ({ conversations: store.searchConversations(input.query) }),
     'chat/send': (input) => {
       const conversationId = input.conversationId ?? randomUUID();
       try {
@@ -34,4 +48,8 @@ export function conversationHandlers(
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
     'approval/answer': (input) => ({ accepted: parts.approvals.answer(input.callId, input.approved) }),
   };
+}
+
+function noConversation(conversationId: string): ApiError {
+  return new ApiError(404, `there is no conversation ${conversationId} (it may have been deleted elsewhere)`);
 }

@@ -1,6 +1,7 @@
 import type { ApiHandlers } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 import { conversationHandlers } from './conversation-handlers.ts';
+import { modelHandlers } from './model-handlers.ts';
 import { pluginHandlers } from './plugin-handlers.ts';
 import { secretHandlers } from './secret-handlers.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -8,18 +9,27 @@ import { settingsHandlers } from './settings-handlers.ts';
 /** Binds each API method of the contract to the host's parts, one area of the API per file. */
 export function createApiHandlers(parts: HostParts): ApiHandlers {
   return {
-    'app/info': () => ({
-      version: parts.version,
-      transport: parts.transport === 'electron' ? 'electron' : 'web',
-      model: {
-        label: parts.model.label,
-        scripted: parts.model.scripted === true,
-        ...(parts.modelNotice ? { notice: parts.modelNotice } : {}),
-      },
-      dataDir: parts.dataDir,
-    }),
+    'app/info': async () => {
+      // The model the next turn will use, so the header is right as soon as the settings change.
+      await parts.models.current().catch(() => undefined);
+      const status = parts.models.status;
+      return {
+        version: parts.version,
+        transport: parts.transport === 'electron' ? 'electron' : 'web',
+        model: status
+          ? {
+              label: status.label,
+              scripted: status.scripted,
+              ok: status.ok,
+              ...(status.notice !== undefined ? { notice: status.notice } : {}),
+            }
+          : { label: 'No model chosen yet', scripted: false },
+        dataDir: parts.dataDir,
+      };
+    },
     ...conversationHandlers(parts),
     'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
+    ...modelHandlers(parts),
     ...pluginHandlers(parts),
     ...secretHandlers(parts),
     ...settingsHandlers(parts),

@@ -1,11 +1,11 @@
 import type { Agent } from '../../core/agent/agent.ts';
 import type { Emitter } from '../../core/events/emitter.ts';
-import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
+import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PluginStateStore } from '../store/plugin-state-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
@@ -22,8 +22,10 @@ export interface HostParts {
   plugins: PluginRegistry;
   /** The settings the next turn uses: this run's overrides over the stored ones. */
   settings: () => Settings;
-  model: ModelAdapter;
-  modelNotice?: string;
+  /** This run's own settings (flags, environment): they win over the stored ones. */
+  runSettings: Settings;
+  /** The model of the next turn, chosen from the settings when it starts. */
+  models: ModelSelection;
   devices: DeviceLayer | undefined;
   secrets: SecretStore | undefined;
   transport: 'electron' | 'web' | 'cli';

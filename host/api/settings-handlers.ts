@@ -1,4 +1,4 @@
-import { checkSetting, settingsTable } from '../contract/settings-table.ts';
+import { checkSetting, SETTING_KEYS, settingsTable } from '../contract/settings-table.ts';
 import { ApiError } from './api-error.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
@@ -7,7 +7,10 @@ import type { HostParts } from './host-parts.ts';
 export function settingsHandlers(parts: HostParts): ApiHandlersOf<'settings/get' | 'settings/set'> {
   const { settingsStore } = parts;
   return {
-    'settings/get': () => ({ settings: settingsStore.getAll() }),
+    'settings/get': () => ({
+      settings: settingsStore.getAll(),
+      fixed: SETTING_KEYS.filter((key) => parts.runSettings[key] !== undefined),
+    }),
     'settings/set': (input) => {
       if (input.value === undefined || input.value === null) {
         settingsStore.unset(input.key);

@@ -18,7 +18,8 @@ import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
 import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
-import { selectModel } from '../models/select-model.ts';
+import { ModelSelection } from '../models/model-selection.ts';
+import { ModelConfigError } from '../models/select-model.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
 import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-approval-gate.ts';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
@@ -60,7 +61,9 @@ export interface Host {
   store: SqliteConversationStore;
   settingsStore: SettingsStore;
   plugins: PluginRegistry;
-  model: ModelAdapter;
+  /** The model of the next turn (chosen from the settings when each turn starts). */
+  models: ModelSelection;
+  /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
 }
@@ -89,19 +92,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
       options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
-    const chosen = settings();
-    const selected = options.model
-      ? { adapter: options.model }
-      : await selectModel(
-          {
-            provider: chosen.provider,
-            model: chosen.model,
-            baseUrl: chosen.baseUrl,
-            apiKeyEnv: chosen.apiKeyEnv,
-            scriptFile: options.scriptFile,
-          },
-          { storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)) },
-        );
+    const models = new ModelSelection({
+      settings,
+      ...(options.scriptFile !== undefined ? { scriptFile: options.scriptFile } : {}),
+      ...(options.model ? { fixed: options.model } : {}),
+      storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)),
+    });
+    // Chosen once now, so a bad command line fails at start; stored settings that cannot be used
+    // leave the window usable, saying why, until they are fixed in Settings.
+    try {
+      await models.current();
+    } catch (error) {
+      if (!(error instanceof ModelConfigError) || options.transport === 'cli' || hasModelFlags(options.settings))
+        throw error;
+    }
     const events = new AgentEvents({
       journal: store,
       onListenerError: (error, event) =>
@@ -130,14 +134,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
     );
     const agent = new Agent({
-      model: () => selected.adapter,
+      model: () => models.current(),
       approve: approvals.gate,
       plugins,
       store,
       events,
       settings,
     });
-    const modelNotice = 'notice' in selected ? selected.notice : undefined;
+    const modelNotice = models.status?.notice;
     const handlers = createApiHandlers({
       agent,
       approvals,
@@ -147,9 +151,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       pluginState,
       plugins,
       settings,
+      runSettings: options.settings ?? {},
       devices,
-      model: selected.adapter,
-      ...(modelNotice ? { modelNotice } : {}),
+      models,
       secrets: options.secrets,
       transport: options.transport,
       dataDir: options.dataDir,
@@ -166,11 +170,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       store,
       settingsStore,
       plugins,
-      model: selected.adapter,
+      models,
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
         disposed ??= (async () => {
-          for (const conversation of store.listConversations()) agent.abort(conversation.id);
+          // Shutting down: running turns stop without waiting to read their devices back.
+          agent.abortAll();
           await agent.whenIdle();
           stopDeviceNotices?.();
           stopJournalFailures();
@@ -186,4 +191,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     db.close();
     throw error;
   }
+}
+
+/** Whether this run chose its model on the command line (then a model that cannot be used stops the start). */
+function hasModelFlags(settings: Settings | undefined): boolean {
+  return (['provider', 'model', 'baseUrl', 'apiKeyEnv'] as const).some((key) => settings?.[key] !== undefined);
 }

@@ -1,25 +1,80 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
+import type { ToolErrorData } from '../../core/tools/tool-error.ts';
+import type { CallOutcome } from '../../core/tools/call-outcome.ts';
+import { describeCallOutcome } from '../../core/tools/describe-call-outcome.ts';
+import { compactJson } from '../../core/tools/tool-result.ts';
 
-/** A person-readable rendition of an event for `ask` without `--json` (not a contract). */
-export function formatEventForPeople(event: AgentEvent): string | undefined {
-  switch (event.type) {
-    case 'text/delta':
-      return event.text;
-    case 'message/assistant':
-      return '\n';
-    case 'batch/start':
-      return `┌ batch (${event.mode}) — ${event.reason}\n`;
-    case 'tool/end': {
-      const status = event.ok ? 'ok' : `${event.error?.reason}: ${event.error?.detail ?? ''}`;
-      return `│ ${event.index}. ${event.name} ${status}  (queued ${event.queuedMs.toFixed(0)} ms, ran ${event.runMs.toFixed(0)} ms)\n`;
-    }
-    case 'output/send':
-      return `│ → [${event.channel}] ${event.text}\n`;
-    case 'batch/end':
-      return `└ ${event.executed} executed in ${event.wallMs.toFixed(0)} ms\n`;
-    case 'turn/end':
-      return '\n';
-    default:
-      return undefined;
-  }
+/** One call of a batch as `ask` prints it: declared by batch/start, then started and ended. */
+export interface CallRow {
+  index: number;
+  name: string;
+  args: Record<string, unknown>;
+  status: 'queued' | 'running' | 'ended';
+  /** When tool/start was seen (for the live "running 1.2 s"). */
+  startedAt?: number;
+  ok?: boolean;
+  outcome?: CallOutcome;
+  result?: unknown;
+  error?: ToolErrorData;
+  runMs?: number;
+  approvalMs?: number;
+}
+
+/** Pure: a call's arguments in full, `key: value` in the model's key order, values as compact JSON. */
+export function formatArgs(args: Record<string, unknown>): string {
+  return Object.entries(args)
+    .map(([key, value]) => `${key}: ${compactJson(value)}`)
+    .join(', ');
+}
+
+/** Pure: a duration for people: `840 ms`, `1.3 s`. */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Pure: one row of a batch, 1-based, with its full arguments and where it stands: queued, running
+ * (for how long), or its outcome in words (done with its result; failed, not sent or unknown with
+ * the error, its hint and what that means for the device), and any wait for the person apart.
+ */
+export function formatCallRow(row: CallRow, now: number): string {
+  const head = `│ ${row.index + 1}. ${row.name}${Object.keys(row.args).length > 0 ? `  ${formatArgs(row.args)}` : ''}`;
+  if (row.status === 'queued') return `${head} — queued`;
+  if (row.status === 'running')
+    return `${head} — running${row.startedAt !== undefined ? ` ${formatMs(now - row.startedAt)}` : ''}`;
+  const words = describeCallOutcome(row.outcome, row.ok);
+  const waited = row.approvalMs !== undefined ? ` · waited ${formatMs(row.approvalMs)} for you` : '';
+  const ran = row.runMs !== undefined ? ` · ran ${formatMs(row.runMs - (row.approvalMs ?? 0))}` : '';
+  if (row.ok)
+    return `${head} — ${words.label}${ran}${waited}${row.result !== undefined ? ` → ${compactJson(row.result)}` : ''}`;
+  const error = row.error ? `${row.error.reason}${row.error.detail ? `: ${row.error.detail}` : ''}` : 'no detail';
+  const hint = row.error?.hint ? ` (${row.error.hint})` : '';
+  const meaning = row.outcome === 'unknown' || row.outcome === 'not_sent' ? ` — ${words.meaning}` : '';
+  return `${head} — ${words.label}: ${error}${hint}${meaning}${ran}${waited}`;
+}
+
+/** Pure: the first line of a batch: its number, mode, and the reason without the mode repeated. */
+export function formatBatchHeader(event: Extract<AgentEvent, { type: 'batch/start' }>, sequence: number): string {
+  const reason = event.reason.replace(/^(parallel|serial): /, '');
+  return `┌ batch ${sequence} · ${event.mode} — ${reason}`;
+}
+
+/** Pure: the last line of a batch: how many calls succeeded, of how many, in what wall time. */
+export function formatBatchFooter(event: Extract<AgentEvent, { type: 'batch/end' }>, total: number): string {
+  return `└ ${event.executed} of ${total} done in ${formatMs(event.wallMs)}`;
+}
+
+/** Pure: what the read-back after a Stop found on one device. */
+export function formatDeviceState(event: Extract<AgentEvent, { type: 'device/state' }>): string {
+  const part = event.args ? ` (${formatArgs(event.args)})` : '';
+  if (event.error)
+    return `${event.deviceId}${part} could not be read after the stop (${event.error.reason}${event.error.detail ? `: ${event.error.detail}` : ''}): it may have acted`;
+  return `${event.deviceId}${part} read after the stop (${event.tool}): ${compactJson(event.result)}`;
+}
+
+/** Pure: the closing line of a turn that did not end done (the error itself goes to stderr). */
+export function formatTurnEnding(event: Extract<AgentEvent, { type: 'turn/end' }>): string | undefined {
+  if (event.reason === 'aborted') return 'Stopped.';
+  if (event.reason === 'max_steps') return 'Stopped at the step limit.';
+  return undefined;
 }

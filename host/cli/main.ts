@@ -1,64 +1,118 @@
 import { UsageError, type CliIo } from './cli-io.ts';
-import { ASK_USAGE, runAskCommand } from './commands/ask-command.ts';
-import { SERVE_USAGE, runServeCommand } from './commands/serve-command.ts';
+import { closestWord } from './closest-word.ts';
+import { formatHelp, type CommandHelp } from './command-help.ts';
+import { explainUsageError } from './explain-usage-error.ts';
 import { HOME_AGENT_VERSION } from '../app/version.ts';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  ask: async () => runAskCommand,
-  serve: async () => runServeCommand,
-  sim: async () => (await import('./commands/sim-command.ts')).runSimCommand,
-  models: async () => {
-    const { runModelsCommand } = await import('./commands/models-command.ts');
-    return (argv, io) => runModelsCommand(argv, io);
+/** One command: its help and its code, each loaded when needed (a command's help lives in its own module). */
+interface CommandEntry {
+  help: () => Promise<CommandHelp>;
+  run: () => Promise<Command>;
+}
+
+/** Every command, in the overview's order. Adding one is one entry. */
+const COMMANDS: Record<string, CommandEntry> = {
+  ask: {
+    help: async () => (await import('./commands/ask-command.ts')).ASK_HELP,
+    run: async () => (await import('./commands/ask-command.ts')).runAskCommand,
   },
-  devices: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
-  export: async () => (await import('./commands/export-command.ts')).runExportCommand,
+  serve: {
+    help: async () => (await import('./commands/serve-command.ts')).SERVE_HELP,
+    run: async () => (await import('./commands/serve-command.ts')).runServeCommand,
+  },
+  sim: {
+    help: async () => (await import('./commands/sim-help.ts')).SIM_HELP,
+    run: async () => (await import('./commands/sim-command.ts')).runSimCommand,
+  },
+  models: {
+    help: async () => (await import('./commands/models-command.ts')).MODELS_HELP,
+    run: async () => (await import('./commands/models-command.ts')).runModelsCommand,
+  },
+  devices: {
+    help: async () => (await import('./commands/devices-help.ts')).DEVICES_HELP,
+    run: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
+  },
+  export: {
+    help: async () => (await import('./commands/export-command.ts')).EXPORT_HELP,
+    run: async () => (await import('./commands/export-command.ts')).runExportCommand,
+  },
 };
 
-const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.
+/** The overview: every command with its summary, and where each one's help is. */
+async function overview(): Promise<string> {
+  const helps = await Promise.all(Object.values(COMMANDS).map((entry) => entry.help()));
+  const width = Math.max(...helps.map((help) => help.name.length)) + 2;
+  return [
+    `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.`,
+    '',
+    'Usage: home-agent <command> [options]',
+    '',
+    'Commands:',
+    ...helps.map((help) => `  ${help.name.padEnd(width)}${help.summary}`),
+    '',
+    'Every command’s options and examples: home-agent <command> --help',
+    'Try it with simulated devices: home-agent ask --sim "turn on all lamps"',
+    '',
+  ].join('\n');
+}
 
-  ${ASK_USAGE}
-  ${SERVE_USAGE}
-  home-agent sim [--latency-ms N] [--devices lamp,lamp,thermometer,display]
-  home-agent models --provider P [--base-url U] [--api-key-env VAR]
-  home-agent devices scan|pair PATH [--alias A]|list|grant|revoke|forget
-  home-agent export [--conversation ID] [--format json] [--data-dir DIR]
-`;
+/** Whether the command line asks for help (a `--help` or `-h` before any `--`). */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((argument) => argument === '--help' || argument === '-h');
+}
 
-/** Runs the CLI; SIGINT/SIGTERM abort the running command. Never throws: errors become exit codes. */
+/**
+ * Runs the CLI; SIGINT/SIGTERM abort the running command. Never throws: errors become exit codes
+ * (2 after a wrong command line, with that command's usage; 1 for any other failure, without it).
+ */
 export async function main(
   argv: string[],
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
 ): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    streams.stdout.write(USAGE);
-    return name ? 0 : 2;
+  if (!name) {
+    streams.stderr.write(await overview());
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    const entry = topic === undefined ? undefined : COMMANDS[topic];
+    streams.stdout.write(entry ? formatHelp(await entry.help()) : await overview());
+    return 0;
   }
   if (name === '--version') {
     streams.stdout.write(`${HOME_AGENT_VERSION}\n`);
     return 0;
   }
-  const load = COMMANDS[name];
-  if (!load) {
-    streams.stderr.write(`home-agent: unknown command '${name}'\n\n${USAGE}`);
+  const entry = COMMANDS[name];
+  if (!entry) {
+    const suggestion = closestWord(name, Object.keys(COMMANDS));
+    streams.stderr.write(
+      `home-agent: unknown command '${name}'.${suggestion ? ` Did you mean ${suggestion}?` : ''}\nCommands: ${Object.keys(COMMANDS).join(', ')}. More: home-agent --help\n`,
+    );
     return 2;
+  }
+  const help = await entry.help();
+  if (asksForHelp(rest)) {
+    streams.stdout.write(formatHelp(help));
+    return 0;
   }
   const controller = new AbortController();
   const stop = (): void => controller.abort(new Error('stopped by a signal'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const command = await load();
+    const command = await entry.run();
     return await command(rest, { ...streams, signal: controller.signal });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      streams.stderr.write(`home-agent: ${(error as Error).message}\n\n${USAGE}`);
+      streams.stderr.write(explainUsageError(help, error));
       return 2;
     }
-    streams.stderr.write(`home-agent: ${(error as Error).message ?? String(error)}\n`);
+    streams.stderr.write(`home-agent ${name}: ${(error as Error)?.message ?? String(error)}\n`);
     return 1;
   } finally {
     process.off('SIGINT', stop);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentEventSchema, type AgentEvent } from '../../core/events/agent-event.ts';
 import { modelProviderSchema, PROVIDERS } from '../../core/models/provider-defaults.ts';
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
-import { settingKeySchema, settingsSchema } from './settings-table.ts';
+import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
@@ -14,6 +14,7 @@ export { agentEventSchema, PROVIDERS, TOOL_ORDER_REST };
 export type { AgentEvent };
 export * from './settings-table.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
+export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */
@@ -59,6 +60,24 @@ const conversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
+const conversationTitle = z
+  .string()
+  .trim()
+  .min(1, 'a title has at least one character')
+  .max(200, 'a title has at most 200 characters');
+
+/** The model fields the Settings form may try before saving them; absent ones are the settings in use. */
+const modelFields = z.object({
+  provider: settingsTable.provider.schema.optional(),
+  model: settingsTable.model.schema.optional(),
+  baseUrl: settingsTable.baseUrl.schema.optional(),
+  apiKeyEnv: settingsTable.apiKeyEnv.schema.optional(),
+});
+
+/** A model a server offers (the model picker's entries). */
+const modelInfo = z.object({ id: z.string(), name: z.string().optional() });
+export type ModelInfoSummary = z.infer<typeof modelInfo>;
+
 const deviceSummary = z.object({
   id: z.string(),
   alias: z.string(),
@@ -76,7 +95,13 @@ export type DeviceSummary = z.infer<typeof deviceSummary>;
 const appInfo = z.object({
   version: z.string(),
   transport: z.enum(['electron', 'web']),
-  model: z.object({ label: z.string(), scripted: z.boolean(), notice: z.string().optional() }),
+  model: z.object({
+    label: z.string(),
+    scripted: z.boolean(),
+    notice: z.string().optional(),
+    /** False when the model settings cannot be used; the notice says why. */
+    ok: z.boolean().optional(),
+  }),
   dataDir: z.string(),
 });
 export type AppInfo = z.infer<typeof appInfo>;
@@ -85,6 +110,21 @@ export const apiContract = {
   'app/info': { input: z.object({}), output: appInfo },
   'conversations/list': { input: z.object({}), output: z.object({ conversations: z.array(conversationSummary) }) },
   'conversations/create': { input: z.object({ title: z.string().max(200).optional() }), output: conversationSummary },
+  /** Renames a conversation; 404 when there is none with that id. */
+  'conversations/rename': {
+    input: z.object({ conversationId: z.string().min(1), title: conversationTitle }),
+    output: conversationSummary,
+  },
+  /** Deletes a conversation with its messages and journal; 409 while a turn runs in it, 404 when there is none. */
+  'conversations/delete': {
+    input: z.object({ conversationId: z.string().min(1) }),
+    output: z.object({ deleted: z.boolean() }),
+  },
+  /** Conversations whose title or messages contain the text (case-insensitive), the most recent first. */
+  'conversations/search': {
+    input: z.object({ query: z.string().trim().min(1, 'type something to search for').max(200) }),
+    output: z.object({ conversations: z.array(conversationSummary) }),
+  },
   /** The journal of one conversation: the same events the live stream carries, in order. */
   'conversations/events': {
     input: z.object({ conversationId: z.string().min(1).max(200) }),
@@ -104,6 +144,16 @@ export const apiContract = {
     output: z.object({ aborted: z.boolean() }),
   },
   'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
+  /** The models the model server offers (the Settings form's picker); `ok: false` says why they cannot be listed. */
+  'models/list': {
+    input: modelFields,
+    output: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), models: z.array(modelInfo) }),
+      z.object({ ok: z.literal(false), message: z.string() }),
+    ]),
+  },
+  /** "Test connection": whether the model server answers and offers the model, in a sentence for the person. */
+  'models/test': { input: modelFields, output: z.object({ ok: z.boolean(), message: z.string() }) },
   'plugins/list': {
     input: z.object({}),
     output: z.object({
@@ -135,7 +185,14 @@ export const apiContract = {
     output: z.object({ deleted: z.boolean() }),
   },
   /** The stored settings (never an API key: only the name of the variable that holds it). */
-  'settings/get': { input: z.object({}), output: z.object({ settings: settingsSchema }) },
+  'settings/get': {
+    input: z.object({}),
+    output: z.object({
+      settings: settingsSchema,
+      /** Settings this run sets on its command line or in its environment: they win over the stored values. */
+      fixed: z.array(settingKeySchema).optional(),
+    }),
+  },
   /**
    * Stores one setting (no value, or null, unsets it). A refused value fails with status 400 and
    * `{ field, issues }`, each issue written for the person.

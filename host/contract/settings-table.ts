@@ -62,7 +62,7 @@ export const settingsTable = {
     help: 'Which kind of model server to use; demo needs none.',
     flag: 'provider',
     env: 'HOME_AGENT_PROVIDER',
-    appliesAt: 'start',
+    appliesAt: 'turn',
   }),
   model: setting({
     schema: z.string().trim().min(1, 'name a model, e.g. llama3.1').max(200, 'a model name has at most 200 characters'),
@@ -71,7 +71,7 @@ export const settingsTable = {
     placeholder: 'e.g. gpt-4o-mini, llama3.1',
     flag: 'model',
     env: 'HOME_AGENT_MODEL',
-    appliesAt: 'start',
+    appliesAt: 'turn',
   }),
   baseUrl: setting({
     schema: z.url({
@@ -84,7 +84,7 @@ export const settingsTable = {
     help: 'Where the model server answers; empty: the provider’s usual address.',
     flag: 'base-url',
     env: 'HOME_AGENT_BASE_URL',
-    appliesAt: 'start',
+    appliesAt: 'turn',
   }),
   apiKeyEnv: setting({
     schema: z
@@ -99,7 +99,7 @@ export const settingsTable = {
     help: 'The name of the environment variable that holds the key. The key itself is never stored here.',
     flag: 'api-key-env',
     env: 'HOME_AGENT_API_KEY_ENV',
-    appliesAt: 'start',
+    appliesAt: 'turn',
   }),
   persona: setting({
     schema: z.string().max(20_000, 'the persona has at most 20,000 characters'),

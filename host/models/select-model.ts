@@ -4,7 +4,7 @@ import { DemoModel } from '../../core/models/demo/demo-model.ts';
 import { ScriptedModel, scriptSchema } from '../../core/models/scripted/scripted-model.ts';
 import type { ModelChoice } from './model-choice.ts';
 import { createModelAdapter } from '../../core/models/create-model-adapter.ts';
-import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URLS } from '../../core/models/provider-defaults.ts';
+import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URLS, type ModelProvider } from '../../core/models/provider-defaults.ts';
 import { probeOllama } from '../../core/models/probe-ollama.ts';
 import { listModels } from '../../core/models/list-models.ts';
 
@@ -32,7 +32,9 @@ export async function selectModel(
   if (provider === undefined) return defaultModel(choice);
   if (provider === 'scripted') {
     if (!choice.scriptFile)
-      throw new ModelConfigError('--provider scripted needs --script FILE (a JSON file {"replies":[…]})');
+      throw new ModelConfigError(
+        '--provider scripted needs --script FILE (a JSON file {"replies":[…]}); it can only be chosen on the command line',
+      );
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
   }
   return { adapter: await selectRemoteModel({ ...choice, provider }, options.storedApiKey) };
@@ -86,24 +88,33 @@ async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
   };
 }
 
+/**
+ * The API key of a remote choice: the variable named explicitly (a ModelConfigError when it is not
+ * set), else the OS keychain (desktop app), else the provider's usual variable; undefined when none.
+ */
+export function resolveApiKey(
+  choice: Pick<ModelChoice, 'apiKeyEnv'> & { provider: ModelProvider },
+  storedApiKey?: (provider: string) => string | undefined,
+): string | undefined {
+  const explicit = choice.apiKeyEnv ? process.env[choice.apiKeyEnv] : undefined;
+  if (choice.apiKeyEnv && !explicit)
+    throw new ModelConfigError(
+      `the API key variable ${choice.apiKeyEnv} is not set on this machine (export ${choice.apiKeyEnv}=… before starting Home Agent)`,
+    );
+  const defaultVariable = DEFAULT_API_KEY_ENV[choice.provider];
+  return explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
+}
+
 async function selectRemoteModel(
   choice: ModelChoice & { provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' },
   storedApiKey?: (provider: string) => string | undefined,
 ): Promise<ModelAdapter> {
   if (!choice.model) {
     throw new ModelConfigError(
-      `--provider ${choice.provider} needs --model M (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`,
+      `--provider ${choice.provider} needs --model M, or a Model in Settings (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`,
     );
   }
-  // The key: the variable named explicitly, else the OS keychain (desktop app), else the provider's usual variable.
-  const explicit = choice.apiKeyEnv ? process.env[choice.apiKeyEnv] : undefined;
-  if (choice.apiKeyEnv && !explicit)
-    throw new ModelConfigError(
-      `--api-key-env ${choice.apiKeyEnv}: that environment variable is not set (export ${choice.apiKeyEnv}=… first)`,
-    );
-  const defaultVariable = DEFAULT_API_KEY_ENV[choice.provider];
-  const apiKey =
-    explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
+  const apiKey = resolveApiKey(choice, storedApiKey);
   return createModelAdapter({
     provider: choice.provider,
     model: choice.model,

@@ -51,6 +51,16 @@ export class SqliteConversationStore implements ConversationStore {
         `SELECT ${SUMMARY_COLUMNS} FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC`,
       ),
       rename: db.prepare<[string, string]>('UPDATE conversations SET title = ? WHERE id = ?'),
+      deleteConversation: db.prepare<[string]>('DELETE FROM conversations WHERE id = ?'),
+      deleteEvents: db.prepare<[string]>('DELETE FROM events WHERE conversation_id = ?'),
+      // The title, or the text a person or the assistant wrote (tool results and JSON keys are not searched).
+      search: db.prepare<{ pattern: string }, SummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM conversations AS c
+         WHERE c.title LIKE @pattern ESCAPE '\\'
+            OR EXISTS (SELECT 1 FROM messages AS m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')
+                       AND json_extract(m.payload, '$.text') LIKE @pattern ESCAPE '\\')
+         ORDER BY c.updated_at DESC, c.created_at DESC, c.rowid DESC`,
+      ),
       appendMessage: db.prepare<{ conversationId: string; role: string; payload: string; createdAt: number }>(
         `INSERT INTO messages (conversation_id, seq, role, payload, created_at)
          SELECT @conversationId, COALESCE(MAX(seq), 0) + 1, @role, @payload, @createdAt FROM messages WHERE conversation_id = @conversationId`,
@@ -118,6 +128,25 @@ export class SqliteConversationStore implements ConversationStore {
     const summary = this.getConversation(conversationId);
     if (summary === undefined) throw unknownConversation(conversationId);
     return summary;
+  }
+
+  /**
+   * Deletes a conversation with its messages and its journal, in one transaction; false when there
+   * was none. The caller makes sure no turn is running in it.
+   */
+  deleteConversation(conversationId: string): boolean {
+    const remove = this.db.transaction((id: string) => {
+      const events = this.statements.deleteEvents.run(id).changes;
+      const rows = this.statements.deleteConversation.run(id).changes;
+      return rows > 0 || events > 0;
+    });
+    return remove(conversationId);
+  }
+
+  /** Conversations whose title or whose people's and assistant's text contain `query` (ASCII case-insensitive), newest first. */
+  searchConversations(query: string): ConversationSummary[] {
+    const pattern = `%${query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return this.statements.search.all({ pattern });
   }
 
   loadMessages(conversationId: string): ConversationMessage[] {

@@ -6,6 +6,16 @@ type ToolEndEvent = Extract<HostAgentEvent, { type: 'tool/end' }>;
 /** A tool failure as the batch panel shows it (the contract's tool error fields). */
 export type ToolErrorView = NonNullable<ToolEndEvent['error']>;
 
+type DeviceStateEvent = Extract<HostAgentEvent, { type: 'device/state' }>;
+
+/** What the read-back after a Stop found on the device a call addressed. */
+export interface StateAfterStop {
+  deviceId: string;
+  tool: string;
+  result?: unknown;
+  error?: ToolErrorView;
+}
+
 /** `interrupted`: the turn ended (aborted, error) before this call reported its end. */
 export type ToolRowStatus = 'queued' | 'running' | 'done' | 'interrupted';
 
@@ -19,10 +29,17 @@ export interface ToolRowView {
   /** When tool/start was seen (live running bar until tool/end brings exact timings). */
   runningSince?: number;
   ok?: boolean;
+  /** What is known of the call's effect (absent in journals written before it existed). */
+  outcome?: NonNullable<ToolEndEvent['outcome']>;
   error?: ToolErrorView;
   result?: unknown;
   queuedMs?: number;
+  /** From the call's start to its end, the person's approval wait included (see approvalMs). */
   runMs?: number;
+  /** How much of runMs the call waited for the person. */
+  approvalMs?: number;
+  /** The device read again after a Stop, when this call's outcome was unknown. */
+  stateAfterStop?: StateAfterStop;
   startedAt?: number;
   endedAt?: number;
 }
@@ -77,11 +94,29 @@ export function reduceBatches(data: BatchesData, event: HostAgentEvent): Batches
         wallMs: event.wallMs,
         executed: event.executed,
       }));
+    case 'device/state':
+      return attachStateAfterStop(data, event);
     case 'turn/end':
       return interruptOpenBatches(data, event);
     default:
       return data;
   }
+}
+
+/** Puts what the read-back found on every row of the conversation whose call it concerns. */
+function attachStateAfterStop(data: BatchesData, event: DeviceStateEvent): BatchesData {
+  const state: StateAfterStop = { deviceId: event.deviceId, tool: event.tool };
+  if (event.result !== undefined) state.result = event.result;
+  if (event.error !== undefined) state.error = event.error;
+  const callIds = new Set(event.callIds);
+  let batches = data.batches;
+  for (const id of data.batchOrder[event.conversationId] ?? []) {
+    const batch = batches[id];
+    if (!batch || batch.turnId !== event.turnId || !batch.rows.some((row) => callIds.has(row.callId))) continue;
+    const rows = batch.rows.map((row) => (callIds.has(row.callId) ? { ...row, stateAfterStop: state } : row));
+    batches = { ...batches, [id]: { ...batch, rows } };
+  }
+  return batches === data.batches ? data : { ...data, batches };
 }
 
 /** Drops every batch of one conversation (before its journal is folded again). */
@@ -136,6 +171,8 @@ function finishRow(row: ToolRowView, event: ToolEndEvent): ToolRowView {
   };
   if (event.error !== undefined) done.error = event.error;
   if (event.result !== undefined) done.result = event.result;
+  if (event.outcome !== undefined) done.outcome = event.outcome;
+  if (event.approvalMs !== undefined) done.approvalMs = event.approvalMs;
   return done;
 }
 

@@ -7,6 +7,13 @@ import type { AppState } from './create-app-store.ts';
 export interface ChatSlice {
   /** True between pressing Send and the host accepting the message. */
   sending: boolean;
+  /**
+   * Conversations whose Stop the host accepted and whose turn has not ended yet: it is reading back
+   * the devices that may have acted. Cleared by the turn's end.
+   */
+  stopping: Record<string, true>;
+  /** The turn of a conversation ended: it is no longer stopping. */
+  turnEnded(conversationId: string): void;
   /** Sends to the open conversation, or begins a new one (its id minted here); false when refused. */
   sendMessage(text: string): Promise<boolean>;
   /** Asks the host to stop the open conversation's running turn. */
@@ -17,6 +24,15 @@ export interface ChatSlice {
 export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], ChatSlice> {
   return (set, get) => ({
     sending: false,
+    stopping: {},
+    turnEnded(conversationId) {
+      if (!get().stopping[conversationId]) return;
+      set((state) => {
+        const stopping = { ...state.stopping };
+        delete stopping[conversationId];
+        return { stopping };
+      });
+    },
     async sendMessage(text) {
       let conversationId = get().openConversationId;
       if (conversationId === null) {
@@ -42,7 +58,12 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
       const conversationId = get().openConversationId;
       if (!conversationId) return;
       try {
-        await api.call('chat/abort', { conversationId });
+        const { aborted } = await api.call('chat/abort', { conversationId });
+        // The turn may already have ended meanwhile: only a running one is stopping.
+        const order = get().turnOrder[conversationId];
+        const last = order?.[order.length - 1];
+        if (aborted && last !== undefined && get().turns[last]?.status === 'running')
+          set((state) => ({ stopping: { ...state.stopping, [conversationId]: true } }));
       } catch (error) {
         get().showNotice(`Could not stop the turn: ${messageOf(error)}`);
       }

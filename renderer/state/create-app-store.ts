@@ -24,7 +24,7 @@ export type AppStore = StoreApi<AppState>;
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
 export function createAppStore(options: { api: ApiClient; storage: StorageAreas }): AppStore {
   const store = createStore<AppState>()((...parts) => ({
-    ...createAppSlice(...parts),
+    ...createAppSlice(options.api)(...parts),
     ...createConversationsSlice(options.api)(...parts),
     ...createEventsSlice(...parts),
     ...createChatSlice(options.api)(...parts),

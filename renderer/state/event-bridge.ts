@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppStore } from './create-app-store.ts';
 import { mergeJournal } from './merge-journal.ts';
+import { announcementOf } from './announcement-of.ts';
 
 /**
  * The one place host events enter the store. Live events are folded as they come; opening a
@@ -48,6 +49,9 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     const waiting = held.get(event.conversationId);
     if (waiting) waiting.push(event);
     else store.getState().applyEvents([event]);
+    // Live news is spoken as it happens (a journal being loaded is not news).
+    const spoken = announcementOf(event, store.getState().openConversationId);
+    if (spoken) store.getState().announce(spoken.text, spoken.urgent);
     const known = store.getState().conversations.some((entry) => entry.id === event.conversationId);
     // A new conversation (sent from another front end) or a finished turn changes the list's titles and order.
     if ((!known && !requested.has(event.conversationId)) || event.type === 'turn/end') {
@@ -55,13 +59,39 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
       void store.getState().refreshConversations();
     }
     // A turn may have found a device gone or back: the devices list is re-read after every turn.
-    if (event.type === 'turn/end') void store.getState().refreshDevices();
+    if (event.type === 'turn/end') {
+      store.getState().turnEnded(event.conversationId);
+      void store.getState().refreshDevices();
+    }
+  }
+
+  /**
+   * Says at once when the model cannot be used or its server does not answer, rather than at the
+   * first message. A model that is no AI needs no server.
+   */
+  async function checkModel(info: { model: { ok?: boolean; scripted: boolean; notice?: string } }): Promise<void> {
+    if (info.model.ok === false) {
+      store.getState().showNotice(`${info.model.notice ?? 'The model settings cannot be used.'} Fix them in Settings.`);
+      return;
+    }
+    if (info.model.scripted) return;
+    try {
+      const tested = await api.call('models/test', {});
+      if (!stopped && !tested.ok)
+        store
+          .getState()
+          .showNotice(`The model server does not answer: ${tested.message} Check Settings → Test connection.`);
+    } catch (error) {
+      // The host itself failed to answer: the connection line says so already.
+      console.warn('Could not test the model server:', error);
+    }
   }
 
   async function start(): Promise<void> {
     try {
       const info = await api.call('app/info', {});
       if (!stopped) store.getState().setAppInfo(info);
+      void checkModel(info);
     } catch (error) {
       if (!stopped) store.getState().showNotice(`Could not reach the host: ${messageOf(error)}`);
     }

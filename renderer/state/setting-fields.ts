@@ -17,6 +17,8 @@ export interface SettingField {
   hint?: string;
   /** Read once when the app starts: a change applies at the next start. */
   restartRequired: boolean;
+  /** Its command-line flag (`--provider`), named when this run's flag wins over the stored value. */
+  flag: string;
   placeholder?: string;
 }
 
@@ -28,6 +30,7 @@ export const settingFields: readonly SettingField[] = SETTING_KEYS.map((key) => 
     label: spec.label,
     kind: spec.input,
     restartRequired: spec.appliesAt === 'start',
+    flag: `--${spec.flag}`,
     ...('options' in spec && spec.options ? { options: spec.options } : {}),
     ...('help' in spec && spec.help ? { hint: spec.help } : {}),
     ...('placeholder' in spec && spec.placeholder ? { placeholder: spec.placeholder } : {}),

@@ -1,9 +1,25 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { ApiInput, ModelInfoSummary } from '../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
 import { parseSettingText, settingErrorText, settingFields, type SettingKey } from './setting-fields.ts';
+
+/** The model fields the form can try against the server before saving them. */
+const MODEL_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv'] as const;
+type ModelKey = (typeof MODEL_KEYS)[number];
+
+/** The models the server offers, as the model picker shows them. */
+export interface ModelChoices {
+  status: LoadStatus;
+  models: ModelInfoSummary[];
+  /** Why they could not be listed. */
+  message?: string;
+}
+
+/** The last "Test connection": running, or what it found. */
+export type ConnectionTest = { phase: 'testing' } | { phase: 'done'; ok: boolean; message: string };
 
 /** The outcome of the last Save, for the line under the form. */
 export interface SettingsSaveResult {
@@ -23,6 +39,14 @@ export interface SettingsSlice {
   settingErrors: Partial<Record<SettingKey, string>>;
   settingsSaving: boolean;
   lastSave: SettingsSaveResult | null;
+  /** Settings this run sets on its command line or environment: a stored value waits until a run without them. */
+  fixedSettings: SettingKey[];
+  modelChoices: ModelChoices;
+  connectionTest: ConnectionTest | null;
+  /** Asks the server which models it offers, for the model fields as the form shows them. */
+  loadModelChoices(): Promise<void>;
+  /** Tries the model fields as the form shows them (drafts included) against the server. */
+  testConnection(): Promise<void>;
   /** Re-reads the stored settings; drafts stay as they are. */
   refreshSettings(): Promise<void>;
   editSetting(key: SettingKey, text: string): void;
@@ -37,6 +61,8 @@ const kindOf = new Map(settingFields.map((field) => [field.key, field.kind]));
 /** The slice, with the API its actions call. */
 export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], [], SettingsSlice> {
   let latest = 0;
+  let latestModels = 0;
+  let latestTest = 0;
   return (set, get) => {
     async function saveOne(key: SettingKey, text: string): Promise<boolean> {
       const parsed = parseSettingText(kindOf.get(key) ?? 'text', text);
@@ -72,19 +98,60 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
       settingErrors: {},
       settingsSaving: false,
       lastSave: null,
+      fixedSettings: [],
+      modelChoices: { status: 'idle', models: [] },
+      connectionTest: null,
+      async loadModelChoices() {
+        const request = ++latestModels;
+        set((state) => ({ modelChoices: { ...state.modelChoices, status: 'loading' } }));
+        try {
+          const answer = await api.call('models/list', modelFields(get()));
+          if (request !== latestModels) return;
+          set({
+            modelChoices: answer.ok
+              ? { status: 'loaded', models: answer.models }
+              : { status: 'failed', models: [], message: answer.message },
+          });
+        } catch (error) {
+          if (request === latestModels)
+            set({
+              modelChoices: { status: 'failed', models: [], message: settingErrorText({ message: messageOf(error) }) },
+            });
+        }
+      },
+      async testConnection() {
+        const request = ++latestTest;
+        set({ connectionTest: { phase: 'testing' } });
+        try {
+          const answer = await api.call('models/test', modelFields(get()));
+          if (request === latestTest)
+            set({ connectionTest: { phase: 'done', ok: answer.ok, message: answer.message } });
+        } catch (error) {
+          if (request === latestTest)
+            set({
+              connectionTest: { phase: 'done', ok: false, message: settingErrorText({ message: messageOf(error) }) },
+            });
+        }
+      },
       async refreshSettings() {
         const request = ++latest;
         set({ settingsStatus: 'loading' });
         try {
-          const { settings } = await api.call('settings/get', {});
-          if (request === latest) set({ settings, settingsStatus: 'loaded', settingsError: null });
+          const { settings, fixed } = await api.call('settings/get', {});
+          if (request === latest)
+            set({ settings, fixedSettings: fixed ?? [], settingsStatus: 'loaded', settingsError: null });
         } catch (error) {
           if (request === latest)
             set({ settingsStatus: 'failed', settingsError: `Could not read the settings: ${messageOf(error)}` });
         }
       },
       editSetting(key, text) {
-        set((state) => ({ settingDrafts: { ...state.settingDrafts, [key]: text }, lastSave: null }));
+        set((state) => ({
+          settingDrafts: { ...state.settingDrafts, [key]: text },
+          lastSave: null,
+          // A test of other model fields no longer says anything about these.
+          ...(isModelKey(key) ? { connectionTest: null } : {}),
+        }));
       },
       discardSettingDrafts() {
         set({ settingDrafts: {}, settingErrors: {}, lastSave: null });
@@ -101,6 +168,8 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
           result[outcome ? 'saved' : 'failed'].push(field.key);
         }
         set({ settingsSaving: false, lastSave: result });
+        // The model of the next turn follows the settings: the header shows the new one at once.
+        if (result.saved.some(isModelKey)) void get().refreshAppInfo();
         return result;
       },
     };
@@ -111,4 +180,26 @@ function without<T extends object>(record: T, key: keyof T): T {
   const copy = { ...record };
   delete copy[key];
   return copy;
+}
+
+function isModelKey(key: SettingKey): key is ModelKey {
+  return (MODEL_KEYS as readonly string[]).includes(key);
+}
+
+/**
+ * The model fields as the form shows them: a draft wins over the stored value; an emptied draft
+ * leaves the field out (the host then uses the setting in use). Drafts that do not parse are left out.
+ */
+function modelFields(state: SettingsSlice): ApiInput<'models/list'> {
+  const fields: Record<string, unknown> = {};
+  for (const key of MODEL_KEYS) {
+    const draft = state.settingDrafts[key];
+    if (draft === undefined) {
+      if (state.settings[key] !== undefined) fields[key] = state.settings[key];
+      continue;
+    }
+    const parsed = parseSettingText(kindOf.get(key) ?? 'text', draft);
+    if (parsed.ok && parsed.value !== null) fields[key] = parsed.value;
+  }
+  return fields as ApiInput<'models/list'>;
 }

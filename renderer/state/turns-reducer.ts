@@ -6,7 +6,16 @@ export type TurnStatus = 'running' | 'done' | 'error' | 'aborted' | 'max_steps';
 export type TurnItem =
   | { kind: 'assistant'; step: number; text: string; final: boolean }
   | { kind: 'batch'; batchId: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  | {
+      kind: 'device-state';
+      deviceId: string;
+      tool: string;
+      /** The part of the device read (a relay's channel), when not the whole. */
+      args?: Record<string, unknown>;
+      result?: unknown;
+      error?: { reason: string; detail?: string };
+    };
 
 /** A turn as the chat shows it: the user's message, then what the agent did, then how it ended. */
 export interface TurnView {
@@ -66,6 +75,21 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
       return updateTurn(data, event, (turn) => ({
         ...turn,
         items: [...turn.items, { kind: 'batch', batchId: event.batchId }],
+      }));
+    case 'device/state':
+      return updateTurn(data, event, (turn) => ({
+        ...turn,
+        items: [
+          ...turn.items,
+          {
+            kind: 'device-state',
+            deviceId: event.deviceId,
+            tool: event.tool,
+            ...(event.args !== undefined ? { args: event.args } : {}),
+            ...(event.result !== undefined ? { result: event.result } : {}),
+            ...(event.error !== undefined ? { error: event.error } : {}),
+          },
+        ],
       }));
     case 'agent/error':
       return updateTurn(data, event, (turn) => ({

@@ -4,37 +4,44 @@ import { computeBatchTimeline } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
-/** One batch: mode and reason, a row and a timeline bar per call in index order, and its totals. */
+/**
+ * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
+ * and a timeline bar per call in index order, a legend for the bars, and its totals.
+ */
 export function BatchPanel(props: { batchId: string }) {
   const batch = useAppStore((state) => state.batches[props.batchId]);
   const now = useNow(batch !== undefined && batch.endedAt === undefined);
   if (!batch) return null;
   const timeline = computeBatchTimeline(batch, now);
   const finished = batch.rows.filter((row) => row.status === 'done').length;
+  const titleId = `batch-title-${batch.id}`;
   return (
     <section
       className={`batch-panel batch-panel-${batch.mode}`}
       data-testid="batch-panel"
       data-batch-id={batch.id}
-      aria-label={`Batch ${batch.sequence}`}
+      aria-labelledby={titleId}
     >
       <header className="batch-header">
+        <h3 className="batch-title" id={titleId}>
+          Batch {batch.sequence}
+        </h3>
         <span className="batch-mode" data-testid="batch-mode">
           {batch.mode}
         </span>
         <span className="batch-reason" data-testid="batch-reason">
-          {batch.reason}
+          {reasonWithoutMode(batch.reason)}
         </span>
         <span className="batch-totals">
           {batch.wallMs !== undefined ? (
             <>
-              <span data-testid="batch-wall-time">{formatDuration(batch.wallMs)}</span> wall ·{' '}
-              <span data-testid="batch-executed">{batch.executed}</span> executed
+              <span data-testid="batch-executed">{batch.executed}</span> of {batch.rows.length} done in{' '}
+              <span data-testid="batch-wall-time">{formatDuration(batch.wallMs)}</span>
             </>
           ) : batch.interrupted ? (
             'interrupted'
           ) : (
-            `${finished} of ${batch.rows.length} done`
+            `${finished} of ${batch.rows.length} finished`
           )}
         </span>
       </header>
@@ -50,6 +57,31 @@ export function BatchPanel(props: { batchId: string }) {
           <span>{formatDuration(timeline.spanMs)}</span>
         </span>
       </div>
+      <ul className="batch-legend" aria-label="What the bars show" data-testid="batch-legend">
+        <li>
+          <span className="legend-swatch timing-queued" aria-hidden="true" /> queued
+        </li>
+        <li>
+          <span className="legend-swatch timing-approval" aria-hidden="true" /> waiting for you
+        </li>
+        <li>
+          <span className="legend-swatch timing-run" aria-hidden="true" /> running, then ran
+        </li>
+        <li>
+          <span className="legend-swatch timing-run timing-run-failed" aria-hidden="true" /> failed
+        </li>
+        <li>
+          <span className="legend-swatch timing-run timing-run-not-sent" aria-hidden="true" /> not sent
+        </li>
+        <li>
+          <span className="legend-swatch timing-run timing-run-unknown" aria-hidden="true" /> outcome unknown
+        </li>
+      </ul>
     </section>
   );
+}
+
+/** The mode stands beside the reason: "parallel: all 3 calls are parallel-safe" reads "all 3 calls are parallel-safe". */
+function reasonWithoutMode(reason: string): string {
+  return reason.replace(/^(parallel|serial): /, '');
 }

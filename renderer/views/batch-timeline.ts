@@ -6,10 +6,12 @@ export interface TimelineSegment {
   widthPercent: number;
 }
 
-/** The bar of one call: how long it waited, how long it ran (so far, while live). */
+/** The bar of one call: how long it queued, how long it waited for the person, how long it ran (so far, while live). */
 export interface TimelineBar {
   callId: string;
   queued: TimelineSegment | undefined;
+  /** The person's approval wait, drawn apart from the run (absent when nobody was asked). */
+  approval: TimelineSegment | undefined;
   run: TimelineSegment | undefined;
   /** The run segment is still growing. */
   live: boolean;
@@ -36,7 +38,7 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
   );
   const end = Math.max(
     origin + (batch.wallMs ?? 0),
-    ...spans.flatMap((span) => [span.queued?.[1], span.run?.[1]].filter(isNumber)),
+    ...spans.flatMap((span) => [span.queued?.[1], span.approval?.[1], span.run?.[1]].filter(isNumber)),
   );
   const spanMs = Math.max(end - origin, 1);
   const toSegment = (range: [number, number] | undefined): TimelineSegment | undefined =>
@@ -51,6 +53,7 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
       return {
         callId: row.callId,
         queued: toSegment(span.queued),
+        approval: toSegment(span.approval),
         run: toSegment(span.run),
         live: live && row.status === 'running',
       };
@@ -60,18 +63,29 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
 
 interface RowSpans {
   queued: [number, number] | undefined;
+  approval: [number, number] | undefined;
   run: [number, number] | undefined;
 }
 
 function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: number }): RowSpans {
   if (row.status === 'done' && row.startedAt !== undefined && row.endedAt !== undefined) {
-    return { queued: [row.startedAt - (row.queuedMs ?? 0), row.startedAt], run: [row.startedAt, row.endedAt] };
+    // The approval comes before the tool's own work (the gates run first): its wait opens the call.
+    const approvalEnd = Math.min(row.startedAt + (row.approvalMs ?? 0), row.endedAt);
+    return {
+      queued: [row.startedAt - (row.queuedMs ?? 0), row.startedAt],
+      approval: row.approvalMs ? [row.startedAt, approvalEnd] : undefined,
+      run: [approvalEnd, row.endedAt],
+    };
   }
   if (row.runningSince !== undefined) {
-    return { queued: [times.batchStartedAt, row.runningSince], run: [row.runningSince, times.until] };
+    return {
+      queued: [times.batchStartedAt, row.runningSince],
+      approval: undefined,
+      run: [row.runningSince, times.until],
+    };
   }
   // Never started: it waited for as long as the batch has been (or was) open.
-  return { queued: [times.batchStartedAt, times.until], run: undefined };
+  return { queued: [times.batchStartedAt, times.until], approval: undefined, run: undefined };
 }
 
 /** The host's latest time this batch mentions: a floor for a renderer clock that lags the host's. */

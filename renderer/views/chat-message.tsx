@@ -1,8 +1,9 @@
-/** One bubble of the chat: the person's message or the assistant's text (with a caret while it streams). */
+/** One message of the chat, saying who speaks: the person's, or the assistant's (with a caret while it streams). */
 export function ChatMessage(props: { role: 'user' | 'assistant'; text: string; streaming?: boolean }) {
   return (
-    <div className={`chat-message chat-message-${props.role}`} data-testid="chat-message" data-role={props.role}>
-      <div className="chat-message-text">
+    <div className={`chat-message chat-message-${props.role}`}>
+      <span className="chat-speaker">{props.role === 'user' ? 'You' : 'Home Agent'}</span>
+      <div className="chat-message-text" data-testid="chat-message" data-role={props.role}>
         {props.text}
         {props.streaming && <span className="caret" aria-hidden="true" />}
       </div>

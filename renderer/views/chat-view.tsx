@@ -5,9 +5,12 @@ import { useAppStore } from './use-app-store.ts';
 
 const noTurns: string[] = [];
 
-/** The open conversation's turns, kept scrolled to the newest, with the composer below. */
+/** The open conversation's turns, kept scrolled to the newest, with the composer below: the page's main landmark. */
 export function ChatView() {
   const openId = useAppStore((state) => state.openConversationId);
+  const title = useAppStore(
+    (state) => state.conversations.find((entry) => entry.id === state.openConversationId)?.title,
+  );
   const turnIds = useAppStore(
     (state) => (state.openConversationId ? state.turnOrder[state.openConversationId] : undefined) ?? noTurns,
   );
@@ -26,10 +29,17 @@ export function ChatView() {
   }, [turns, batches, turnIds]);
 
   return (
-    <main className="chat">
+    <main className="chat" aria-labelledby="chat-title">
+      <h2 className="chat-title" id="chat-title" data-testid="chat-title">
+        {openId ? (title ?? 'Conversation') : 'New conversation'}
+      </h2>
       <div
         className="chat-scroll"
         ref={scroller}
+        // Scrollable by keyboard too: the region takes the focus when nothing inside it can.
+        tabIndex={0}
+        aria-label="Messages"
+        role="region"
         onScroll={(event) => {
           const element = event.currentTarget;
           // Follow new output only while the person has not scrolled up to read.

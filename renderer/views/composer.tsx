@@ -1,23 +1,37 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAppStore } from './use-app-store.ts';
 
-/** The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn. */
+/**
+ * The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn.
+ * It has the focus when the page opens, after a message is sent and when a conversation is opened.
+ */
 export function Composer() {
   const [text, setText] = useState('');
   const sending = useAppStore((state) => state.sending);
+  const openId = useAppStore((state) => state.openConversationId);
   const running = useAppStore((state) => {
     const order = state.openConversationId ? state.turnOrder[state.openConversationId] : undefined;
     const last = order?.[order.length - 1];
     return last !== undefined && state.turns[last]?.status === 'running';
   });
+  const stopping = useAppStore((state) =>
+    state.openConversationId ? state.stopping[state.openConversationId] === true : false,
+  );
   const sendMessage = useAppStore((state) => state.sendMessage);
   const abortTurn = useAppStore((state) => state.abortTurn);
+  const input = useRef<HTMLTextAreaElement>(null);
   const canSend = text.trim().length > 0 && !sending && !running;
+
+  useEffect(() => {
+    // Only when no drawer holds the focus (a drawer closes itself when a conversation is chosen).
+    if (!document.querySelector('.drawer-open')) input.current?.focus({ preventScroll: true });
+  }, [openId]);
 
   async function submit(event?: FormEvent): Promise<void> {
     event?.preventDefault();
     if (!canSend) return;
     if (await sendMessage(text.trim())) setText('');
+    input.current?.focus({ preventScroll: true });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): void {
@@ -29,11 +43,15 @@ export function Composer() {
 
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
+      <label className="visually-hidden" htmlFor="composer-input">
+        Message to Home Agent
+      </label>
       <textarea
+        id="composer-input"
+        ref={input}
         className="composer-input"
         data-testid="composer-input"
-        aria-label="Message"
-        placeholder="Turn on the living-room lamps and tell me the temperature…"
+        placeholder="Turn on the lamps and tell me the temperature…"
         rows={2}
         maxLength={20_000}
         value={text}
@@ -41,8 +59,16 @@ export function Composer() {
         onKeyDown={onKeyDown}
       />
       {running ? (
-        <button type="button" className="button button-stop" data-testid="stop-button" onClick={() => void abortTurn()}>
-          Stop
+        <button
+          type="button"
+          className="button button-stop"
+          data-testid="stop-button"
+          aria-disabled={stopping}
+          onClick={() => {
+            if (!stopping) void abortTurn();
+          }}
+        >
+          {stopping ? 'Stopping…' : 'Stop'}
         </button>
       ) : (
         <button type="submit" className="button button-primary" data-testid="send-button" disabled={!canSend}>

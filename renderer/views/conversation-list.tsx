@@ -1,39 +1,99 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationSummary } from '../../host/contract/api-contract.ts';
+import { ConversationItem } from './conversation-item.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { useDrawerFocus } from './use-drawer-focus.ts';
 
-/** The sidebar: a New conversation button and every conversation, newest first. */
+const SEARCH_DELAY_MS = 200;
+const noResults: ConversationSummary[] = [];
+
+/**
+ * The conversations: New conversation, a search over titles and messages, and every conversation
+ * newest first, each openable, renamable and deletable. A landmark named "Conversations"; a drawer
+ * on narrow screens.
+ */
 export function ConversationList() {
   const conversations = useAppStore((state) => state.conversations);
-  const openId = useAppStore((state) => state.openConversationId);
-  const openConversation = useAppStore((state) => state.openConversation);
+  const search = useAppStore((state) => state.conversationSearch);
+  const open = useAppStore((state) => state.drawer === 'conversations');
   const startNewConversation = useAppStore((state) => state.startNewConversation);
+  const searchConversations = useAppStore((state) => state.searchConversations);
+  const setDrawer = useAppStore((state) => state.setDrawer);
+  const [query, setQuery] = useState('');
+  const nav = useRef<HTMLElement>(null);
+  useDrawerFocus(open, nav, 'open-conversations');
+
+  // The search runs once typing pauses; the timer belongs to this effect and ends with it.
+  useEffect(() => {
+    const timer = setTimeout(() => void searchConversations(query), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query, searchConversations]);
+
+  const shown = search ? search.results : conversations;
   return (
-    <nav className="conversation-list" aria-label="Conversations">
+    <nav
+      id="conversation-drawer"
+      ref={nav}
+      className={open ? 'conversation-list drawer drawer-left drawer-open' : 'conversation-list drawer drawer-left'}
+      aria-label="Conversations"
+      data-testid="conversation-list"
+    >
+      <div className="drawer-head">
+        <h2 className="section-title">Conversations</h2>
+        <button
+          type="button"
+          className="drawer-close"
+          aria-label="Close the conversations"
+          data-testid="close-conversations"
+          onClick={() => setDrawer(null)}
+        >
+          ×
+        </button>
+      </div>
       <button
         type="button"
         className="button button-primary new-conversation"
         data-testid="new-conversation-button"
-        onClick={startNewConversation}
+        onClick={() => {
+          startNewConversation();
+          document.getElementById('composer-input')?.focus();
+        }}
       >
         New conversation
       </button>
-      <ul>
-        {conversations.map((conversation) => (
-          <li key={conversation.id}>
-            <button
-              type="button"
-              className={conversation.id === openId ? 'conversation-item conversation-item-open' : 'conversation-item'}
-              data-testid="conversation-item"
-              aria-current={conversation.id === openId ? 'page' : undefined}
-              onClick={() => openConversation(conversation.id)}
-            >
-              <span className="conversation-title">{conversation.title || 'Untitled'}</span>
-              <time className="conversation-time" dateTime={new Date(conversation.updatedAt).toISOString()}>
-                {new Date(conversation.updatedAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
-              </time>
-            </button>
-          </li>
+      <div className="conversation-search">
+        <label className="visually-hidden" htmlFor="conversation-search-input">
+          Search conversations
+        </label>
+        <input
+          id="conversation-search-input"
+          type="search"
+          className="conversation-search-input"
+          data-testid="conversation-search"
+          placeholder="Search conversations"
+          autoComplete="off"
+          value={query}
+          onChange={(event) => setQuery(event.currentTarget.value)}
+        />
+      </div>
+      <p className="conversation-search-status" role="status" data-testid="conversation-search-status">
+        {search ? searchStatus(search.status, search.results.length, search.query, search.error) : ''}
+      </p>
+      {!search && conversations.length === 0 && (
+        <p className="side-empty">No conversations yet: your first message starts one.</p>
+      )}
+      <ul className="conversation-items">
+        {(shown ?? noResults).map((conversation) => (
+          <ConversationItem key={conversation.id} conversation={conversation} />
         ))}
       </ul>
     </nav>
   );
+}
+
+function searchStatus(status: 'searching' | 'done' | 'failed', count: number, query: string, error?: string): string {
+  if (status === 'failed') return error ?? 'The search failed.';
+  if (status === 'searching') return 'Searching…';
+  if (count === 0) return `No conversation mentions “${query}”.`;
+  return `${count} ${count === 1 ? 'conversation mentions' : 'conversations mention'} “${query}”.`;
 }

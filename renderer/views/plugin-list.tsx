@@ -65,9 +65,12 @@ function PluginRow(props: { name: string }) {
           data-testid="plugin-toggle"
           data-plugin={plugin.name}
           checked={plugin.enabled}
-          disabled={busy}
+          // Not `disabled`: a disabled control drops the keyboard focus to the page while the change is sent.
+          aria-disabled={busy}
           aria-busy={sending}
-          onChange={(event) => void setPluginEnabled(plugin.name, event.currentTarget.checked)}
+          onChange={(event) => {
+            if (!busy) void setPluginEnabled(plugin.name, event.currentTarget.checked);
+          }}
         />
       </div>
       <p className="plugin-description">{plugin.description}</p>
@@ -78,7 +81,14 @@ function PluginRow(props: { name: string }) {
           </li>
         ))}
       </ul>
-      {warning !== undefined && <PluginWarning name={plugin.name} warning={warning} />}
+      {warning !== undefined && (
+        <PluginWarning
+          name={plugin.name}
+          warning={warning}
+          // The answer closes the question: the focus goes back to the switch it came from.
+          onClose={() => document.getElementById(switchId)?.focus()}
+        />
+      )}
       {error !== undefined && (
         <p className="side-error" role="alert" data-testid="plugin-error">
           {error}
@@ -89,7 +99,7 @@ function PluginRow(props: { name: string }) {
 }
 
 /** The host's warning about a change, with the two ways out; Keep enabled takes the focus, the safe choice. */
-function PluginWarning(props: { name: string; warning: string }) {
+function PluginWarning(props: { name: string; warning: string; onClose: () => void }) {
   const confirm = useAppStore((state) => state.confirmPluginWarning);
   const cancel = useAppStore((state) => state.cancelPluginWarning);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -103,7 +113,11 @@ function PluginWarning(props: { name: string; warning: string }) {
       data-testid="plugin-warning"
       data-plugin={props.name}
       onKeyDown={(event) => {
-        if (event.key === 'Escape') cancel();
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          cancel();
+          props.onClose();
+        }
       }}
     >
       <p className="plugin-warning-title" id={titleId}>
@@ -118,7 +132,10 @@ function PluginWarning(props: { name: string; warning: string }) {
           className="button button-small"
           ref={cancelButton}
           data-testid="plugin-warning-cancel"
-          onClick={cancel}
+          onClick={() => {
+            cancel();
+            props.onClose();
+          }}
         >
           Keep enabled
         </button>
@@ -126,7 +143,10 @@ function PluginWarning(props: { name: string; warning: string }) {
           type="button"
           className="button button-small button-danger"
           data-testid="plugin-warning-confirm"
-          onClick={() => void confirm()}
+          onClick={() => {
+            void confirm();
+            props.onClose();
+          }}
         >
           Disable anyway
         </button>

@@ -7,6 +7,7 @@ export function SettingInput(props: { field: SettingField }) {
   const stored = useAppStore((state) => formatSettingValue(field.kind, state.settings[field.key]));
   const draft = useAppStore((state) => state.settingDrafts[field.key]);
   const error = useAppStore((state) => state.settingErrors[field.key]);
+  const fixed = useAppStore((state) => state.fixedSettings.includes(field.key));
   const editSetting = useAppStore((state) => state.editSetting);
   const value = draft ?? stored;
   const inputId = `setting-${field.key}`;
@@ -19,12 +20,18 @@ export function SettingInput(props: { field: SettingField }) {
     'data-setting': field.key,
     'aria-invalid': error !== undefined,
     'aria-describedby':
-      [field.hint || field.restartRequired ? hintId : undefined, error !== undefined ? errorId : undefined]
+      [field.hint || field.restartRequired || fixed ? hintId : undefined, error !== undefined ? errorId : undefined]
         .filter(Boolean)
         .join(' ') || undefined,
     value,
   };
-  const hint = [field.hint, field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined]
+  const hint = [
+    field.hint,
+    field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined,
+    fixed
+      ? `This run was started with ${field.flag} (or its environment variable), which wins: a saved value is used when Home Agent starts without it.`
+      : undefined,
+  ]
     .filter(Boolean)
     .join(' ');
 
@@ -62,12 +69,13 @@ export function SettingInput(props: { field: SettingField }) {
           inputMode={field.kind === 'integer' ? 'numeric' : undefined}
           spellCheck={false}
           autoComplete="off"
+          list={field.key === 'model' ? 'model-choices' : undefined}
           placeholder={field.placeholder ?? (field.kind === 'integer' ? 'Default' : undefined)}
           onChange={(event) => editSetting(field.key, event.currentTarget.value)}
         />
       )}
       {hint && (
-        <p className="setting-hint" id={hintId}>
+        <p className="setting-hint" id={hintId} data-testid="setting-hint" data-setting={field.key}>
           {hint}
         </p>
       )}

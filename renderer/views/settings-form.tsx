@@ -1,8 +1,9 @@
-import type { FormEvent } from 'react';
+import { Fragment, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
 import { settingFields, type SettingKey } from '../state/setting-fields.ts';
 import type { SettingsSaveResult } from '../state/settings-slice.ts';
+import { ModelServerTools } from './model-server-tools.tsx';
 import { SettingInput } from './setting-input.tsx';
 import { useAppStore } from './use-app-store.ts';
 
@@ -11,7 +12,10 @@ const restartKeys = new Set<SettingKey>(
   settingFields.filter((field) => field.restartRequired).map((field) => field.key),
 );
 
-/** The Settings tab: one form over the host's stored settings; Save sends every changed field, each refusal shows beside its field. */
+/**
+ * The Settings tab: one form over the host's stored settings; Save sends every changed field, each
+ * refusal shows beside its field. After the model fields: the server's models and Test connection.
+ */
 export function SettingsForm() {
   const status = useAppStore((state) => state.settingsStatus);
   const error = useAppStore((state) => state.settingsError);
@@ -40,14 +44,21 @@ export function SettingsForm() {
         </p>
       )}
       {settingFields.map((field) => (
-        <SettingInput key={field.key} field={field} />
+        <Fragment key={field.key}>
+          <SettingInput field={field} />
+          {field.key === 'apiKeyEnv' && <ModelServerTools />}
+        </Fragment>
       ))}
       <div className="settings-actions">
         <button
           type="submit"
           className="button button-primary button-small"
           data-testid="settings-save"
-          disabled={dirty.length === 0 || saving}
+          aria-disabled={dirty.length === 0 || saving}
+          onClick={(event) => {
+            // Not `disabled`: the button keeps the focus while it saves.
+            if (dirty.length === 0 || saving) event.preventDefault();
+          }}
         >
           {saving ? 'Saving…' : 'Save'}
         </button>
@@ -55,34 +66,36 @@ export function SettingsForm() {
           type="button"
           className="button button-small"
           data-testid="settings-discard"
-          disabled={dirty.length === 0 || saving}
-          onClick={discard}
+          aria-disabled={dirty.length === 0 || saving}
+          onClick={() => {
+            if (dirty.length > 0 && !saving) discard();
+          }}
         >
           Discard changes
         </button>
       </div>
-      {lastSave && (
-        <p
-          className={lastSave.failed.length > 0 ? 'settings-status settings-status-failed' : 'settings-status'}
-          role="status"
-          data-testid="settings-status"
-          data-failed={lastSave.failed.length}
-        >
-          {describeSave(lastSave)}
-        </p>
-      )}
+      <p
+        className={
+          lastSave && lastSave.failed.length > 0 ? 'settings-status settings-status-failed' : 'settings-status'
+        }
+        role="status"
+        data-testid="settings-status"
+        data-failed={lastSave?.failed.length}
+      >
+        {lastSave ? describeSave(lastSave) : ''}
+      </p>
     </form>
   );
 }
 
-/** The line under the form after Save: what was stored, what was not, and what waits for a restart. */
+/** The line under the form after Save: what was stored, what was not, and when it applies. */
 function describeSave(result: SettingsSaveResult): string {
   const names = (keys: SettingKey[]) => keys.map((key) => labelOf.get(key) ?? key).join(', ');
   const parts: string[] = [];
   if (result.saved.length > 0) parts.push(`Saved: ${names(result.saved)}.`);
   if (result.failed.length > 0) parts.push(`Not saved: ${names(result.failed)} — see beside the field.`);
   if (result.saved.some((key) => restartKeys.has(key)))
-    parts.push('Model changes apply the next time Home Agent starts.');
+    parts.push('Some changes apply the next time Home Agent starts.');
   else if (result.saved.length > 0) parts.push('Applies from the next turn.');
   return parts.join(' ') || 'Nothing to save.';
 }

@@ -1,9 +1,11 @@
+import { useRef, type KeyboardEvent } from 'react';
 import { SIDE_TABS, type SideTab } from '../state/app-slice.ts';
 import { ChannelOutputs } from './channel-outputs.tsx';
 import { DeviceList } from './device-list.tsx';
 import { PluginList } from './plugin-list.tsx';
 import { SettingsForm } from './settings-form.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { useDrawerFocus } from './use-drawer-focus.ts';
 
 const tabLabels: Record<SideTab, string> = {
   channels: 'Channels',
@@ -12,31 +14,87 @@ const tabLabels: Record<SideTab, string> = {
   settings: 'Settings',
 };
 
-/** The side area: tabs for the output channels, the devices, the plugins and the settings. */
+/**
+ * The side area, a landmark named for what it holds: tabs for the output channels, the devices,
+ * the plugins and the settings. The tabs follow the ARIA tabs pattern: one tab stop, arrow keys
+ * (and Home, End) move between tabs and show them. A drawer on narrow screens.
+ */
 export function SidePanel() {
   const tab = useAppStore((state) => state.sideTab);
+  const open = useAppStore((state) => state.drawer === 'side');
   const showSideTab = useAppStore((state) => state.showSideTab);
+  const setDrawer = useAppStore((state) => state.setDrawer);
+  const tabs = useRef<Partial<Record<SideTab, HTMLButtonElement | null>>>({});
+  const aside = useRef<HTMLElement>(null);
+  useDrawerFocus(open, aside, 'open-side-panel');
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
+    const position = SIDE_TABS.indexOf(tab);
+    const next =
+      event.key === 'ArrowRight'
+        ? SIDE_TABS[(position + 1) % SIDE_TABS.length]
+        : event.key === 'ArrowLeft'
+          ? SIDE_TABS[(position - 1 + SIDE_TABS.length) % SIDE_TABS.length]
+          : event.key === 'Home'
+            ? SIDE_TABS[0]
+            : event.key === 'End'
+              ? SIDE_TABS[SIDE_TABS.length - 1]
+              : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    showSideTab(next);
+    tabs.current[next]?.focus();
+  }
+
   return (
-    <aside className="side-panel" aria-label="Side panel">
-      <div className="side-tabs" role="tablist" aria-label="Side panel">
-        {SIDE_TABS.map((entry) => (
-          <button
-            key={entry}
-            type="button"
-            role="tab"
-            id={`side-tab-${entry}`}
-            aria-selected={entry === tab}
-            aria-controls="side-tab-panel"
-            className={entry === tab ? 'side-tab side-tab-selected' : 'side-tab'}
-            data-testid="side-tab"
-            data-tab={entry}
-            onClick={() => showSideTab(entry)}
-          >
-            {tabLabels[entry]}
-          </button>
-        ))}
+    <aside
+      id="side-drawer"
+      ref={aside}
+      className={open ? 'side-panel drawer drawer-right drawer-open' : 'side-panel drawer drawer-right'}
+      aria-label="Channels, devices, plugins and settings"
+      data-testid="side-panel"
+    >
+      <div className="side-panel-head">
+        <div className="side-tabs" role="tablist" aria-label="Side panel" onKeyDown={onKeyDown}>
+          {SIDE_TABS.map((entry) => (
+            <button
+              key={entry}
+              ref={(element) => {
+                tabs.current[entry] = element;
+              }}
+              type="button"
+              role="tab"
+              id={`side-tab-${entry}`}
+              aria-selected={entry === tab}
+              aria-controls="side-tab-panel"
+              tabIndex={entry === tab ? 0 : -1}
+              className={entry === tab ? 'side-tab side-tab-selected' : 'side-tab'}
+              data-testid="side-tab"
+              data-tab={entry}
+              onClick={() => showSideTab(entry)}
+            >
+              {tabLabels[entry]}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="drawer-close"
+          aria-label="Close the side panel"
+          data-testid="close-side-panel"
+          onClick={() => setDrawer(null)}
+        >
+          ×
+        </button>
       </div>
-      <div className="side-tab-panel" role="tabpanel" id="side-tab-panel" aria-labelledby={`side-tab-${tab}`}>
+      <div
+        className="side-tab-panel"
+        role="tabpanel"
+        id="side-tab-panel"
+        aria-labelledby={`side-tab-${tab}`}
+        tabIndex={0}
+        data-testid="side-tab-panel"
+      >
         {tab === 'channels' && <ChannelOutputs />}
         {tab === 'devices' && <DeviceList />}
         {tab === 'plugins' && <PluginList />}

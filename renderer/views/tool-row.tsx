@@ -1,32 +1,62 @@
+import { useState } from 'react';
+import { describeCallOutcome } from '../../host/contract/api-contract.ts';
 import type { ApprovalView } from '../state/approvals-reducer.ts';
 import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
 import type { TimelineBar } from './batch-timeline.ts';
+import { describeState, prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
 
-/** One call of a batch: name, arguments, the person's approval where asked, outcome, and its bar on the batch's time axis. */
+/**
+ * One call of a batch: its number, name and arguments (a button that expands the row to the full
+ * arguments and the result, or the error with its hint), the person's approval where asked, the
+ * outcome in words, and its bar on the batch's time axis with any wait for the person apart.
+ */
 export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
   const approval = useAppStore((state) => state.approvals[row.callId]);
+  const [expanded, setExpanded] = useState(false);
   const waiting = approval?.status === 'waiting';
+  const detailsId = `tool-details-${row.callId}`;
+  const failed = row.ok === false || row.status === 'interrupted';
+  // The bar says what is known: failed, nothing sent, or unknown (it may have acted).
+  const runClass =
+    row.outcome === 'unknown' || row.status === 'interrupted'
+      ? ' timing-run-unknown'
+      : row.outcome === 'not_sent'
+        ? ' timing-run-not-sent'
+        : failed
+          ? ' timing-run-failed'
+          : '';
   return (
     <li
-      className={`tool-row tool-row-${row.status}${row.ok === false ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}`}
+      className={`tool-row tool-row-${row.status}${failed ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}`}
       data-testid="tool-row"
       data-tool-name={row.name}
       data-call-id={row.callId}
       data-ok={row.ok === undefined ? undefined : String(row.ok)}
       data-status={row.status}
+      data-outcome={row.outcome}
       data-approval={approval?.status}
     >
       <div className="tool-line">
-        <span className="tool-index">{row.index + 1}</span>
-        <span className="tool-name">{row.name}</span>
-        <span className="tool-args" title={summarizeArgs(row.args, 2000)}>
-          {summarizeArgs(row.args)}
-        </span>
+        <button
+          type="button"
+          className="tool-toggle"
+          aria-expanded={expanded}
+          aria-controls={detailsId}
+          data-testid="tool-row-toggle"
+          onClick={() => setExpanded(!expanded)}
+        >
+          <span className="tool-chevron" aria-hidden="true">
+            {expanded ? '▾' : '▸'}
+          </span>
+          <span className="tool-index">{row.index + 1}</span>
+          <span className="tool-name">{row.name}</span>
+          <span className="tool-args">{summarizeArgs(row.args)}</span>
+        </button>
         {approval && !waiting && <ApprovalOutcome approval={approval} />}
         {waiting && row.status !== 'done' ? (
           <span className="tool-outcome tool-outcome-waiting tool-outcome-approval" data-testid="approval-waiting">
@@ -36,24 +66,118 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
           <Outcome row={row} />
         )}
       </div>
-      <div className="timing-bar" data-testid="timing-bar" data-live={bar?.live ? 'true' : undefined}>
+      <div
+        className="timing-bar"
+        data-testid="timing-bar"
+        data-live={bar?.live ? 'true' : undefined}
+        aria-hidden="true"
+      >
         {bar?.queued && bar.queued.widthPercent > 0 && (
           <span
             className="timing-queued"
             style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }}
           />
         )}
+        {bar?.approval && (
+          <span
+            className="timing-approval"
+            data-testid="timing-approval"
+            style={{ left: `${bar.approval.startPercent}%`, width: `max(${bar.approval.widthPercent}%, 2px)` }}
+          />
+        )}
         {bar?.run && (
           <span
-            className={bar.live ? 'timing-run timing-run-live' : 'timing-run'}
+            // While the person is asked, the live part of the bar is their wait, not the tool's run.
+            className={waiting ? 'timing-approval' : `timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
             style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
           />
         )}
       </div>
+      {expanded && <ToolDetails id={detailsId} row={row} />}
       {/* The card shows itself only while the question is open. */}
       {approval && <ApprovalCard callId={row.callId} />}
     </li>
   );
+}
+
+/** The expanded row: everything known of the call, in full. */
+function ToolDetails(props: { id: string; row: ToolRowView }) {
+  const { row } = props;
+  const words =
+    row.status === 'interrupted'
+      ? { label: 'no outcome recorded', meaning: 'the app stopped before the call ended: it may have acted' }
+      : describeCallOutcome(row.outcome, row.ok);
+  return (
+    <div className="tool-details" id={props.id} data-testid="tool-details">
+      <dl>
+        <dt>Arguments</dt>
+        <dd>
+          <pre data-testid="tool-details-args">{prettyJson(row.args)}</pre>
+        </dd>
+        {row.status === 'done' || row.status === 'interrupted' ? (
+          <>
+            <dt>Outcome</dt>
+            <dd data-testid="tool-details-outcome">
+              <strong>{words.label}</strong> — {words.meaning}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Status</dt>
+            <dd>{row.status === 'running' ? 'running' : 'queued: waiting for its turn'}</dd>
+          </>
+        )}
+        {row.ok && (
+          <>
+            <dt>Result</dt>
+            <dd>
+              <pre data-testid="tool-details-result">{prettyJson(row.result)}</pre>
+            </dd>
+          </>
+        )}
+        {row.error && (
+          <>
+            <dt>Error</dt>
+            <dd data-testid="tool-details-error">
+              {row.error.reason}
+              {row.error.field ? ` (${row.error.field})` : ''}
+              {row.error.detail ? `: ${row.error.detail}` : ''}
+            </dd>
+            {row.error.hint && (
+              <>
+                <dt>Hint</dt>
+                <dd data-testid="tool-details-hint">{row.error.hint}</dd>
+              </>
+            )}
+          </>
+        )}
+        {row.status === 'done' && (
+          <>
+            <dt>Time</dt>
+            <dd data-testid="tool-details-time">{timeText(row)}</dd>
+          </>
+        )}
+        {row.stateAfterStop && (
+          <>
+            <dt>Read after the stop</dt>
+            <dd data-testid="tool-details-state">
+              {row.stateAfterStop.error
+                ? `${row.stateAfterStop.deviceId} could not be read (${row.stateAfterStop.error.reason}): it may have acted`
+                : `${row.stateAfterStop.deviceId}: ${describeState(row.stateAfterStop.result)}`}
+            </dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
+}
+
+/** Queued, ran, and the person's wait apart: `runMs` includes the wait, so the run is what is left. */
+function timeText(row: ToolRowView): string {
+  const waited = row.approvalMs ?? 0;
+  const parts = [`queued ${formatDuration(row.queuedMs ?? 0)}`, `ran ${formatDuration((row.runMs ?? 0) - waited)}`];
+  if (row.approvalMs !== undefined) parts.push(`waited ${formatDuration(waited)} for you`);
+  return parts.join(' · ');
 }
 
 /** How the person's approval ended, and whether this window's own answer came too late. */
@@ -65,12 +189,6 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
       className={`approval-outcome approval-outcome-${approval.status}`}
       data-testid="approval-outcome"
       data-approval={approval.status}
-      // The call's run time includes the person's wait: say how much of it was theirs.
-      title={
-        approval.requestedAt !== undefined && approval.endedAt !== undefined
-          ? `${formatDuration(approval.endedAt - approval.requestedAt)} after the question`
-          : undefined
-      }
     >
       {approvalLabel(approval.status)}
       {refused && <span className="approval-outcome-note"> · already answered elsewhere</span>}
@@ -78,28 +196,38 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
   );
 }
 
+/** Where the call stands, in words: queued, running, or its outcome (done, failed, not sent, unknown). */
 function Outcome(props: { row: ToolRowView }) {
   const { row } = props;
   if (row.status === 'queued') return <span className="tool-outcome tool-outcome-waiting">queued</span>;
   if (row.status === 'running') return <span className="tool-outcome tool-outcome-waiting">running…</span>;
-  if (row.status === 'interrupted') return <span className="tool-outcome tool-outcome-error">interrupted</span>;
-  const times = `queued ${formatDuration(row.queuedMs ?? 0)} · ran ${formatDuration(row.runMs ?? 0)}`;
+  if (row.status === 'interrupted')
+    return (
+      <span className="tool-outcome tool-outcome-unknown" data-testid="tool-outcome">
+        no outcome recorded
+      </span>
+    );
+  const words = describeCallOutcome(row.outcome, row.ok);
+  const ran = formatDuration((row.runMs ?? 0) - (row.approvalMs ?? 0));
   if (row.ok) {
     return (
-      <span className="tool-outcome tool-outcome-ok" title={times}>
-        ok · {formatDuration(row.runMs ?? 0)}
+      <span className="tool-outcome tool-outcome-ok" data-testid="tool-outcome">
+        {words.label} · {ran}
       </span>
     );
   }
+  const className =
+    row.outcome === 'unknown'
+      ? 'tool-outcome tool-outcome-unknown'
+      : row.outcome === 'not_sent'
+        ? 'tool-outcome tool-outcome-not-sent'
+        : 'tool-outcome tool-outcome-error';
   return (
-    <span
-      className="tool-outcome tool-outcome-error"
-      title={[row.error?.detail, times, row.error?.hint].filter(Boolean).join('\n')}
-    >
+    <span className={className} data-testid="tool-outcome" title={words.meaning}>
+      <span className="tool-outcome-label">{`${words.label} · `}</span>
       <span className="tool-error-reason" data-testid="tool-error-reason">
         {row.error?.reason ?? 'failed'}
       </span>
-      {row.error?.field && <span className="tool-error-field"> ({row.error.field})</span>}
       {row.error?.detail && <span className="tool-error-detail">: {row.error.detail}</span>}
     </span>
   );

@@ -184,7 +184,8 @@ test('settings survive a host restart', async ({ page }) => {
   await settingInput(page, 'toolTimeoutMs').fill('15000');
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-status')).toHaveAttribute('data-failed', '0');
-  await expect(page.getByTestId('settings-status')).toContainText('next time Home Agent starts');
+  // Every setting applies from the next turn (issue 10): the model too, without a restart.
+  await expect(page.getByTestId('settings-status')).toContainText('Applies from the next turn.');
 
   await host?.stop();
   host = await startHost({ dataDir: (folder as HostFolder).dataDir, scriptFile: (folder as HostFolder).scriptFile });

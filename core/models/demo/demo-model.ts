@@ -1,12 +1,13 @@
 import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
 import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
-import { planDemoCalls, deviceIdsOf, type PlannedCall } from './plan-demo-calls.ts';
+import { planDemoCalls, type PlannedCall } from './plan-demo-calls.ts';
+import { deviceIdsOf } from './demo-devices.ts';
 import { describeResult } from './describe-result.ts';
 
 export const DEMO_MODEL_LABEL = 'Demo model — no AI';
 
 const HELP =
-  'I am the demo model — no AI, just a small planner over the simulated devices. Try: "turn on all lamps and show the temperature on the display", "turn off lamp 2", "what is the temperature?" or "status". Configure a real model (see the README) to talk freely.';
+  'I am the demo model — no AI, just a small planner over the simulated devices. Try: "turn on all lamps and show the temperature on the display", "turn off lamp 2", "set lamp 1 to 30 % brightness", "what is the temperature?" or "status". Configure a real model (see the README) to talk freely.';
 
 interface TurnSoFar {
   userText: string;
@@ -49,22 +50,36 @@ function temperatureText(results: readonly ToolResultMessage[]): string | undefi
   return undefined;
 }
 
-function summary(state: TurnSoFar): string {
-  return `Done.\n${state.results.map((result) => `- ${describeResult(result)}`).join('\n')}`;
+/**
+ * The last reply: one line per result, in the order the calls were made, then what was refused.
+ * "Done." only when every call succeeded, nothing was refused and something was done (a reading
+ * alone is just said); otherwise it says plainly that not everything worked.
+ */
+function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
+  const argsOf = new Map(
+    state.assistants.flatMap((message) => message.toolCalls.map((call) => [call.id, call.args] as const)),
+  );
+  const described = state.results.map((result) => ({
+    ...describeResult(result, argsOf.get(result.toolCallId) ?? {}),
+    acted: !/__(get|read)$/.test(result.toolName),
+  }));
+  const refusals = planDemoCalls(state.userText, tools).refusals;
+  const lines = [...described.map((entry) => entry.line), ...refusals];
+  const failed = described.filter((entry) => entry.kind === 'failed').length + refusals.length;
+  if (failed === 0 && !described.some((entry) => entry.acted)) return lines.join('\n');
+  const opening = failed === 0 ? 'Done.' : failed < lines.length ? 'Not everything worked.' : 'That did not work.';
+  return [opening, ...lines.map((line) => `- ${line}`)].join('\n');
 }
 
 /** Decides the next reply of the demo planner from the conversation so far. */
 export function planDemoReply(request: ModelRequest): { text: string; calls: PlannedCall[] } {
   const state = turnSoFar(request.messages);
   if (state.assistants.length === 0) {
-    const intent = planDemoCalls(state.userText, request.tools);
-    if (intent.calls.length === 0) return { text: HELP, calls: [] };
-    const names = intent.calls.map((call) =>
-      typeof call.args.device_id === 'string' ? call.args.device_id : call.name,
-    );
-    return { text: `On it: ${names.join(', ')} — in one batch.`, calls: intent.calls };
+    const plan = planDemoCalls(state.userText, request.tools);
+    if (plan.calls.length === 0 && plan.refusals.length === 0) return { text: HELP, calls: [] };
+    return { text: [...plan.doing, ...plan.refusals].join(' '), calls: plan.calls };
   }
-  const wantsDisplay = /\b(display|screen)\b/i.test(state.userText);
+  const wantsDisplay = planDemoCalls(state.userText, request.tools).wantsDisplay;
   const shown = state.assistants.some((message) => message.toolCalls.some((call) => /display/.test(call.name)));
   const temperature = temperatureText(state.results);
   if (wantsDisplay && !shown && temperature) {
@@ -75,7 +90,7 @@ export function planDemoReply(request: ModelRequest): { text: string; calls: Pla
         calls: [call],
       };
   }
-  return { text: summary(state), calls: [] };
+  return { text: summary(state, request.tools), calls: [] };
 }
 
 /**

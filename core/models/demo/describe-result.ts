@@ -1,4 +1,14 @@
+import { z } from 'zod';
 import type { ToolResultMessage } from '../conversation-message.ts';
+
+/** How one result went, for the summary's first line. */
+export type ResultKind = 'ok' | 'failed';
+
+/** A failure as the tool message carries it: `{ error, outcome?, note? }` (core/tools/tool-result.ts). */
+const failureSchema = z.object({
+  error: z.object({ reason: z.string(), detail: z.string().optional() }),
+  outcome: z.string().optional(),
+});
 
 function parse(content: string): unknown {
   try {
@@ -12,27 +22,59 @@ function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** What a call was meant to do, in a past participle: "switched", "changed", "shown", "read". */
+function meant(toolName: string, args: Record<string, unknown>): string {
+  if (/__(get|read)$/.test(toolName)) return 'read';
+  if (/show|output_send/.test(toolName)) return 'shown';
+  return args.on !== undefined ? 'switched' : 'changed';
+}
+
 /**
- * One line a person can read for a tool result the demo planner saw: known device shapes in
- * words ("lamp-1 is on at 100 %"), anything else as the compact JSON the model was given.
+ * One line a person can read for a tool result the demo planner saw, honest about the outcome:
+ * known device shapes in words ("lamp-1 is on at 100 %"); a failure with what is known of its
+ * effect — not sent (it did not act), no answer (it may have acted), refused by the device, or not
+ * allowed by the person.
  */
-export function describeResult(result: ToolResultMessage): string {
+export function describeResult(
+  result: ToolResultMessage,
+  args: Record<string, unknown> = {},
+): { kind: ResultKind; line: string } {
   const value = parse(result.content);
+  const who = typeof args.device_id === 'string' ? args.device_id : result.toolName;
   if (result.isError) {
-    const error = field(value, 'error');
-    return `${result.toolName} failed: ${String(field(error, 'detail') ?? field(error, 'reason') ?? result.content)}`;
+    const failure = failureSchema.safeParse(value);
+    if (!failure.success) return { kind: 'failed', line: `${who} failed: ${result.content}` };
+    const { error, outcome } = failure.data;
+    const detail = error.detail ?? error.reason;
+    const verb = meant(result.toolName, args);
+    if (outcome === 'unknown' || (outcome === undefined && ['timeout', 'aborted'].includes(error.reason)))
+      return { kind: 'failed', line: `${who}: no answer came (${detail}); it may have acted, so its state is unknown` };
+    if (error.reason === 'denied') return { kind: 'failed', line: `${who} was not ${verb}: you did not allow it` };
+    if (outcome === 'not_sent')
+      return { kind: 'failed', line: `${who} was not ${verb}: ${detail} (nothing was sent, it did not act)` };
+    if (['unauthorized', 'not_found', 'required', 'type', 'invalid_json'].includes(error.reason))
+      return { kind: 'failed', line: `${who} was not ${verb}: ${detail}` };
+    return { kind: 'failed', line: `${who} failed: ${detail}` };
   }
   const device = field(value, 'device_id');
   const state = field(value, 'result');
   if (typeof device === 'string' && typeof field(state, 'on') === 'boolean') {
     const brightness = field(state, 'brightness');
-    return `${device} is ${field(state, 'on') ? 'on' : 'off'}${typeof brightness === 'number' && field(state, 'on') ? ` at ${brightness} %` : ''}`;
+    const level = typeof brightness === 'number' ? brightness : undefined;
+    if (field(state, 'on'))
+      return { kind: 'ok', line: `${device} is on${level !== undefined ? ` at ${level} %` : ''}` };
+    const setBrightness = args.brightness !== undefined && level !== undefined;
+    return { kind: 'ok', line: `${device} is off${setBrightness ? ` (brightness ${level} %)` : ''}` };
   }
   if (typeof device === 'string' && typeof field(state, 'celsius') === 'number') {
     const humidity = field(state, 'humidity');
-    return `${device} reads ${String(field(state, 'celsius'))} °C${typeof humidity === 'number' ? `, ${humidity} % humidity` : ''}`;
+    return {
+      kind: 'ok',
+      line: `${device} reads ${String(field(state, 'celsius'))} °C${typeof humidity === 'number' ? `, ${humidity} % humidity` : ''}`,
+    };
   }
   const shown = field(value, 'shown') ?? field(state, 'shown');
-  if (typeof shown === 'string') return `${typeof device === 'string' ? device : 'the display'} shows "${shown}"`;
-  return `${result.toolName}: ${result.content}`;
+  if (typeof shown === 'string')
+    return { kind: 'ok', line: `${typeof device === 'string' ? device : 'the display'} shows "${shown}"` };
+  return { kind: 'ok', line: `${result.toolName}: ${result.content}` };
 }

@@ -1,4 +1,7 @@
 import type { ModelTool } from '../model-adapter.ts';
+import { devicesOf, devicesOfKind, listInWords, type DemoDevice, type DemoDevices } from './demo-devices.ts';
+
+export { deviceIdsOf } from './demo-devices.ts';
 
 /** A call the demo planner decided on. */
 export interface PlannedCall {
@@ -6,59 +9,191 @@ export interface PlannedCall {
   args: Record<string, unknown>;
 }
 
-/** The device ids a device tool accepts (its `device_id` enum), or [] when it names none. */
-export function deviceIdsOf(tool: ModelTool): string[] {
-  const enumValues = tool.parameters.properties?.device_id?.enum;
-  return Array.isArray(enumValues) ? enumValues.map(String) : [];
-}
-
-function findTool(tools: readonly ModelTool[], pattern: RegExp): ModelTool | undefined {
-  return tools.find((tool) => pattern.test(tool.name));
-}
-
-/** Ids the text names explicitly ("lamp 2", "lamp-1"), else all of them. */
-function targets(text: string, ids: string[]): string[] {
-  const named = ids.filter((id) => {
-    const [kind, number] = id.split('-');
-    return new RegExp(`\\b${kind}[\\s-]?${number}\\b`).test(text);
-  });
-  return named.length > 0 ? named : ids;
-}
-
-function perDevice(tool: ModelTool, text: string, args: Record<string, unknown>): PlannedCall[] {
-  const ids = deviceIdsOf(tool);
-  if (ids.length === 0) return [{ name: tool.name, args }];
-  return targets(text, ids).map((id) => ({ name: tool.name, args: { device_id: id, ...args } }));
-}
-
-/** What the person asked for, read by keywords (the demo model is a transparent planner, not an AI). */
-export interface DemoIntent {
+/**
+ * What the person asked for, read by keywords (the demo model is a transparent planner, not an
+ * AI): the calls it can make now, what it says it is doing, and what it refuses and why.
+ */
+export interface DemoPlan {
   calls: PlannedCall[];
+  /** One sentence per thing it set out to do ("Switching lamp-1 and lamp-2 on."). */
+  doing: string[];
+  /** One sentence per thing it will not do, naming why (no such device, not granted, out of range). */
+  refusals: string[];
+  /** A reading is to be shown on the display once it is known (a second reply). */
   wantsDisplay: boolean;
 }
 
-/**
- * Plans the first reply for a request like "turn on all lamps and show the temperature on the
- * display": every independent call goes into one reply (so they run as one parallel batch).
- */
-export function planDemoCalls(userText: string, tools: readonly ModelTool[]): DemoIntent {
-  const text = userText.toLowerCase();
-  const calls: PlannedCall[] = [];
-  const lampSet = findTool(tools, /^lamp.*__set$/);
-  const lampGet = findTool(tools, /^lamp.*__get$/);
-  const thermometer = findTool(tools, /^thermometer.*__read$/);
-  const mentionsLamps = /\b(lamps?|lights?)\b/.test(text);
+/** Nouns for things a home may have that are no device of ours, so a request for one is refused by name. */
+const OTHER_THINGS = [
+  'heater',
+  'heating',
+  'fan',
+  'tv',
+  'television',
+  'blinds',
+  'curtains',
+  'oven',
+  'kettle',
+  'speaker',
+  'camera',
+  'lock',
+  'boiler',
+  'radiator',
+  'heat pump',
+  'air conditioner',
+  'vacuum',
+];
+/** Words that may stand before "lamp" without naming one. */
+const NOT_A_NAME = new Set(
+  'all both every each the my our these those any other two a on off of and turn switch set dim is are'.split(' '),
+);
+const LAMP_WORDS = /\b(lamps?|lights?)\b/;
+const READ_ACTIONS = ['get', 'read'];
+
+function grantHint(device: DemoDevice, action: string): string {
+  return `I may not ${action === 'set' ? 'switch' : action} ${device.id}: its ${action} action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant ${device.id} ${action}`;
+}
+
+/** The lamps the text names: by number, by alias, else all; or why none can be named. */
+function lampTargets(
+  text: string,
+  lamps: DemoDevice[],
+  verb: string,
+): { ok: true; lamps: DemoDevice[] } | { ok: false; refusal: string } {
+  const known = `The lamps I may use are ${listInWords(lamps.map((lamp) => lamp.id))}`;
+  const numbered = [...text.matchAll(/\blamp[\s-]?(\d+)\b/g)].map((found) => `lamp-${found[1]}`);
+  if (numbered.length > 0) {
+    const missing = numbered.find((id) => !lamps.some((lamp) => lamp.id === id));
+    if (missing) return { ok: false, refusal: `There is no ${missing}. ${known}.` };
+    return { ok: true, lamps: lamps.filter((lamp) => numbered.includes(lamp.id)) };
+  }
+  const named = /\b([a-z][a-z-]*)\s+(?:lamps?|lights?)\b/.exec(text)?.[1];
+  if (named !== undefined && !NOT_A_NAME.has(named)) {
+    const matching = lamps.filter((lamp) => lamp.alias?.toLowerCase().includes(named));
+    if (matching.length === 0)
+      return {
+        ok: false,
+        refusal: `I know no lamp called "${named}". ${known}: name one of them, e.g. "${verb} ${lamps[0]?.id ?? 'lamp-1'}".`,
+      };
+    return { ok: true, lamps: matching };
+  }
+  return { ok: true, lamps };
+}
+
+/** Reads of every device of a kind through its read action (`get` or `read`), or nothing. */
+function readsOf(devices: DemoDevice[]): PlannedCall[] {
+  return devices.flatMap((device) => {
+    const action = READ_ACTIONS.find((name) => device.actions.has(name));
+    return action ? [{ name: device.actions.get(action)!.name, args: { device_id: device.id } }] : [];
+  });
+}
+
+/** The brightness a lamp's `set` accepts, from its own declaration. */
+function brightnessRange(device: DemoDevice): { minimum?: number; maximum?: number } {
+  const property = device.actions.get('set')?.parameters.properties?.brightness;
+  return {
+    ...(property?.minimum !== undefined ? { minimum: property.minimum } : {}),
+    ...(property?.maximum !== undefined ? { maximum: property.maximum } : {}),
+  };
+}
+
+function planLamps(text: string, devices: DemoDevices, plan: DemoPlan): void {
+  const question = /^(is|are|what|which|how)\b/.test(text) || text.trim().endsWith('?');
   const off = /\boff\b/.test(text);
   const on = /\bon\b/.test(text.replace(/\bon the (display|screen)\b/g, ''));
-  if (mentionsLamps && lampSet && (on || off)) calls.push(...perDevice(lampSet, text, { on: !off }));
-  else if (mentionsLamps && lampGet) calls.push(...perDevice(lampGet, text, {}));
-  if (/\b(status|everything)\b/.test(text) && lampGet && !mentionsLamps) calls.push(...perDevice(lampGet, text, {}));
-  const wantsDisplay = /\b(display|screen)\b/.test(text);
-  if (
-    thermometer &&
-    (/\b(temperature|warm|cold|humidity|thermometer|status|everything)\b/.test(text) || wantsDisplay)
-  ) {
-    calls.push(...perDevice(thermometer, text, {}));
+  const brightness = /(\d+)\s*%|\bbrightness\s+(?:to\s+|of\s+)?(\d+)|\bdim\b.*?\bto\s+(\d+)/.exec(text);
+  const everything = /\b(everything|all devices|all)\b/.test(text) && !LAMP_WORDS.test(text);
+  const mentioned = LAMP_WORDS.test(text) || /\blamp[\s-]?\d+\b/.test(text) || (everything && (on || off) && !question);
+  if (!mentioned) return;
+  const lamps = devicesOfKind(devices, 'lamp');
+  if (lamps.length === 0) {
+    plan.refusals.push('There is no lamp among the devices I may use.');
+    return;
   }
-  return { calls, wantsDisplay };
+  const wantsChange = !question && (on || off || brightness !== null);
+  const targets = lampTargets(text, lamps, off ? 'turn off' : 'turn on');
+  if (!targets.ok) {
+    plan.refusals.push(targets.refusal);
+    return;
+  }
+  if (!wantsChange) {
+    const reads = readsOf(targets.lamps);
+    plan.calls.push(...reads);
+    if (reads.length > 0) plan.doing.push(`Reading ${listInWords(reads.map((call) => String(call.args.device_id)))}.`);
+    return;
+  }
+  const value = brightness ? Number(brightness[1] ?? brightness[2] ?? brightness[3]) : undefined;
+  const allowed = targets.lamps.filter((lamp) => lamp.actions.has('set'));
+  for (const lamp of targets.lamps.filter((candidate) => !candidate.actions.has('set')))
+    plan.refusals.push(grantHint(lamp, 'set'));
+  if (allowed.length === 0) return;
+  if (value !== undefined) {
+    const { minimum, maximum } = brightnessRange(allowed[0]!);
+    if ((minimum !== undefined && value < minimum) || (maximum !== undefined && value > maximum)) {
+      plan.refusals.push(`Brightness goes from ${minimum ?? 0} to ${maximum ?? 100} %, so I did not send ${value} %.`);
+      return;
+    }
+  }
+  for (const lamp of allowed) {
+    const args: Record<string, unknown> = { device_id: lamp.id };
+    if (on || off) args.on = !off;
+    if (value !== undefined) args.brightness = value;
+    plan.calls.push({ name: lamp.actions.get('set')!.name, args });
+  }
+  const ids = listInWords(allowed.map((lamp) => lamp.id));
+  plan.doing.push(
+    value !== undefined ? `Setting ${ids} to ${value} % brightness.` : `Switching ${ids} ${off ? 'off' : 'on'}.`,
+  );
+}
+
+function planThermometers(text: string, devices: DemoDevices, plan: DemoPlan): void {
+  const status = /\b(status|everything)\b/.test(text) && !/\b(on|off)\b/.test(text);
+  const wanted = /\b(temperature|warm|cold|humidity|thermometers?)\b/.test(text) || status || plan.wantsDisplay;
+  if (!wanted) return;
+  const thermometers = devicesOfKind(devices, 'thermometer');
+  if (/\bthermometers?\b/.test(text) && /\b(turn|switch)\b/.test(text) && /\b(on|off)\b/.test(text)) {
+    for (const device of thermometers) plan.refusals.push(cannotSwitch(device));
+    return;
+  }
+  const reads = readsOf(thermometers);
+  if (reads.length === 0) {
+    if (!status) plan.refusals.push('There is no thermometer among the devices I may use.');
+    return;
+  }
+  plan.calls.push(...reads);
+  const ids = listInWords(reads.map((call) => String(call.args.device_id)));
+  plan.doing.push(plan.wantsDisplay ? `Reading ${ids}, then showing it on the display.` : `Reading ${ids}.`);
+}
+
+function cannotSwitch(device: DemoDevice): string {
+  const actions = [...device.actions.keys()];
+  return `I cannot switch ${device.id}: ${actions.length === 1 ? `the only action I may use on it is ${actions[0]}` : `the actions I may use on it are ${listInWords(actions)}`}. If it has another, grant it in the Devices tab.`;
+}
+
+/**
+ * Plans the first reply: every independent call goes into one reply (so they run as one parallel
+ * batch); a reading to be shown on the display waits for a second reply. What it cannot do is
+ * refused by name — no such device, not granted (with the grant to give), out of range.
+ */
+export function planDemoCalls(userText: string, tools: readonly ModelTool[]): DemoPlan {
+  const text = userText.toLowerCase();
+  const devices = devicesOf(tools);
+  const plan: DemoPlan = {
+    calls: [],
+    doing: [],
+    refusals: [],
+    wantsDisplay: /\b(display|screen)\b/.test(text) && /\b(temperature|warm|cold|humidity)\b/.test(text),
+  };
+  for (const thing of OTHER_THINGS) {
+    if (new RegExp(`\\b${thing}s?\\b`).test(text) && devicesOfKind(devices, thing.replace(/ /g, '_')).length === 0)
+      plan.refusals.push(`There is no ${thing} among the devices I may use (${[...devices.keys()].join(', ')}).`);
+  }
+  planLamps(text, devices, plan);
+  if (/\bstatus\b/.test(text) && !LAMP_WORDS.test(text)) {
+    const reads = readsOf(devicesOfKind(devices, 'lamp'));
+    plan.calls.push(...reads);
+    if (reads.length > 0) plan.doing.push(`Reading ${listInWords(reads.map((call) => String(call.args.device_id)))}.`);
+  }
+  planThermometers(text, devices, plan);
+  return plan;
 }

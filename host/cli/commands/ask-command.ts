@@ -4,60 +4,121 @@ import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
-import { formatEventForPeople } from '../format-event.ts';
+import type { CommandHelp } from '../command-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
+import { PeopleOutput } from '../people-output.ts';
 
-export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthropic|gemini|ollama] [--model M]
-  [--base-url URL] [--api-key-env VAR] [--script FILE] [--data-dir DIR] [--sim] [--device PATH]...
-  [--tool-order '<JSON list>'] [--conversation ID] [--max-steps N] [--concurrency-cap N] [--approve-all] [--json] "<prompt>"`;
+/** The options of `ask`, besides the shared ones. */
+const askOptions = {
+  ...commonFlagOptions,
+  json: { type: 'boolean' },
+  conversation: { type: 'string' },
+  'approve-all': { type: 'boolean' },
+} as const;
+
+export const ASK_HELP: CommandHelp = {
+  name: 'ask',
+  summary: 'run one turn of the agent and show what it did',
+  usage: ['ask [options] "<request>"'],
+  description: [
+    'Sends one request to the agent and runs the turn: the model replies, its tool calls run as',
+    'batches, and the output shows each call (1-based, in the order the model declared them) with its',
+    'arguments and outcome — done, failed, not sent (the device did not act) or unknown (no answer',
+    'came: it may have acted). On a terminal each running call has a live line. After Ctrl+C the',
+    'devices that may have acted are read again. The last line on stderr is the conversation id, to',
+    'continue with --conversation. Exit status: 0 when the turn ends done, 1 otherwise, 2 for a wrong',
+    'command line. With --json, stdout carries one event per line (a stable contract) instead.',
+  ].join('\n'),
+  options: [
+    ...SETTING_FLAG_HELP,
+    ...DEVICE_AND_DATA_FLAG_HELP,
+    {
+      flag: '--conversation ID',
+      text: 'Continue this conversation (the id the last run printed); default: a new one.',
+    },
+    {
+      flag: '--approve-all',
+      text: 'Allow calls that need a person’s approval; without it they are denied (nobody can be asked from a script).',
+    },
+    { flag: '--json', text: 'Print every event as one JSON object per line (the stable contract for scripts).' },
+    { flag: '-h, --help', text: 'Show this help.' },
+  ],
+  examples: [
+    {
+      command: 'home-agent ask --sim "turn on all lamps"',
+      text: 'The demo model switches both simulated lamps on in one parallel batch.',
+    },
+    {
+      command: 'home-agent ask --sim --sim-latency-ms 3000 "turn on all lamps"',
+      text: 'Slow devices: press Ctrl+C while the calls run to see outcome unknown and the state read afterwards.',
+    },
+    {
+      command: 'home-agent ask --device /dev/ttyUSB0,profile=at-relay-4 --approve-all "switch relay 1 on"',
+      text: 'A relay board on a real serial port, for this run only.',
+    },
+    {
+      command: 'home-agent ask --provider ollama --model llama3.1 --sim "what is the temperature?"',
+      text: 'A local Ollama as the model (list its models with: home-agent models --provider ollama).',
+    },
+    { command: 'home-agent ask --conversation 3f2a… "and the display?"', text: 'Continue an earlier conversation.' },
+    { command: 'home-agent ask --sim --json "status" | jq .type', text: 'The events as JSON Lines.' },
+  ],
+};
 
 /**
  * `home-agent ask`: runs one turn. With `--json`, stdout carries one JSON event per line (a stable
  * contract). Exit status 0 when the turn ends `done`, 1 otherwise, 2 for a wrong command line.
  */
 export async function runAskCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      ...commonFlagOptions,
-      json: { type: 'boolean' },
-      conversation: { type: 'string' },
-      'approve-all': { type: 'boolean' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.stdout.write(`${ASK_USAGE}\n`);
-    return 0;
-  }
+  const { values, positionals } = parseArgs({ args: argv, options: askOptions, allowPositionals: true, strict: true });
   const prompt = positionals.join(' ').trim();
-  if (!prompt) throw new UsageError('ask needs a prompt, e.g. home-agent ask --sim "turn on all lamps"');
+  if (!prompt) throw new UsageError('ask needs a request, e.g. home-agent ask --sim "turn on all lamps"');
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
+  // A reader that goes away (`| head`) stops the turn instead of crashing the process.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([io.signal, stop.signal]);
+  const onWriteError = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE') stop.abort(new Error('the output was closed'));
+  };
+  io.stdout.on?.('error', onWriteError);
   // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
   const host = await bootHost({
     flags,
     transport: 'cli',
     log,
-    signal: io.signal,
+    signal,
     approvalPolicy: values['approve-all'] ? 'allow' : 'deny',
   });
+  const conversationId = values.conversation ?? randomUUID();
+  const people = values.json ? undefined : new PeopleOutput(peopleOutputOptions(io));
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
     const unsubscribe = host.events.subscribe((event: AgentEvent) => {
-      if (values.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-      else {
-        const text = formatEventForPeople(event);
-        if (text) io.stdout.write(text);
-      }
+      if (stop.signal.aborted) return;
+      if (people) people.handle(event);
+      else io.stdout.write(`${JSON.stringify(event)}\n`);
     });
-    const conversationId = values.conversation ?? randomUUID();
-    const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal: io.signal });
+    const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal });
     unsubscribe();
-    if (!values.json && outcome.reason !== 'done')
-      log(`the turn ended ${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}`);
+    if (!values.json) {
+      if (outcome.reason !== 'done')
+        log(`the turn ended ${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}`);
+      // The last line on stderr: how to go on with this conversation.
+      log(`conversation ${conversationId} — continue it with: home-agent ask --conversation ${conversationId} "…"`);
+    }
     return outcome.reason === 'done' ? 0 : 1;
   } finally {
+    people?.dispose();
+    io.stdout.off?.('error', onWriteError);
     await host.dispose();
   }
+}
+
+/** Live rows only on a real terminal that can move its cursor. */
+function peopleOutputOptions(io: CliIo): ConstructorParameters<typeof PeopleOutput>[0] {
+  const stdout = io.stdout as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  const write = (text: string): void => void io.stdout.write(text);
+  if (stdout.isTTY !== true || process.env.TERM === 'dumb') return { write };
+  return { write, terminal: { columns: () => stdout.columns ?? 80 } };
 }

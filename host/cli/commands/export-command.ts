@@ -1,11 +1,32 @@
 import { parseArgs } from 'node:util';
 import { UsageError, type CliIo } from '../cli-io.ts';
+import type { CommandHelp } from '../command-help.ts';
 import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { SqliteConversationStore } from '../../store/sqlite-conversation-store.ts';
 import { exportConversations } from '../../store/export-conversations.ts';
 
-export const EXPORT_USAGE = 'home-agent export [--conversation ID] [--format json] [--data-dir DIR]';
+export const EXPORT_HELP: CommandHelp = {
+  name: 'export',
+  summary: 'write conversations with their calls, results and timings as JSON',
+  usage: ['export [--conversation ID] [--format json] [--data-dir DIR]'],
+  description: [
+    'Writes the conversations of the data folder (or the one named) as one JSON document on stdout:',
+    'each with its messages, tool calls, results, outcomes and timings. Read-only: nothing is written.',
+    'Exit status: 0 written, 1 the store cannot be read or the conversation does not exist, 2 a wrong',
+    'command line.',
+  ].join('\n'),
+  options: [
+    { flag: '--conversation ID', text: 'Only this conversation.' },
+    { flag: '--format json', text: 'The format (json, the only one).' },
+    { flag: '--data-dir DIR', text: 'The data folder (default: $HOME_AGENT_DATA_DIR, else the usual one).' },
+    { flag: '-h, --help', text: 'Show this help.' },
+  ],
+  examples: [
+    { command: 'home-agent export > home-agent.json', text: 'Every conversation, into a file.' },
+    { command: 'home-agent export --conversation 3f2a… | jq .', text: 'One conversation, pretty-printed.' },
+  ],
+};
 
 /**
  * `home-agent export`: writes the conversations of the data folder (or one) with their calls,
@@ -24,10 +45,6 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
     },
     strict: true,
   });
-  if (values.help) {
-    io.stdout.write(`${EXPORT_USAGE}\n`);
-    return 0;
-  }
   if (values.format !== undefined && values.format !== 'json')
     throw new UsageError(`--format must be json, got '${values.format}'`);
   const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])), readonly: true });

@@ -7,9 +7,43 @@ import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { startWebServer } from '../../web/web-server.ts';
 import { isLoopbackName } from '../../web/host-allowlist.ts';
+import type { CommandHelp } from '../command-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 
-export const SERVE_USAGE = `home-agent serve [--port P] [--host 127.0.0.1] [--token T] [--allowed-host NAME]... [--data-dir DIR] [--sim] [--device PATH]...
-  [--provider …] [--model M] [--base-url URL] [--api-key-env VAR] [--script FILE] [--static DIR]`;
+export const SERVE_HELP: CommandHelp = {
+  name: 'serve',
+  summary: 'serve the app to browsers on this machine or the home network',
+  usage: ['serve [--port P] [--host ADDRESS] [--token T] [options]'],
+  description: [
+    'Runs the app for browsers: it prints "Home Agent is serving at http://HOST:PORT/#token=TOKEN" and',
+    'serves until stopped (Ctrl+C). Every request needs the token; it binds 127.0.0.1 unless --host says',
+    'otherwise, and a non-loopback address needs a token. Settings changed in the page apply to the next',
+    'turn; flags given here win over them for this run.',
+  ].join('\n'),
+  options: [
+    { flag: '--port P', text: 'The port (default 8123; a free one when 8123 is taken and --port is not given).' },
+    { flag: '--host ADDRESS', text: 'The address to listen on (default 127.0.0.1; 0.0.0.0 for the home network).' },
+    {
+      flag: '--token T',
+      text: 'The token browsers must present, 16 characters or more (default: $HOME_AGENT_TOKEN, else a new random one on loopback).',
+    },
+    {
+      flag: '--allowed-host NAME',
+      text: 'Also accept requests addressed to NAME (a name the server is reached by; repeatable).',
+    },
+    { flag: '--static DIR', text: 'Serve the page from DIR instead of the built dist/renderer.' },
+    ...SETTING_FLAG_HELP,
+    ...DEVICE_AND_DATA_FLAG_HELP,
+    { flag: '-h, --help', text: 'Show this help.' },
+  ],
+  examples: [
+    { command: 'home-agent serve --sim', text: 'The app with simulated devices; open the address it prints.' },
+    {
+      command: 'home-agent serve --host 0.0.0.0 --device /dev/ttyUSB0',
+      text: 'On a home server: reachable from the network, with the device on /dev/ttyUSB0.',
+    },
+  ],
+};
 
 /** A token a person can guess or brute-force is no protection; generated ones are 32 characters. */
 const MIN_TOKEN_LENGTH = 16;
@@ -53,10 +87,6 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     },
     strict: true,
   });
-  if (values.help) {
-    io.stdout.write(`${SERVE_USAGE}\n`);
-    return 0;
-  }
   const port = values.port === undefined ? 8123 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0–65535, got '${values.port}'`);

@@ -39,6 +39,8 @@ export async function runSimCommand(
       throw new Error(`unknown device kind ${unknown.join(', ') || '(none)'}; known: ${SIMULATED_KINDS.join(', ')}`);
     kinds = names as SimulatedKind[];
   } catch (error) {
+    // A wrong flag goes to main, which says what was meant (did you mean) and prints this command's usage.
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
     io.stderr.write(`home-agent sim: ${(error as Error).message}\nusage: ${SIM_USAGE}\n`);
     return 2;
   }

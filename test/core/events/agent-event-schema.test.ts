@@ -40,6 +40,39 @@ async function eventsOfRealTurns(): Promise<AgentEvent[]> {
     settings: () => ({ toolOrder: ['lamp__set', '<unlisted-tools>'] }),
   });
   await failing.runTurn({ conversationId: 'c2', text: 'again' });
+  // A turn stopped while a device call is out adds device/state (the read-back after a Stop).
+  let acted!: () => void;
+  const sent = new Promise<void>((resolve) => (acted = resolve));
+  const lamps = new PluginRegistry();
+  const deviceId = { type: 'object', properties: { device_id: { type: 'string' } } } as const;
+  lamps.register({
+    name: 'lamps',
+    description: 'lamps',
+    tools: () => [
+      {
+        name: 'lamp__set',
+        description: 'switch',
+        parameters: deviceId,
+        handler: async (_args, context) => {
+          acted();
+          await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+        },
+      },
+      { name: 'lamp__get', description: 'read', parameters: deviceId, handler: () => ({ on: true }) },
+    ],
+  });
+  const stopped = new Agent({
+    model: () =>
+      new ScriptedModel({ replies: [{ toolCalls: [{ name: 'lamp__set', args: { device_id: 'lamp-1' } }] }] }),
+    plugins: lamps,
+    store,
+    events: agentEvents,
+    settings: () => ({}),
+  });
+  const running = stopped.runTurn({ conversationId: 'c3', text: 'lamp on' });
+  await sent;
+  stopped.abort('c3');
+  await running;
   return heard;
 }
 

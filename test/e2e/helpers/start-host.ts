@@ -17,8 +17,13 @@ export interface RunningHost {
 
 export interface StartHostOptions {
   dataDir: string;
-  /** A scripted model's reply file (`{ "replies": [...] }`, see core/models/scripted). */
-  scriptFile: string;
+  /** A scripted model's reply file (`{ "replies": [...] }`, see core/models/scripted); absent with another provider. */
+  scriptFile?: string;
+  /**
+   * The model: `scripted` (default, with `scriptFile`), `demo`, or `none` — no model flag at all, so
+   * the stored settings choose (what the Settings tab changes); the Ollama probe is off then.
+   */
+  provider?: 'scripted' | 'demo' | 'none';
   /** More flags for `serve` (e.g. `['--sim-latency-ms', '150']`). */
   extraArgs?: string[];
   /** Attach the built-in simulated devices (`--sim`); default true. Pass false with `--device` flags in extraArgs. */
@@ -30,6 +35,7 @@ export interface StartHostOptions {
 
 /**
  * Spawns `node bin/home-agent.mjs serve --port 0 --data-dir DIR --sim --provider scripted --script FILE`
+ * (or another model, see `provider`)
  * and resolves once it prints its serving line. The caller owns the process: call `stop()`.
  */
 export async function startHost(options: StartHostOptions): Promise<RunningHost> {
@@ -43,10 +49,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       '--data-dir',
       options.dataDir,
       ...(options.sim === false ? [] : ['--sim']),
-      '--provider',
-      'scripted',
-      '--script',
-      options.scriptFile,
+      ...modelFlags(options),
       ...(options.extraArgs ?? []),
     ],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hostEnvironment() },
@@ -96,9 +99,17 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
   }
 }
 
-/** The test's environment without a fixed token, so every host makes its own. */
+/** The test's environment without a fixed token, so every host makes its own, and no probe for a local Ollama. */
 function hostEnvironment(): NodeJS.ProcessEnv {
-  const environment = { ...process.env };
+  const environment: NodeJS.ProcessEnv = { ...process.env, HOME_AGENT_NO_OLLAMA_PROBE: '1' };
   delete environment.HOME_AGENT_TOKEN;
   return environment;
+}
+
+function modelFlags(options: StartHostOptions): string[] {
+  const provider = options.provider ?? 'scripted';
+  if (provider === 'none') return [];
+  if (provider === 'demo') return ['--provider', 'demo'];
+  if (options.scriptFile === undefined) throw new Error('startHost: the scripted provider needs a scriptFile');
+  return ['--provider', 'scripted', '--script', options.scriptFile];
 }

@@ -47,4 +47,17 @@ describe('computeBatchTimeline', () => {
     expect(timeline.bars[2]?.run?.widthPercent).toBe(0);
     expect(timeline.spanMs).toBe(2);
   });
+
+  it('draws the person’s approval wait apart from the run, at the start of the call', () => {
+    // call-a waited 60 ms of its 1102 … 1300 for the person: approval 1102 … 1162, run 1162 … 1300.
+    const events = skeletonTurn().map((event) =>
+      event.type === 'tool/end' && event.callId === 'call-a' ? { ...event, approvalMs: 60 } : event,
+    );
+    const batch = foldEvents(emptyFoldedData, events).batches.b1!;
+    const bar = computeBatchTimeline(batch, 99_999).bars[0]!;
+    // Percentages of the 201 ms axis, by hand: 2/201, 60/201, 62/201, 138/201.
+    expect([bar.approval?.startPercent, bar.approval?.widthPercent].map(rounded)).toEqual([0.995, 29.851]);
+    expect([bar.run?.startPercent, bar.run?.widthPercent].map(rounded)).toEqual([30.846, 68.657]);
+    expect(computeBatchTimeline(batch, 99_999).bars[1]?.approval).toBeUndefined();
+  });
 });

@@ -91,7 +91,8 @@ describe('the demo model', () => {
         isError: true,
       },
     ]);
-    expect(failed.text).toBe('Done.\n- lamp__set failed: lamp-2: port lost');
+    // Never "Done." for an action that failed (issue 10).
+    expect(failed.text).toBe('That did not work.\n- lamp-2 failed: lamp-2: port lost');
   });
 
   it('explains what it can do when it understands nothing, and says it is no AI', async () => {

@@ -1,0 +1,65 @@
+/** One option of a command, as its help lists it: the flag with its value (`--port P`), and what it does. */
+export interface OptionHelp {
+  flag: string;
+  text: string;
+}
+
+/** One example: the command line, and what it does. */
+export interface ExampleHelp {
+  command: string;
+  text: string;
+}
+
+/**
+ * What `home-agent <command> --help` prints, kept in the command's own module: a one-line
+ * summary (also the overview's line), the usage lines, a description, the options and examples.
+ */
+export interface CommandHelp {
+  name: string;
+  summary: string;
+  /** Usage lines without the leading `home-agent `. */
+  usage: readonly string[];
+  description: string;
+  options: readonly OptionHelp[];
+  examples: readonly ExampleHelp[];
+}
+
+const OPTION_COLUMN = 30;
+
+/** Pure: a command's full help text. */
+export function formatHelp(help: CommandHelp): string {
+  const options = help.options.map((option) =>
+    option.flag.length < OPTION_COLUMN - 2
+      ? `  ${option.flag.padEnd(OPTION_COLUMN - 2)}${option.text}`
+      : `  ${option.flag}\n  ${' '.repeat(OPTION_COLUMN - 2)}${option.text}`,
+  );
+  const examples = help.examples.map((example) => `  ${example.command}\n      ${example.text}`);
+  return [
+    `home-agent ${help.name} — ${help.summary}`,
+    '',
+    'Usage:',
+    ...help.usage.map((line) => `  home-agent ${line}`),
+    '',
+    help.description,
+    ...(options.length > 0 ? ['', 'Options:', ...options] : []),
+    ...(examples.length > 0 ? ['', 'Examples:', ...examples] : []),
+    '',
+  ].join('\n');
+}
+
+/** Pure: the short usage printed after a usage error, pointing at the full help. */
+export function formatUsage(help: CommandHelp): string {
+  return [
+    'Usage:',
+    ...help.usage.map((line) => `  home-agent ${line}`),
+    `Every option, with examples: home-agent ${help.name} --help`,
+    '',
+  ].join('\n');
+}
+
+/** Pure: the option names a help lists (`--port P` → `--port`, `-h, --help` → both). */
+export function optionNames(help: CommandHelp): string[] {
+  return help.options.flatMap((option) =>
+    [...option.flag.matchAll(/(?:^|[\s,[])(--?[a-z][\w-]*)/g)].map((found) => found[1]!),
+  );
+}

@@ -1,0 +1,46 @@
+import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
+import type { CommandHelp } from '../command-help.ts';
+
+/** `home-agent devices --help` (the command itself is in devices-command.ts). */
+export const DEVICES_HELP: CommandHelp = {
+  name: 'devices',
+  summary: 'find, pair, grant and forget the serial devices the agent may use',
+  usage: [
+    'devices scan [--path P]…',
+    'devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]',
+    'devices pair PATH --profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2] [--yes]',
+    'devices list [--json]',
+    'devices grant ID (ACTION… | --all)',
+    'devices revoke ID (ACTION… | --all)',
+    'devices confirm ID [--yes]',
+    'devices forget ID',
+  ],
+  description: [
+    'Pairing asks the device who it is, shows its identity and tools, and stores it with no grants: the',
+    'agent may use none of its actions until you grant them. A paired device whose identity changes is',
+    'not used until you confirm it again. Each action takes --data-dir DIR (default: the app data folder).',
+  ].join('\n'),
+  options: [
+    { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },
+    { flag: '--alias A', text: 'pair: a name people use for the device ("Kitchen lamp").' },
+    {
+      flag: '--profile NAME|FILE',
+      text: `pair: how to speak to a device that does not speak JSON (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}).`,
+    },
+    { flag: '--unit N', text: 'pair: the Modbus unit id; with --baud B, --parity P, --stopbits S for its bus.' },
+    { flag: '--yes', text: 'pair, confirm: accept the identity shown without asking (for scripts).' },
+    { flag: '--all', text: 'grant, revoke: every action of the device.' },
+    { flag: '--json', text: 'list: one JSON array.' },
+    { flag: '--data-dir DIR', text: 'Where paired devices are kept.' },
+    { flag: '--baud B', text: 'pair: the Modbus bus speed.' },
+    { flag: '--parity P', text: 'pair: the Modbus bus parity (none, even, odd).' },
+    { flag: '--stopbits S', text: 'pair: the Modbus bus stop bits (1 or 2).' },
+    { flag: '-h, --help', text: 'Show this help.' },
+  ],
+  examples: [
+    { command: 'home-agent devices scan', text: 'The serial ports that answer, and who they say they are.' },
+    { command: 'home-agent devices pair /dev/ttyUSB0 --alias "Hall lamp"', text: 'Pair the device on /dev/ttyUSB0.' },
+    { command: 'home-agent devices grant lamp-1 get set', text: 'Let the agent read and switch lamp-1.' },
+    { command: 'home-agent devices revoke lamp-1 set', text: 'Take switching away again; reading stays.' },
+  ],
+};

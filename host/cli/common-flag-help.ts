@@ -1,0 +1,39 @@
+import { SETTING_KEYS, settingsTable, type SettingKey } from '../contract/settings-table.ts';
+import type { OptionHelp } from './command-help.ts';
+import { BUILTIN_PROFILE_NAMES } from '../../devices/profiles/resolve-profile.ts';
+
+/** The value a setting's flag takes, as help shows it. */
+const VALUE_NAMES: Partial<Record<SettingKey, string>> = {
+  model: 'M',
+  baseUrl: 'URL',
+  apiKeyEnv: 'VAR',
+  persona: 'TEXT',
+  toolOrder: "'<JSON list>'",
+};
+
+/** Help for the flag of every setting, from the settings table (its flag, label and help). */
+export const SETTING_FLAG_HELP: readonly OptionHelp[] = SETTING_KEYS.map((key) => {
+  const spec = settingsTable[key];
+  const value =
+    VALUE_NAMES[key] ??
+    (spec.input === 'select' && spec.options ? spec.options.join('|') : spec.input === 'integer' ? 'N' : 'TEXT');
+  return { flag: `--${spec.flag} ${value}`, text: spec.help ? `${spec.label}: ${spec.help}` : spec.label };
+});
+
+/** Help for the flags `ask` and `serve` share besides the settings: devices, data, the script. */
+export const DEVICE_AND_DATA_FLAG_HELP: readonly OptionHelp[] = [
+  { flag: '--sim', text: 'Attach simulated devices: lamp-1, lamp-2, thermometer-1, display-1 (all actions granted).' },
+  { flag: '--sim-latency-ms N', text: 'How long each simulated device takes to answer (default 250).' },
+  {
+    flag: '--device PATH[,profile=NAME|FILE][,unit=N][,baud=B][,parity=P][,stopbits=S]',
+    text: `Attach the device on a serial port for this run; options after the path in any order: profile for devices that speak lines or Modbus (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}), unit and bus settings for Modbus. Repeat for more devices.`,
+  },
+  {
+    flag: '--data-dir DIR',
+    text: 'Where conversations, settings and paired devices are kept (default: the app data folder).',
+  },
+  {
+    flag: '--script FILE',
+    text: 'The replies of --provider scripted: a JSON file {"replies":[…]} (see README, "Scripted model").',
+  },
+];

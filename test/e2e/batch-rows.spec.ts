@@ -1,0 +1,113 @@
+import { callHost } from './helpers/call-host.ts';
+import { expect, openPage, send, test } from './helpers/harness.ts';
+import { walkingSkeletonReplies } from './helpers/scripted-replies.ts';
+
+test('a row expands to its full arguments and result, or its error with the hint, and the bars have a legend', async ({
+  page,
+  harness,
+}) => {
+  const longText = 'A very long text for the display that a one-line summary of the arguments has to cut short';
+  const folder = await harness.folder([
+    {
+      toolCalls: [
+        { name: 'thermometer__read', args: { device_id: 'thermometer-1' } },
+        { name: 'teleport__now', args: { where: 'the moon' } },
+        { name: 'output_send__chat', args: { text: longText } },
+      ],
+    },
+    { text: 'Done what could be done.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    extraArgs: ['--sim-latency-ms', '20'],
+  });
+  const problems = await openPage(page, host);
+  await send(page, 'read the thermometer, teleport, and say something long');
+  const rows = page.getByTestId('tool-row');
+  await expect(rows).toHaveCount(3);
+
+  // Collapsed, the long argument is cut; expanded, it is all there.
+  await expect(rows.nth(2).locator('.tool-args')).toContainText('…');
+  await rows.nth(2).getByTestId('tool-row-toggle').click();
+  await expect(rows.nth(2).getByTestId('tool-row-toggle')).toHaveAttribute('aria-expanded', 'true');
+  await expect(rows.nth(2).getByTestId('tool-details-args')).toHaveText(`{\n  "text": "${longText}"\n}`);
+
+  await rows.nth(0).getByTestId('tool-row-toggle').click();
+  await expect(rows.nth(0).getByTestId('tool-details-outcome')).toHaveText('done — it ran and succeeded');
+  await expect(rows.nth(0).getByTestId('tool-details-result')).toHaveText(
+    '{\n  "device_id": "thermometer-1",\n  "result": {\n    "celsius": 21.5,\n    "humidity": 45\n  }\n}',
+  );
+
+  await rows.nth(1).getByTestId('tool-row-toggle').click();
+  await expect(rows.nth(1)).toHaveAttribute('data-outcome', 'not_sent');
+  await expect(rows.nth(1).getByTestId('tool-outcome')).toContainText('not sent · not_found');
+  await expect(rows.nth(1).getByTestId('tool-details-error')).toHaveText(
+    "not_found: There is no tool named 'teleport__now'.",
+  );
+  await expect(rows.nth(1).getByTestId('tool-details-hint')).toHaveText(
+    'Call system_list_tools to see the tools that exist; do not retry this name.',
+  );
+  await expect(rows.nth(1).getByTestId('tool-details-outcome')).toHaveText(
+    'not sent — nothing reached the device: it did not act',
+  );
+  // Collapsing hides the details again, from the keyboard too.
+  await rows.nth(1).getByTestId('tool-row-toggle').press('Enter');
+  await expect(rows.nth(1).getByTestId('tool-details')).toHaveCount(0);
+
+  await expect(page.getByTestId('batch-legend')).toHaveText(
+    /queued.*waiting for you.*running, then ran.*failed.*not sent.*outcome unknown/,
+  );
+  expect(problems).toEqual([]);
+});
+
+test('the reason names the cap that ran parallel-safe calls one after another', async ({ page, harness }) => {
+  const folder = await harness.folder(walkingSkeletonReplies);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    extraArgs: ['--sim-latency-ms', '20', '--concurrency-cap', '1'],
+  });
+  await openPage(page, host);
+  await send(page, 'Turn on both lamps and read the temperature.');
+  await expect(page.getByTestId('batch-mode')).toHaveText('parallel');
+  await expect(page.getByTestId('batch-reason')).toHaveText(
+    'all 3 calls are parallel-safe, but the cap of 1 parallel call ran them one after another',
+  );
+});
+
+test('the time a call waited for the person is shown apart from its run time', async ({ page, harness }) => {
+  const sim = await harness.sim({ kinds: ['relay'] });
+  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
+  const folder = await harness.folder([
+    { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
+    { text: 'Done.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+  });
+  await openPage(page, host);
+  await page.getByTestId('composer-input').fill('Switch relay 2 on.');
+  await page.getByTestId('composer-input').press('Enter');
+  const row = page.locator('[data-testid="tool-row"][data-tool-name="relay__set"]');
+  await expect(row).toHaveAttribute('data-approval', 'waiting');
+  // Answered through the API (the card is another view's): the row must tell the wait from the run.
+  const callId = await row.getAttribute('data-call-id');
+  expect(await callHost(host, 'approval/answer', { callId, approved: true })).toEqual({ accepted: true });
+  await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
+  await row.getByTestId('tool-row-toggle').click();
+  await expect(row.getByTestId('tool-details-time')).toHaveText(
+    /^queued \d+ ms · ran [\d.]+ m?s · waited [\d.]+ m?s for you$/,
+  );
+  await expect(row.getByTestId('timing-approval')).toHaveCount(1);
+  // The journal's own numbers: the wait is part of runMs and is subtracted for "ran".
+  const { events } = (await callHost(host, 'conversations/events', {
+    conversationId: new URL(page.url()).searchParams.get('conversation'),
+  })) as { events: { type: string; runMs?: number; approvalMs?: number }[] };
+  const end = events.find((event) => event.type === 'tool/end')!;
+  expect(end.approvalMs).toBeGreaterThan(0);
+  expect(end.runMs).toBeGreaterThanOrEqual(end.approvalMs!);
+});
