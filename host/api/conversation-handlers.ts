@@ -4,17 +4,10 @@ import { ApiError } from './api-error.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 
-/** Conversations, chat and approvals: what a person says and answers. */
+/** Conversations and chat: what a person says. */
 export function conversationHandlers(
   parts: HostParts,
-): ApiHandlersOf<
-  | 'conversations/list'
-  | 'conversations/create'
-  | 'conversations/events'
-  | 'chat/send'
-  | 'chat/abort'
-  | 'approval/answer'
-> {
+): ApiHandlersOf<'conversations/list' | 'conversations/create' | 'conversations/events' | 'chat/send' | 'chat/abort'> {
   const { agent, store } = parts;
   return {
     'conversations/list': () => ({ conversations: store.listConversations() }),
@@ -32,6 +25,5 @@ export function conversationHandlers(
       }
     },
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
-    'approval/answer': (input) => ({ accepted: parts.approvals.answer(input.callId, input.approved) }),
   };
 }

@@ -1,6 +1,8 @@
 import type { ApiHandlers } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 import { conversationHandlers } from './conversation-handlers.ts';
+import { deviceHandlers } from './device-handlers.ts';
+import { approvalHandlers } from './approval-handlers.ts';
 import { pluginHandlers } from './plugin-handlers.ts';
 import { secretHandlers } from './secret-handlers.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -19,7 +21,8 @@ export function createApiHandlers(parts: HostParts): ApiHandlers {
       dataDir: parts.dataDir,
     }),
     ...conversationHandlers(parts),
-    'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
+    ...deviceHandlers(parts),
+    ...approvalHandlers(parts),
     ...pluginHandlers(parts),
     ...secretHandlers(parts),
     ...settingsHandlers(parts),

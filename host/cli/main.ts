@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (argv, io) => runModelsCommand(argv, io);
   },
   devices: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
+  token: async () => (await import('./commands/token-command.ts')).runTokenCommand,
 };
 
 const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.

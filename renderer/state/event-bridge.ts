@@ -82,6 +82,7 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     const state = store.getState();
     if (notice.type === 'devices/changed') void state.refreshDevices();
     else if (notice.type === 'plugins/changed') void state.refreshPlugins();
+    else if (notice.type === 'approvals/changed') void state.refreshDevices();
     else
       state.showNotice(
         `${notice.deviceId}: ${notice.event}${Object.keys(notice.data).length > 0 ? ` ${JSON.stringify(notice.data)}` : ''}`,

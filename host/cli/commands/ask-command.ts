@@ -5,6 +5,7 @@ import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { formatEventForPeople } from '../format-event.ts';
+import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 
 export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthropic|gemini|ollama] [--model M]
   [--base-url URL] [--api-key-env VAR] [--script FILE] [--data-dir DIR] [--sim] [--device PATH]...
@@ -34,14 +35,27 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   if (!prompt) throw new UsageError('ask needs a prompt, e.g. home-agent ask --sim "turn on all lamps"');
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
-  // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
+  // On a terminal the person is asked; from a script nobody can be, so such tools are denied (saying
+  // why and what would allow them) unless approved in advance or by a standing approval.
+  const onTerminal = process.stdin.isTTY === true;
   const host = await bootHost({
     flags,
     transport: 'cli',
     log,
     signal: io.signal,
-    approvalPolicy: values['approve-all'] ? 'allow' : 'deny',
+    approvalPolicy: values['approve-all'] ? 'allow' : onTerminal ? 'ask' : 'deny',
+    approvalDenial: scriptDenial,
   });
+  const stopAsking =
+    onTerminal && !values['approve-all']
+      ? askOnTerminal({
+          input: process.stdin,
+          output: io.stderr,
+          subscribe: (listener) => host.events.subscribe(listener),
+          answer: async (callId, answer) => host.handlers['approval/answer']({ callId, ...answer }),
+          signal: io.signal,
+        })
+      : undefined;
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
     const unsubscribe = host.events.subscribe((event: AgentEvent) => {
@@ -58,6 +72,7 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
       log(`the turn ended ${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}`);
     return outcome.reason === 'done' ? 0 : 1;
   } finally {
+    stopAsking?.();
     await host.dispose();
   }
 }

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { startWebServer } from '../../web/web-server.ts';
+import { readOrCreateWebToken } from '../../web/token-file.ts';
+import { resolveDataDir } from '../../config/data-dir.ts';
 
 export const SERVE_USAGE = `home-agent serve [--port P] [--host 127.0.0.1] [--token T] [--data-dir DIR] [--sim] [--device PATH]...
   [--provider …] [--model M] [--base-url URL] [--api-key-env VAR] [--script FILE] [--static DIR]`;
@@ -37,7 +38,8 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
-  const token = values.token ?? process.env.HOME_AGENT_TOKEN ?? randomBytes(24).toString('base64url');
+  // Kept in the data folder when none is given: the printed address, a bookmark and open tabs survive a restart.
+  const token = values.token ?? (process.env.HOME_AGENT_TOKEN || readOrCreateWebToken(resolveDataDir(flags.dataDir)));
   const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
   let server;
   const start = (listenPort: number) =>

@@ -1,0 +1,39 @@
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../../config/data-dir.ts';
+import { readOrCreateWebToken, rotateWebToken, webTokenFileOf } from '../../web/token-file.ts';
+import { UsageError, type CliIo } from '../cli-io.ts';
+
+export const TOKEN_USAGE = `home-agent token [show|rotate] [--data-dir DIR]
+  (the web app's token, kept in the data folder so addresses survive restarts; rotate replaces it)`;
+
+/**
+ * `home-agent token`: prints the web token `serve` uses when none is given (making it the first
+ * time); `token rotate` replaces it, so every address and open tab holding the old one stops working.
+ */
+export async function runTokenCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(`${TOKEN_USAGE}\n`);
+    return 0;
+  }
+  const [action = 'show', ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`token ${action} takes no more arguments (got ${rest.join(' ')})`);
+  const dataDir = resolveDataDir(values['data-dir']);
+  if (action === 'show') {
+    io.stdout.write(`${readOrCreateWebToken(dataDir)}\n`);
+    return 0;
+  }
+  if (action === 'rotate') {
+    io.stdout.write(`${rotateWebToken(dataDir)}\n`);
+    io.stderr.write(
+      `home-agent: the new token is in ${webTokenFileOf(dataDir)}. A running home-agent serve keeps the old one until it restarts; open the address it prints then.\n`,
+    );
+    return 0;
+  }
+  throw new UsageError(`unknown token action '${action}' (show or rotate)`);
+}
