@@ -16,6 +16,7 @@ export const DEVICES_USAGE = `home-agent devices scan [--path P]...   (one line 
   home-agent devices list [--json]
   home-agent devices grant ID (ACTION... | --all)
   home-agent devices revoke ID (ACTION... | --all)
+  home-agent devices rename ID ALIAS
   home-agent devices forget ID
   home-agent devices confirm ID [--yes]   (trust a paired device whose identity changed)
   (each takes --data-dir DIR)`;
@@ -178,6 +179,16 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             : `${deviceId} stays untrusted: the agent cannot use it.\n`,
         );
         return accepted ? 0 : 1;
+      }
+      case 'rename': {
+        const deviceId = needId();
+        const alias = rest.slice(1).join(' ').trim();
+        if (!alias)
+          throw new UsageError('devices rename needs the new name, e.g. home-agent devices rename lamp-1 Desk lamp');
+        if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        const renamed = pairing.rename(deviceId, alias);
+        io.stdout.write(`${deviceId} is now "${renamed.alias}".\n`);
+        return 0;
       }
       case 'forget': {
         const deviceId = needId();
