@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { dispatchApiCall } from '../../../host/api/dispatch-api-call.ts';
 import type { Host } from '../../../host/app/create-host.ts';
+import type { ApiMethod, ApiOutput } from '../../../host/contract/api-contract.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
 
@@ -35,9 +36,8 @@ async function setup(options: { kinds: string[]; dir?: string; ids?: string[] })
 }
 
 /** Calls the API as a transport does (validated input and output); rejects with the ApiError. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the validated answers freely
-function api(host: Host, method: string, input: Record<string, unknown> = {}): Promise<any> {
-  return dispatchApiCall(host.handlers, method, input);
+function api<M extends ApiMethod>(host: Host, method: M, input: Record<string, unknown> = {}): Promise<ApiOutput<M>> {
+  return dispatchApiCall(host.handlers, method, input) as Promise<ApiOutput<M>>;
 }
 
 // The simulator's lamp firmware and the AT relay board's (devices/simulator), as they announce themselves.
@@ -49,14 +49,14 @@ describe('the devices API', () => {
     const { host, sim } = await setup({ kinds: ['lamp', 'relay'] });
     const [lamp, relay] = sim.devices;
     const before = await api(host, 'devices/scan');
-    expect(before.ports.filter((port: { source: string }) => port.source === 'sim')).toEqual([
+    expect(before.ports.filter((port) => port.source === 'sim')).toEqual([
       { path: lamp!.path, source: 'sim', simulated: { id: 'lamp-1', kind: 'lamp' }, paired: [] },
       { path: relay!.path, source: 'sim', simulated: { id: 'relay-1', kind: 'relay' }, paired: [] },
     ]);
     expect(before.profiles).toContainEqual({ name: 'at-relay-4', protocol: 'lines' });
     await api(host, 'devices/pair', { path: lamp!.path, identity: LAMP, alias: 'Desk lamp' });
     const after = await api(host, 'devices/scan');
-    expect(after.ports.find((port: { path: string }) => port.path === lamp!.path).paired).toEqual([
+    expect(after.ports.find((port) => port.path === lamp!.path)?.paired).toEqual([
       { id: 'lamp-1', alias: 'Desk lamp' },
     ]);
   });
@@ -65,13 +65,11 @@ describe('the devices API', () => {
     const { host, sim } = await setup({ kinds: ['relay'] });
     const probed = await api(host, 'devices/probe', { path: sim.devices[0]!.path, profile: 'at-relay-4' });
     expect(probed).toMatchObject({ path: sim.devices[0]!.path, identity: RELAY, details: [] });
-    expect(
-      probed.actions.map((action: { name: string; asksApproval: boolean }) => [action.name, action.asksApproval]),
-    ).toEqual([
+    expect(probed.actions.map((action) => [action.name, action.asksApproval])).toEqual([
       ['set', true],
       ['get', false],
     ]);
-    expect(probed.actions[0].description).toBe('Switch one relay channel (1–4) on or off.');
+    expect(probed.actions[0]?.description).toBe('Switch one relay channel (1–4) on or off.');
     expect((await api(host, 'devices/list')).devices).toEqual([]);
   });
 
