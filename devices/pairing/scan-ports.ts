@@ -3,19 +3,9 @@ import { basename, dirname, join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { listAnnouncedPorts } from '../simulator/simulator-index.ts';
 
-/**
- * How a port was found: `os` the system's serial port list (udev), `dev` a `/dev/tty*` name,
- * `sim` a running `home-agent sim`, `path` given by the person.
- */
-export type PortSource = 'os' | 'dev' | 'sim' | 'path';
+import type { PortSource } from './port-source.ts';
 
-/** What a scan says a source means, for people reading `devices scan` or the Add device list. */
-export const PORT_SOURCE_MEANINGS: Record<PortSource, string> = {
-  os: "in the system's serial port list",
-  dev: 'a serial device name in /dev',
-  sim: 'a port of a running home-agent sim',
-  path: 'the path you gave',
-};
+export { PORT_SOURCE_MEANINGS, type PortSource } from './port-source.ts';
 
 /** A port worth offering for pairing, what the OS says about it, and how it was found. */
 export interface PortCandidate {
@@ -26,8 +16,8 @@ export interface PortCandidate {
   productId?: string;
   serialNumber?: string;
   manufacturer?: string;
-  /** A simulator's port: the id and kind it plays. */
-  simulated?: { id: string; kind: string };
+  /** A simulator's port: the id and kind it plays, and the profile it needs when it speaks plain lines. */
+  simulated?: { id: string; kind: string; profile?: string };
 }
 
 /** What serialport's list reports of a port (only the fields a scan shows). */
@@ -47,7 +37,7 @@ export interface ScanPortsOptions {
   sysTtyDirectory?: string;
   listPorts?: () => Promise<ListedPort[]>;
   /** The ports running simulators announced (default: `listAnnouncedPorts`). */
-  listSimulated?: () => Promise<{ path: string; id: string; kind: string }[]>;
+  listSimulated?: () => Promise<{ path: string; id: string; kind: string; profile?: string }[]>;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -94,7 +84,15 @@ export async function scanPorts(
     );
     for (const port of simulated) {
       if (!found.has(port.path))
-        found.set(port.path, { path: port.path, source: 'sim', simulated: { id: port.id, kind: port.kind } });
+        found.set(port.path, {
+          path: port.path,
+          source: 'sim',
+          simulated: {
+            id: port.id,
+            kind: port.kind,
+            ...(port.profile !== undefined ? { profile: port.profile } : {}),
+          },
+        });
     }
   } catch (error) {
     warnings.push(`listing running simulators failed: ${(error as Error).message}`);

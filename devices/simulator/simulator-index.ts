@@ -8,13 +8,24 @@ export interface AnnouncedPort {
   path: string;
   id: string;
   kind: string;
+  /** The profile the host needs to reach it, for a device that speaks plain lines (`at-relay-4`). */
+  profile?: string;
   /** The simulator's process. */
   pid: number;
 }
 
 const announcementSchema = z.object({
   pid: z.number().int().positive(),
-  devices: z.array(z.object({ path: z.string().min(1), id: z.string().min(1), kind: z.string().min(1) })).max(256),
+  devices: z
+    .array(
+      z.object({
+        path: z.string().min(1),
+        id: z.string().min(1),
+        kind: z.string().min(1),
+        profile: z.string().min(1).optional(),
+      }),
+    )
+    .max(256),
 });
 
 /**
@@ -28,13 +39,18 @@ export function simulatorIndexDirectory(): string {
 
 /** Announces this process's simulated ports; `close()` withdraws them (a killed process is skipped by its pid). */
 export async function announceSimulator(options: {
-  devices: readonly { path: string; id: string; kind: string }[];
+  devices: readonly { path: string; id: string; kind: string; profile?: string }[];
   directory?: string;
 }): Promise<{ close(): Promise<void> }> {
   const directory = options.directory ?? simulatorIndexDirectory();
   await mkdir(directory, { recursive: true });
   const file = join(directory, `${process.pid}.json`);
-  const devices = options.devices.map(({ path, id, kind }) => ({ path, id, kind }));
+  const devices = options.devices.map(({ path, id, kind, profile }) => ({
+    path,
+    id,
+    kind,
+    ...(profile !== undefined ? { profile } : {}),
+  }));
   await writeFile(file, JSON.stringify({ pid: process.pid, devices }), { mode: 0o644 });
   return { close: () => rm(file, { force: true }) };
 }

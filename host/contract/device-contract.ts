@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
+import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
 
 /**
  * The devices and approvals part of the API contract (spread into `apiContract`): finding, pairing,
@@ -7,7 +8,7 @@ import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
  * allow"). Every front end does these through here, so the window and the web app behave the same.
  */
 
-export { deviceIdentitySchema };
+export { deviceIdentitySchema, PORT_SOURCE_MEANINGS };
 export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
 
 const deviceId = z.string().min(1).max(200);
@@ -32,13 +33,14 @@ export const deviceSourceSchema = z.enum(['paired', 'command-line']);
 /** A port a scan found, what the OS says about it, and whether a device is paired or attached there. */
 export const scannedPortSchema = z.object({
   path: z.string(),
-  /** `os`: the system's serial port list; `dev`: a /dev/tty* name; `sim`: a running home-agent sim; `path`: given. */
-  source: z.enum(['os', 'dev', 'sim', 'path']),
+  /** How the scan found it (see PORT_SOURCE_MEANINGS). */
+  source: z.enum(PORT_SOURCES),
   vendorId: z.string().optional(),
   productId: z.string().optional(),
   serialNumber: z.string().optional(),
   manufacturer: z.string().optional(),
-  simulated: z.object({ id: z.string(), kind: z.string() }).optional(),
+  /** A simulator's port: what it plays, and the profile to pair it with when it speaks plain lines. */
+  simulated: z.object({ id: z.string(), kind: z.string(), profile: z.string().optional() }).optional(),
   /** Devices paired at this path (several only for units of one Modbus bus). */
   paired: z.array(z.object({ id: z.string(), alias: z.string() })),
   /** The device attached here from the command line, if any: this port is not free to pair. */

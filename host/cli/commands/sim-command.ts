@@ -84,13 +84,19 @@ export async function runSimCommand(
     return 1;
   }
   // Pseudo-terminals appear in no serial port list: announced, `devices scan` finds them without opening them.
-  const announcement = await announceSimulator({ devices: simulated.devices }).catch((error: unknown) => {
+  const profileNameOf = (device: (typeof simulated.devices)[number]): string | undefined =>
+    Object.entries(BUILTIN_PROFILES).find(([, candidate]) => candidate === device.profile)?.[0];
+  const announced = simulated.devices.map((device) => {
+    const profile = profileNameOf(device);
+    return { path: device.path, id: device.id, kind: device.kind, ...(profile ? { profile } : {}) };
+  });
+  const announcement = await announceSimulator({ devices: announced }).catch((error: unknown) => {
     io.stderr.write(`home-agent sim: devices scan will not list these ports: ${(error as Error).message}\n`);
     return undefined;
   });
   for (const device of simulated.devices) io.stdout.write(`${device.id} ${device.kind} ${device.path}\n`);
   for (const device of simulated.devices) {
-    const profile = Object.entries(BUILTIN_PROFILES).find(([, candidate]) => candidate === device.profile)?.[0];
+    const profile = profileNameOf(device);
     if (profile)
       io.stderr.write(
         `home-agent sim: ${device.id} speaks plain lines: attach it with --device ${device.path},profile=${profile} or pair it with --profile ${profile}\n`,
