@@ -51,7 +51,12 @@ describe('the devices API', () => {
     const before = await api(host, 'devices/scan');
     expect(before.ports.filter((port) => port.source === 'sim')).toEqual([
       { path: lamp!.path, source: 'sim', simulated: { id: 'lamp-1', kind: 'lamp' }, paired: [] },
-      { path: relay!.path, source: 'sim', simulated: { id: 'relay-1', kind: 'relay' }, paired: [] },
+      {
+        path: relay!.path,
+        source: 'sim',
+        simulated: { id: 'relay-1', kind: 'relay', profile: 'at-relay-4' },
+        paired: [],
+      },
     ]);
     expect(before.profiles).toContainEqual({ name: 'at-relay-4', protocol: 'lines' });
     await api(host, 'devices/pair', { path: lamp!.path, identity: LAMP, alias: 'Desk lamp' });
