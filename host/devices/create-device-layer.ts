@@ -32,10 +32,10 @@ export function createDeviceLayer(options: {
 }): DeviceLayer {
   const { registry } = options;
   const commandLineAddresses = new Set(registry.list().map((device) => device.address));
-  const activity = new DeviceActivity(registry);
-  logDeviceNews(registry, options.log);
-  // Changes found in the store that the registry does not announce itself: standing approvals, conflicts.
+  // Changes the registry does not announce itself: standing approvals and conflicts in the store, a new last error.
   const storeNotices = new Emitter<HostNotice>({ name: 'store change' });
+  const activity = new DeviceActivity(registry, { onChange: () => storeNotices.emit({ type: 'devices/changed' }) });
+  logDeviceNews(registry, options.log);
   let sync: PairedDevicesSync | undefined;
   let admin: DeviceAdmin | undefined;
   if (options.pairingStore) {

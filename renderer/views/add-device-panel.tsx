@@ -22,7 +22,16 @@ export function AddDevicePanel() {
   const ids = useId();
   const modbus = scan.profiles.find((candidate) => candidate.name === profile)?.protocol === 'modbus-rtu';
 
-  useEffect(() => heading.current?.focus(), []);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    const element = panel.current;
+    // Closing the panel (Done, Cancel, Escape) hands the focus back to the button that opened it.
+    return () => {
+      if (element?.contains(document.activeElement) || document.activeElement === document.body)
+        document.getElementById('add-device-button')?.focus();
+    };
+  }, []);
 
   const choose = (port: ScannedPort): void => {
     setPath(port.path);
@@ -40,15 +49,16 @@ export function AddDevicePanel() {
     <section
       className="add-device"
       id="add-device-panel"
+      ref={panel}
       aria-labelledby={`${ids}-title`}
       data-testid="add-device-panel"
       onKeyDown={(event) => {
         if (event.key === 'Escape') closeAddDevice();
       }}
     >
-      <h3 className="add-device-title" id={`${ids}-title`} tabIndex={-1} ref={heading}>
+      <h2 className="add-device-title" id={`${ids}-title`} tabIndex={-1} ref={heading}>
         Add a device
-      </h3>
+      </h2>
       {shown && probe.device ? (
         <ShownDevice />
       ) : (

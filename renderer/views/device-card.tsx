@@ -43,9 +43,9 @@ export function DeviceCard(props: { deviceKey: string }) {
           className={device.online ? 'status-dot status-dot-online' : 'status-dot status-dot-offline'}
           aria-hidden="true"
         />
-        <h3 className="device-alias" id={`${ids}-name`} data-testid="device-alias">
+        <h2 className="device-alias" id={`${ids}-name`} data-testid="device-alias">
           {device.alias}
-        </h3>
+        </h2>
         <span className="device-status" data-testid="device-status">
           {statusLabels[status]}
         </span>

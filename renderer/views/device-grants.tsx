@@ -51,7 +51,7 @@ export function DeviceGrants(props: { device: DeviceSummary }) {
               <span className="grant-text">
                 <span className="tool-name">{action.name}</span>
                 {action.description && <span className="grant-description"> — {action.description}</span>}
-                <span className="grant-state">{allowed ? ' allowed' : ' not allowed'}</span>
+                <span className="grant-state">{allowed ? ' · allowed' : ' · not allowed'}</span>
                 {action.asksApproval && !always.has(action.name) && (
                   <span className="badge badge-asks">asks you each time</span>
                 )}

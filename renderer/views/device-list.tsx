@@ -39,7 +39,7 @@ export function DeviceList() {
             aria-controls="add-device-panel"
             onClick={() => (adding ? closeAddDevice() : openAddDevice())}
           >
-            {adding ? 'Close Add device' : 'Add device'}
+            Add device
           </button>
           <button
             type="button"

@@ -62,9 +62,9 @@ export function ShownDevice() {
         if (!device.conflict) void pairShownDevice(alias);
       }}
     >
-      <h4 className="shown-device-title" id={`${ids}-found`} tabIndex={-1} ref={heading}>
+      <h3 className="shown-device-title" id={`${ids}-found`} tabIndex={-1} ref={heading}>
         Found a {identity.kind} at {device.path}
-      </h4>
+      </h3>
       <IdentityList identity={identity} testId="shown-identity" />
       {device.details.length > 0 && (
         <ul className="shown-device-details">
@@ -73,7 +73,7 @@ export function ShownDevice() {
           ))}
         </ul>
       )}
-      <h5 className="shown-device-subtitle">What it can do</h5>
+      <h4 className="shown-device-subtitle">What it can do</h4>
       <ul className="shown-actions" data-testid="shown-actions">
         {device.actions.map((action) => (
           <li key={action.name} className="shown-action" data-action={action.name}>
