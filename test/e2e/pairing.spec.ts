@@ -31,18 +31,6 @@ async function lastTurnDone(page: Page): Promise<void> {
   await expect(page.getByTestId('turn').last()).toHaveAttribute('data-status', 'done');
 }
 
-/** Pairs the device at `path` through Add device: choose it, look at it, name it, Pair. */
-async function pairInWindow(page: Page, options: { path: string; alias: string }): Promise<void> {
-  const panel = page.getByTestId('add-device-panel');
-  if (!(await panel.isVisible())) await page.getByTestId('add-device').click();
-  await panel.locator(`[data-testid="port-option"][data-path="${options.path}"] input[type="radio"]`).check();
-  await page.getByTestId('probe-device').click();
-  await expect(page.getByTestId('shown-device')).toBeVisible();
-  await page.getByTestId('device-alias-input').fill(options.alias);
-  await page.getByTestId('pair-device').click();
-  await expect(page.getByTestId('paired-message')).toContainText(`Paired ${options.alias}.`);
-}
-
 const lampAndRelay: ScriptedReply[] = [
   {
     toolCalls: [
