@@ -20,6 +20,8 @@ interface BenchReport {
   devices?: unknown;
   /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
   ui?: unknown;
+  /** How soon a running host sees a grant changed by another process: figures, `{ skipped }` or `{ failed }`. */
+  storeChanges?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -33,6 +35,18 @@ async function devicesEntry(): Promise<unknown> {
     return { skipped: 'test/bench/devices-bench.ts exports no benchDevices()' };
   try {
     return await module.benchDevices();
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** Needs socat for the lamp's pseudo-terminal; its failure is reported as `{ failed }`, never thrown. */
+async function storeChangesEntry(): Promise<unknown> {
+  if (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0)
+    return { skipped: 'socat is not installed (the store-changes bench needs a pseudo-terminal pair)' };
+  try {
+    const { benchStoreChanges } = await import('./store-changes-bench.ts');
+    return await benchStoreChanges();
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
@@ -78,6 +92,8 @@ function table(report: BenchReport): string {
       : `Kernel overhead: ${report.overheadUsPerCall.toFixed(2)} µs per call over ${report.overheadCalls} no-op calls (goal < 100 µs)`,
   );
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
+  if (report.storeChanges !== undefined)
+    lines.push('', `Changes made elsewhere: ${JSON.stringify(report.storeChanges)}`);
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   return lines.join('\n');
 }
@@ -94,11 +110,14 @@ async function main(): Promise<void> {
     overheadCalls: overhead.calls,
     ...(overhead.failure !== undefined ? { overheadFailure: overhead.failure } : {}),
     devices: await devicesEntry(),
+    storeChanges: await storeChangesEntry(),
     ui: await uiEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
   if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
   if (typeof report.ui === 'object' && report.ui !== null && 'failed' in report.ui) process.exitCode = 1;
+  if (typeof report.storeChanges === 'object' && report.storeChanges !== null && 'failed' in report.storeChanges)
+    process.exitCode = 1;
 }
 
 await main();
