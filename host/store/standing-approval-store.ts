@@ -48,13 +48,11 @@ export class StandingApprovalStore {
 
   /** Every standing approval, by device then tool (tools that are not a device's first). */
   list(): StandingApproval[] {
-    return this.statements.list
-      .all()
-      .map((row) => ({
-        tool: row.tool,
-        ...(row.deviceId !== '' ? { deviceId: row.deviceId } : {}),
-        createdAt: row.createdAt,
-      }));
+    return this.statements.list.all().map((row) => ({
+      tool: row.tool,
+      ...(row.deviceId !== '' ? { deviceId: row.deviceId } : {}),
+      createdAt: row.createdAt,
+    }));
   }
 
   /** Whether a standing approval covers exactly this tool on exactly this device. */
