@@ -1,5 +1,6 @@
 import type { Plugin } from '../plugins/plugin.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type { ToolError } from '../tools/tool-error.ts';
 import { assemblePrompt, DEFAULT_PERSONA, type PromptAssembleListener } from '../prompt/assemble-prompt.ts';
 
 /** The settings a turn reads when it starts. `toolOrder` absent means lexicographic. */
@@ -20,6 +21,8 @@ export interface AssembledTurn {
   system: string;
   tools: ToolDefinition[];
   byName: Map<string, ToolDefinition>;
+  /** Why a plugin of the turn withholds a tool it does not offer now (see `Plugin.withheld`). */
+  withheld?: (name: string) => ToolError | undefined;
 }
 
 /** Assembles the turn's prompt; a bad `toolOrder` becomes the turn's error message instead of a throw. */
@@ -35,7 +38,17 @@ export function assembleTurn(options: {
       ...(options.settings.toolOrder !== undefined ? { toolOrder: options.settings.toolOrder } : {}),
       ...(options.listeners ? { listeners: options.listeners } : {}),
     });
-    return { ok: true, value: { system, tools, byName: new Map(tools.map((tool) => [tool.name, tool])) } };
+    const withheld = (name: string): ToolError | undefined => {
+      for (const plugin of options.plugins) {
+        const refusal = plugin.withheld?.(name);
+        if (refusal) return refusal;
+      }
+      return undefined;
+    };
+    return {
+      ok: true,
+      value: { system, tools, byName: new Map(tools.map((tool) => [tool.name, tool])), withheld },
+    };
   } catch (error) {
     return { ok: false, error: `prompt assembly failed: ${(error as Error).message}` };
   }

@@ -89,9 +89,9 @@ export async function runStep(options: {
     const parsed = parseToolArguments(call.argumentsText);
     const name = call.name as string;
     const tool = assembled.byName.get(name);
-    return parsed.ok
-      ? { index: call.index, callId: call.id, name, args: parsed.args, tool }
-      : { index: call.index, callId: call.id, name, args: {}, argumentsProblem: parsed.detail, tool };
+    const withheld = tool === undefined ? assembled.withheld?.(name) : undefined;
+    const base = { index: call.index, callId: call.id, name, tool, ...(withheld ? { withheld } : {}) };
+    return parsed.ok ? { ...base, args: parsed.args } : { ...base, args: {}, argumentsProblem: parsed.detail };
   });
   const toolCalls: ToolCallRecord[] = prepared.map((call, position) => ({
     id: call.callId,

@@ -12,10 +12,17 @@ import { normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts'
 import { classifyCallOutcome, type CallOutcome } from '../tools/call-outcome.ts';
 import { toolNotFound } from '../tools/not-found.ts';
 
-/** Asks whether a call may run (the UI asks the person); false answers `denied`. */
+/** A refusal that says why nobody allowed the call and what would (e.g. `ask` does not prompt). */
+export interface ApprovalRefusal {
+  approved: false;
+  detail: string;
+  hint?: string;
+}
+
+/** Asks whether a call may run (the UI asks the person); false (or a refusal) answers `denied`. */
 export type ApprovalGate = (
   request: CallIdentity & { tool: ToolDefinition; args: Record<string, unknown>; signal: AbortSignal },
-) => Promise<boolean> | boolean;
+) => Promise<boolean | ApprovalRefusal> | boolean | ApprovalRefusal;
 
 /** Sees, and may rewrite, the structured outcome of every call (the `after-tool` hook). */
 export type AfterToolHook = (info: {
@@ -34,8 +41,10 @@ export interface PreparedCall {
   args: Record<string, unknown>;
   /** Set when the model's argument text was not a JSON object. */
   argumentsProblem?: string;
-  /** The tool of that name; absent when there is none (the call ends `not_found`). */
+  /** The tool of that name; absent when there is none (the call ends `not_found`, or `withheld`). */
   tool: ToolDefinition | undefined;
+  /** Why a plugin withholds the absent tool (a device action nobody granted): answered instead of not-found. */
+  withheld?: ToolError;
 }
 
 /** What every call of a batch (or of the ToolAPI) goes through besides its own tool. */
@@ -160,7 +169,7 @@ async function dispatch(options: {
 }): Promise<ToolOutcome> {
   const { call, context, progress } = options;
   const { tool } = call;
-  if (!tool) return { ok: false, error: toolNotFound(call.name).toData() };
+  if (!tool) return { ok: false, error: (call.withheld ?? toolNotFound(call.name)).toData() };
   if (call.argumentsProblem !== undefined) {
     return {
       ok: false,
@@ -188,14 +197,21 @@ async function dispatch(options: {
     });
     // Only a question that was really put to the person counts as waiting for them.
     if (tool.needsApproval) progress.approvalMs = round(options.now() - asked);
-    if (!approved)
+    if (approved !== true)
       return {
         ok: false,
-        error: {
-          reason: 'denied',
-          detail: `The person did not allow ${call.name} to run.`,
-          hint: 'Do not retry it; ask the person what they want instead.',
-        },
+        error:
+          approved === false
+            ? {
+                reason: 'denied',
+                detail: `The person did not allow ${call.name} to run.`,
+                hint: 'Do not retry it; ask the person what they want instead.',
+              }
+            : {
+                reason: 'denied',
+                detail: approved.detail,
+                ...(approved.hint !== undefined ? { hint: approved.hint } : {}),
+              },
       };
     options.timeout.arm();
   }

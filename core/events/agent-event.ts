@@ -16,8 +16,11 @@ export type TurnEndReason = z.infer<typeof turnEndReasonSchema>;
 export const batchModeSchema = z.enum(['parallel', 'serial']);
 export type BatchMode = z.infer<typeof batchModeSchema>;
 
-/** How an approval question ended. */
-export const approvalEndWhySchema = z.enum(['answered', 'timeout', 'aborted']);
+/**
+ * How an approval question ended: the person answered, nobody did in time, the turn stopped, or a
+ * standing approval ("Always allow") covered the call so nobody was asked.
+ */
+export const approvalEndWhySchema = z.enum(['answered', 'timeout', 'aborted', 'standing']);
 export type ApprovalEndWhy = z.infer<typeof approvalEndWhySchema>;
 
 const argsSchema = z.record(z.string(), z.unknown());
@@ -82,8 +85,20 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     index: z.number(),
     name: z.string(),
     args: argsSchema,
+    /** The device the call goes to (a device tool's resolved `device_id`): what "Always allow" would cover. */
+    deviceId: z.string().optional(),
   }),
-  event('approval/end', { batchId: z.string(), callId: z.string(), approved: z.boolean(), why: approvalEndWhySchema }),
+  event('approval/end', {
+    batchId: z.string(),
+    callId: z.string(),
+    approved: z.boolean(),
+    why: approvalEndWhySchema,
+    /** The person chose "Always allow": a standing approval now covers this tool (on this device). */
+    remembered: z.boolean().optional(),
+    /** For `why: 'standing'`: the tool and device the standing approval covers. */
+    name: z.string().optional(),
+    deviceId: z.string().optional(),
+  }),
   event('output/send', {
     batchId: z.string(),
     callId: z.string(),

@@ -1,5 +1,6 @@
 import type { Plugin } from './plugin.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type { ToolError } from '../tools/tool-error.ts';
 
 /**
  * The plugins of one agent and which are enabled. The agent snapshots `enabledPlugins()` when a
@@ -35,6 +36,15 @@ export class PluginRegistry {
   /** The tools of every enabled plugin (unordered: order is prompt assembly's job). */
   enabledTools(): ToolDefinition[] {
     return this.enabledPlugins().flatMap((plugin) => plugin.tools());
+  }
+
+  /** Why an enabled plugin withholds a tool of this name, if one does (see `Plugin.withheld`). */
+  withheld(name: string): ToolError | undefined {
+    for (const plugin of this.enabledPlugins()) {
+      const refusal = plugin.withheld?.(name);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   async dispose(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type { ToolError } from '../tools/tool-error.ts';
 
 /** A titled block of the system prompt; sections are assembled in ascending `order`. */
 export interface PromptSection {
@@ -16,5 +17,11 @@ export interface Plugin {
   readonly description: string;
   tools(): ToolDefinition[];
   promptSections?(): PromptSection[];
+  /**
+   * Why a tool of this plugin that it does not offer now may not be called (a device action no
+   * device is granted): the call is refused with this error instead of `not_found`. Undefined when
+   * the name is none of this plugin's.
+   */
+  withheld?(name: string): ToolError | undefined;
   dispose?(): void | Promise<void>;
 }

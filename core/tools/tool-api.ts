@@ -25,6 +25,8 @@ export function createToolApi(options: {
   tools: () => ToolDefinition[];
   pipeline?: Partial<ToolCallPipeline>;
   newId?: () => string;
+  /** Why a tool that is not offered is withheld (answered instead of not-found; see `Plugin.withheld`). */
+  withheld?: (name: string) => ToolError | undefined;
 }): ToolApi {
   const find = (name: string): ToolDefinition | undefined => options.tools().find((tool) => tool.name === name);
   const newId = options.newId ?? (() => crypto.randomUUID());
@@ -36,14 +38,16 @@ export function createToolApi(options: {
     },
     canUse: async (context, name, args) => {
       const tool = find(name);
-      if (!tool) return toolNotFound(name);
+      if (!tool) return options.withheld?.(name) ?? toolNotFound(name);
       return authorizeToolCall({ context, tool, args });
     },
     call: async (context, name, args) => {
       const callId = newId();
+      const tool = find(name);
+      const withheld = tool === undefined ? options.withheld?.(name) : undefined;
       const run = await runToolCall({
         pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline },
-        call: { index: 0, callId, name, args, tool: find(name) },
+        call: { index: 0, callId, name, args, tool, ...(withheld ? { withheld } : {}) },
         identity: {
           conversationId: context.conversationId,
           turnId: context.turnId ?? '',

@@ -43,23 +43,30 @@ export class DevicePairing {
   /** Attaches every paired device (offline ones too, listed with their remembered tools). */
   async attachPaired(): Promise<void> {
     for (const paired of this.options.store.list()) {
-      const address = paired.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired.path;
+      const address = pairedAddress(paired);
       if (this.options.registry.list().some((device) => device.address === address || device.id === paired.identity.id))
         continue;
-      const remembered = {
-        grant: paired.grants,
-        alias: paired.alias,
-        trustedIdentity: paired.identity,
-        knownTools: paired.tools,
-        waitOnlineMs: 0,
-      };
-      if (paired.modbus) {
-        const profile = modbusProfileOf(paired.profile);
-        await this.options.registry.attach(paired.path, { ...remembered, modbus: { profile, ...paired.modbus } });
-      } else {
-        await this.options.registry.attachConnector(this.connector(paired.path, paired.profile), remembered);
-      }
+      await this.attach(paired);
     }
+  }
+
+  /**
+   * Attaches one paired device as stored (grants, alias, trusted identity, remembered tools) without
+   * waiting for it: it is in the registry when this returns, before the promise settles.
+   */
+  attach(paired: PairedDevice): Promise<unknown> {
+    const remembered = {
+      grant: paired.grants,
+      alias: paired.alias,
+      trustedIdentity: paired.identity,
+      knownTools: paired.tools,
+      waitOnlineMs: 0,
+    };
+    if (paired.modbus) {
+      const profile = modbusProfileOf(paired.profile);
+      return this.options.registry.attach(paired.path, { ...remembered, modbus: { profile, ...paired.modbus } });
+    }
+    return this.options.registry.attachConnector(this.connector(paired.path, paired.profile), remembered);
   }
 
   /**
@@ -83,13 +90,10 @@ export class DevicePairing {
     const { registry, store } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
-    const hello = await probeDevice({
-      connector: this.connector(options.path, options.profile),
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-    });
-    const candidate: PairingCandidate = { path: options.path, identity: hello.device, tools: hello.tools };
+    const candidate = await this.probe(options);
     if (!(await options.confirm(candidate))) return null;
+    const hello = { device: candidate.identity, tools: candidate.tools };
+    await this.makeRoomFor(hello.device.id, options.path);
     const paired: PairedDevice = {
       path: options.path,
       alias: options.alias ?? hello.device.id,
@@ -109,6 +113,40 @@ export class DevicePairing {
       waitOnlineMs: 0,
     });
     return paired;
+  }
+
+  /**
+   * Asks the device at `path` who it is, pairing nothing: a port that speaks our protocol or a line
+   * profile is opened just long enough for its hello (the caller makes sure nothing holds it); a
+   * Modbus unit is read through the registry's bus. Throws when it does not answer.
+   */
+  async probe(options: {
+    path: string;
+    profile?: string;
+    modbus?: Partial<ModbusPlacement>;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+  }): Promise<PairingCandidate & { modbus?: ModbusPlacement }> {
+    const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
+    if (resolved?.protocol === 'modbus-rtu')
+      return this.probeModbus({ ...options, profile: resolved.name }, resolved.profile);
+    if (options.modbus !== undefined)
+      throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
+    const hello = await probeDevice({
+      connector: this.connector(options.path, options.profile),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+    return { path: options.path, identity: hello.device, tools: hello.tools };
+  }
+
+  /** Renames a paired device (what the person and the model call it). */
+  rename(deviceId: string, alias: string): PairedDevice {
+    const paired = this.require(deviceId);
+    const updated = { ...paired, alias };
+    this.options.store.save(updated);
+    if (this.options.registry.get(deviceId)) this.options.registry.setAlias(deviceId, alias);
+    return updated;
   }
 
   /** Lets the agent use these actions of a paired device (added to what it had). */
@@ -133,7 +171,7 @@ export class DevicePairing {
   async forget(deviceId: string): Promise<boolean> {
     const paired = this.options.store.get(deviceId);
     // A Modbus unit shares its path with the other units of its bus: only its own address is its.
-    const where = paired?.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired?.path;
+    const where = paired && pairedAddress(paired);
     await this.options.registry.detach(where ?? deviceId);
     return this.options.store.forget(deviceId);
   }
@@ -173,36 +211,25 @@ export class DevicePairing {
   ): Promise<PairedDevice | null> {
     const { registry, store } = this.options;
     const unit = options.modbus?.unit;
-    if (unit === undefined)
-      throw new Error(`${options.profile} is a Modbus profile: give the unit id of the device (--unit N, 1–247)`);
-    const bus: ModbusBusSettings = ModbusBuses.settingsFor(profile, { unit, bus: options.modbus?.bus ?? {} });
-    const address = modbusPlacement(options.path, unit).address;
-    if (registry.list().some((device) => device.address === address)) await registry.detach(address);
-    const { hello, reading } = await registry.probeModbus(
-      options.path,
-      { profile, unit, bus },
-      { timeoutMs: options.timeoutMs ?? 3000, ...(options.signal ? { signal: options.signal } : {}) },
-    );
-    const candidate: PairingCandidate = {
-      path: options.path,
-      identity: hello.device,
-      tools: hello.tools,
-      details: [
-        `Modbus unit ${unit} at ${describeBus(bus)}, profile ${options.profile} (${profile.name})`,
-        ...(Object.keys(reading).length > 0 ? [`reads now: ${describeReading(profile, reading)}`] : []),
-      ],
-    };
+    if (unit !== undefined) {
+      const address = modbusPlacement(options.path, unit).address;
+      if (registry.list().some((device) => device.address === address)) await registry.detach(address);
+    }
+    const candidate = await this.probeModbus(options, profile);
     if (!(await options.confirm(candidate))) return null;
+    const { bus } = candidate.modbus;
+    const address = modbusPlacement(options.path, candidate.modbus.unit).address;
+    await this.makeRoomFor(candidate.identity.id, address);
     const paired: PairedDevice = {
       path: options.path,
-      alias: options.alias ?? hello.device.id,
-      identity: hello.device,
-      tools: hello.tools,
+      alias: options.alias ?? candidate.identity.id,
+      identity: candidate.identity,
+      tools: candidate.tools,
       grants: [],
       pairedAt: (this.options.now ?? Date.now)(),
       confirmedIdentity: true,
       profile: options.profile,
-      modbus: { unit, bus },
+      modbus: { unit: candidate.modbus.unit, bus },
     };
     store.save(paired);
     await registry.attach(paired.path, {
@@ -211,9 +238,57 @@ export class DevicePairing {
       trustedIdentity: paired.identity,
       knownTools: paired.tools,
       waitOnlineMs: 0,
-      modbus: { profile, unit, bus },
+      modbus: { profile, unit: candidate.modbus.unit, bus },
     });
     return paired;
+  }
+
+  /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached). */
+  private async probeModbus(
+    options: {
+      path: string;
+      profile: string;
+      modbus?: Partial<ModbusPlacement>;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
+    profile: ModbusProfile,
+  ): Promise<PairingCandidate & { modbus: ModbusPlacement }> {
+    const { registry } = this.options;
+    const unit = options.modbus?.unit;
+    if (unit === undefined)
+      throw new Error(`${options.profile} is a Modbus profile: give the unit id of the device (--unit N, 1–247)`);
+    const bus: ModbusBusSettings = ModbusBuses.settingsFor(profile, { unit, bus: options.modbus?.bus ?? {} });
+    const { hello, reading } = await registry.probeModbus(
+      options.path,
+      { profile, unit, bus },
+      { timeoutMs: options.timeoutMs ?? 3000, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    return {
+      path: options.path,
+      identity: hello.device,
+      tools: hello.tools,
+      details: [
+        `Modbus unit ${unit} at ${describeBus(bus)}, profile ${options.profile} (${profile.name})`,
+        ...(Object.keys(reading).length > 0 ? [`reads now: ${describeReading(profile, reading)}`] : []),
+      ],
+      modbus: { unit, bus },
+    };
+  }
+
+  /**
+   * Ids are unique across every way in: a device paired before under this id (it moved to another
+   * port) is detached to be paired again here; any other device attached with this id refuses the pairing.
+   */
+  private async makeRoomFor(deviceId: string, address: string): Promise<void> {
+    const { registry, store } = this.options;
+    const holder = registry.list().find((device) => device.id === deviceId && device.address !== address);
+    if (holder === undefined) return;
+    if (store.get(deviceId) === undefined)
+      throw new Error(
+        `the device answers with id ${deviceId}, which the device at ${holder.address} already has; ids must be unique (stop the other one, e.g. run without --sim, then pair again)`,
+      );
+    await registry.detach(holder.address);
   }
 
   private setGrants(paired: PairedDevice, grants: string[]): PairedDevice {
@@ -233,6 +308,11 @@ export class DevicePairing {
     const plain = this.options.connectorFor?.(path) ?? serialConnector({ path });
     return profileName === undefined ? plain : profileConnector(plain, resolveProfile(profileName));
   }
+}
+
+/** Where a paired device sits among attached ones: its path, or its path and Modbus unit. */
+export function pairedAddress(paired: Pick<PairedDevice, 'path' | 'modbus'>): string {
+  return paired.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired.path;
 }
 
 function modbusProfileOf(name: string | undefined): ModbusProfile {

@@ -173,9 +173,18 @@ export class DeviceRegistry {
   async attachLink(session: DeviceLink, placement: LinkPlacement, options: AttachOptions = {}): Promise<DeviceInfo> {
     const conflict = placementConflict(placement, this.placements());
     const waitMs = options.waitOnlineMs ?? 5000;
-    if (conflict || (waitMs === 0 && options.trustedIdentity === undefined)) {
+    // Ids are unique across every way in: a second device with an id already attached is refused, never shadowed.
+    const taken =
+      options.trustedIdentity &&
+      this.entries.find((other) => other.trustedIdentity?.id === options.trustedIdentity?.id);
+    if (conflict || taken || (waitMs === 0 && options.trustedIdentity === undefined)) {
       await session.dispose();
-      throw new Error(conflict ?? 'attaching without waiting needs a trusted identity');
+      throw new Error(
+        conflict ??
+          (taken
+            ? `device id ${options.trustedIdentity?.id} is already attached at ${taken.placement.address}`
+            : 'attaching without waiting needs a trusted identity'),
+      );
     }
     const entry: MutableEntry = {
       placement,
@@ -258,6 +267,12 @@ export class DeviceRegistry {
   setGrant(id: string, grant: DeviceGrant): void {
     this.mutable(id).grant = grant;
     this.changeListeners.emit(undefined);
+  }
+
+  /** Renames a device (the name the person and the model see). */
+  setAlias(id: string, alias: string): void {
+    this.mutable(id).alias = alias;
+    this.changeListeners.emit();
   }
 
   /** The user re-confirmed a device whose identity changed: trust what it says now. */

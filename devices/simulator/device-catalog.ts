@@ -33,15 +33,32 @@ export function isSimulatedKind(kind: string): kind is SimulatedKind {
   return (SIMULATED_KINDS as readonly string[]).includes(kind);
 }
 
-/** Builds one firmware per kind, with deterministic ids numbered per kind in order: lamp-1, lamp-2, thermometer-1. */
-export function createFirmwares(options: { kinds: readonly SimulatedKind[]; latencyMs: number }): SimulatedFirmware[] {
+/** The default names of simulated devices, numbered per kind in order: lamp-1, lamp-2, thermometer-1. */
+export function defaultSimulatedNames(kinds: readonly SimulatedKind[]): string[] {
   const counts = new Map<string, number>();
-  return options.kinds.map((kind) => {
+  return kinds.map((kind) => {
     const count = (counts.get(kind) ?? 0) + 1;
     counts.set(kind, count);
+    return `${kind}-${count}`;
+  });
+}
+
+/**
+ * Builds one firmware per kind, with deterministic ids (`defaultSimulatedNames`) unless `ids` gives
+ * them (one per kind, in order: a device that comes back as another one).
+ */
+export function createFirmwares(options: {
+  kinds: readonly SimulatedKind[];
+  latencyMs: number;
+  ids?: readonly string[];
+}): SimulatedFirmware[] {
+  const names = defaultSimulatedNames(options.kinds);
+  if (options.ids !== undefined && options.ids.length !== options.kinds.length)
+    throw new Error(`${options.ids.length} ids for ${options.kinds.length} devices: give one id per device`);
+  return options.kinds.map((kind, index) => {
     const dialect = lineKinds[kind]?.dialect();
     return new SimulatedFirmware({
-      id: `${kind}-${count}`,
+      id: options.ids?.[index] ?? names[index]!,
       model: factories[kind](),
       latencyMs: options.latencyMs,
       ...(dialect ? { dialect } : {}),

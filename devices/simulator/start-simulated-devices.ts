@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSerialLineTransport } from '../transport/serial-line-transport.ts';
-import { createFirmwares, profileForKind } from './device-catalog.ts';
+import { createFirmwares, defaultSimulatedNames, profileForKind } from './device-catalog.ts';
 import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import type { SimulatedKind } from './device-catalog.ts';
 import { startPseudoTerminalPair } from './pseudo-terminal-pair.ts';
@@ -38,26 +38,42 @@ export interface StartSimulatedDevicesOptions {
   latencyMs?: number;
   /** Aborting closes everything. */
   signal?: AbortSignal;
+  /**
+   * The folder for the ports (kept on close; only our links go): a fixed place, so a device that
+   * comes back after a restart is at the same path. Default: a new temp folder, removed on close.
+   */
+  directory?: string;
+  /** The ids the devices announce, one per kind in order (default `lamp-1`, `lamp-2`, …). */
+  ids?: readonly string[];
   socatPath?: string;
 }
 
 /**
  * Starts one simulated device per pseudo-terminal pair (socat); the firmware holds one end with
- * the real serialport binding, `path` is the other. Device ids are `<kind>-<n>` in order.
+ * the real serialport binding, `path` is the other. Device ids are `<kind>-<n>` in order unless
+ * `ids` gives others; the port is always named `<kind>-<n>`, so another id can come back at the same path.
  */
 export async function startSimulatedDevices(options: StartSimulatedDevicesOptions): Promise<SimulatedDevices> {
-  const directory = await mkdtemp(join(tmpdir(), 'home-agent-sim-'));
-  const sweeper = sweepWhenOwnerDies(directory);
-  const firmwares = createFirmwares({ kinds: options.kinds, latencyMs: options.latencyMs ?? 250 });
+  const ownFolder = options.directory === undefined;
+  const firmwares = createFirmwares({
+    kinds: options.kinds,
+    latencyMs: options.latencyMs ?? 250,
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
+  const names = defaultSimulatedNames(options.kinds);
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'home-agent-sim-')));
+  if (!ownFolder) await mkdir(directory, { recursive: true });
+  // A folder given with --dir belongs to the person: only our own temp folder is swept.
+  const sweeper = ownFolder ? sweepWhenOwnerDies(directory) : undefined;
   const pairs = new Map<string, PseudoTerminalPair>();
   const owner = new AbortController();
-  const devices: SimulatedDevice[] = firmwares.map((firmware) => {
+  const devices: SimulatedDevice[] = firmwares.map((firmware, index) => {
     const kind = firmware.identity.kind as SimulatedKind;
     const profile = profileForKind(kind);
     return {
       id: firmware.identity.id,
       kind,
-      path: join(directory, firmware.identity.id),
+      path: join(directory, names[index]!),
       firmware,
       ...(profile ? { profile } : {}),
     };
@@ -87,8 +103,12 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
       await Promise.all(devices.map((device) => device.firmware.disconnect()));
       await Promise.all([...pairs.values()].map((pair) => pair.close()));
       pairs.clear();
-      await rm(directory, { recursive: true, force: true });
-      await sweeper.close();
+      if (ownFolder) await rm(directory, { recursive: true, force: true });
+      else
+        await Promise.all(
+          devices.flatMap((device) => [device.path, `${device.path}.device`].map((link) => rm(link, { force: true }))),
+        );
+      await sweeper?.close();
     })();
     return closing;
   };

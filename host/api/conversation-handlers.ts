@@ -4,7 +4,7 @@ import { ApiError } from './api-error.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 
-/** Conversations, chat and approvals: what a person says and answers. */
+/** Conversations and chat: what a person says. */
 export function conversationHandlers(
   parts: HostParts,
 ): ApiHandlersOf<
@@ -16,7 +16,6 @@ export function conversationHandlers(
   | 'conversations/search'
   | 'chat/send'
   | 'chat/abort'
-  | 'approval/answer'
 > {
   const { agent, store } = parts;
   return {
@@ -46,7 +45,6 @@ export function conversationHandlers(
       }
     },
     'chat/abort': (input) => ({ aborted: agent.abort(input.conversationId) }),
-    'approval/answer': (input) => ({ accepted: parts.approvals.answer(input.callId, input.approved) }),
   };
 }
 

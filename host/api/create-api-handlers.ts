@@ -2,6 +2,8 @@ import type { ApiHandlers } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 import { conversationHandlers } from './conversation-handlers.ts';
 import { modelHandlers } from './model-handlers.ts';
+import { deviceHandlers } from './device-handlers.ts';
+import { approvalHandlers } from './approval-handlers.ts';
 import { pluginHandlers } from './plugin-handlers.ts';
 import { secretHandlers } from './secret-handlers.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -28,8 +30,9 @@ export function createApiHandlers(parts: HostParts): ApiHandlers {
       };
     },
     ...conversationHandlers(parts),
-    'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
+    ...deviceHandlers(parts),
     ...modelHandlers(parts),
+    ...approvalHandlers(parts),
     ...pluginHandlers(parts),
     ...secretHandlers(parts),
     ...settingsHandlers(parts),

@@ -9,12 +9,15 @@ import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PluginStateStore } from '../store/plugin-state-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
+import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 
 /** The parts of a running host the API handlers work on (built by the composition root). */
 export interface HostParts {
   agent: Agent;
   approvals: PersonApprovalGate;
+  /** "Always allow" answers of this data folder. */
+  standingApprovals: StandingApprovalStore;
   notices: Emitter<HostNotice>;
   store: SqliteConversationStore;
   settingsStore: SettingsStore;

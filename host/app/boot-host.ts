@@ -5,6 +5,7 @@ import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ApprovalPolicy } from '../approvals/person-approval-gate.ts';
+import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 
 /**
  * Builds a host from the shared command-line flags: the settings for this run, the devices
@@ -17,6 +18,8 @@ export async function bootHost(options: {
   signal: AbortSignal;
   secrets?: SecretStore;
   approvalPolicy?: ApprovalPolicy;
+  /** With policy 'deny': why a call was not asked about, and what would allow it. */
+  approvalDenial?: (toolName: string) => ApprovalRefusal;
 }): Promise<Host> {
   const { flags } = options;
   return createHost({
@@ -24,17 +27,20 @@ export async function bootHost(options: {
     transport: options.transport,
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
-    attachDevices: ({ pairingStore }) =>
+    attachDevices: ({ pairingStore, standingApprovals, dataVersion }) =>
       attachDevices({
         sim: flags.sim,
         devices: flags.devices,
         pairingStore,
+        standingApprovals,
+        dataVersion,
         log: options.log,
         signal: options.signal,
         ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
       }),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
+    ...(options.approvalDenial ? { approvalDenial: options.approvalDenial } : {}),
     log: options.log,
     version: HOME_AGENT_VERSION,
   });

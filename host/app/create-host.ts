@@ -17,6 +17,9 @@ import { SettingsStore } from '../store/settings-store.ts';
 import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
 import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
+import { StandingApprovalStore } from '../store/standing-approval-store.ts';
+import { dataVersionOf } from '../store/data-version.ts';
+import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
 import { ModelSelection } from '../models/model-selection.ts';
 import { ModelConfigError } from '../models/select-model.ts';
@@ -38,10 +41,19 @@ export interface HostOptions {
   /** A ready model (tests and embedders); wins over the model settings. */
   model?: ModelAdapter;
   devices?: DeviceLayer;
-  /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
-  attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
+  /**
+   * Builds the device layer once the store is open (paired devices and standing approvals live
+   * there; `dataVersion` tells when another process changed them); used when `devices` is absent.
+   */
+  attachDevices?: (stores: {
+    pairingStore: PairingStore;
+    standingApprovals: StandingApprovalStore;
+    dataVersion: () => number;
+  }) => Promise<DeviceLayer>;
   /** Tools that need the person's approval: ask through the UI (default), or decided in advance. */
   approvalPolicy?: ApprovalPolicy;
+  /** With policy 'deny': why a call was not asked about, and what would allow it. */
+  approvalDenial?: (toolName: string) => ApprovalRefusal;
   /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
   secrets?: SecretStore;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
@@ -88,8 +100,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       );
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
+    const standingApprovals = new StandingApprovalStore({ db });
     devices =
-      options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
+      options.devices ??
+      (await options.attachDevices?.({
+        pairingStore: new PairedDeviceStore({ db, onInvalidRow }),
+        standingApprovals,
+        dataVersion: dataVersionOf(db),
+      }));
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const models = new ModelSelection({
@@ -114,21 +132,32 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const stopJournalFailures = events.onJournalFailure(({ error, event }) =>
       options.log(`could not journal ${event.type}: ${(error as Error).message}`),
     );
-    const approvals = new PersonApprovalGate({
-      policy: options.approvalPolicy ?? 'ask',
-      emit: (event) => void events.emit(event),
-    });
-    const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
-    // Plugins reach tools only through the ToolAPI: the same gates as the agent's own calls, approval included.
-    const toolApi = createToolApi({ tools: () => plugins.enabledTools(), pipeline: { approve: approvals.gate } });
-    plugins.register(createSystemPlugin(() => toolApi));
-    plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
-    if (devices) plugins.register(devices.plugin);
     const notices = new Emitter<HostNotice>({
       name: 'notice',
       onListenerError: (error, notice) =>
         options.log(`a notice listener failed on ${notice.type}: ${(error as Error).message}`),
     });
+    const deviceLayer = devices;
+    const approvals = new PersonApprovalGate({
+      policy: options.approvalPolicy ?? 'ask',
+      emit: (event) => void events.emit(event),
+      standing: standingApprovals,
+      ...(deviceLayer?.approvalTarget
+        ? { targetOf: (toolName, args) => deviceLayer.approvalTarget?.(toolName, args) }
+        : {}),
+      onStandingChange: () => notices.emit({ type: 'approvals/changed' }),
+      ...(options.approvalDenial ? { denial: options.approvalDenial } : {}),
+    });
+    const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
+    // Plugins reach tools only through the ToolAPI: the same gates as the agent's own calls, approval included.
+    const toolApi = createToolApi({
+      tools: () => plugins.enabledTools(),
+      pipeline: { approve: approvals.gate },
+      withheld: (name) => plugins.withheld(name),
+    });
+    plugins.register(createSystemPlugin(() => toolApi));
+    plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
+    if (devices) plugins.register(devices.plugin);
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
     plugins.register(
       createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
@@ -145,6 +174,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const handlers = createApiHandlers({
       agent,
       approvals,
+      standingApprovals,
       notices,
       store,
       settingsStore,

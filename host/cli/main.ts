@@ -38,6 +38,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: async () => (await import('./commands/export-command.ts')).EXPORT_HELP,
     run: async () => (await import('./commands/export-command.ts')).runExportCommand,
   },
+  token: {
+    help: async () => (await import('./commands/token-command.ts')).TOKEN_HELP,
+    run: async () => (await import('./commands/token-command.ts')).runTokenCommand,
+  },
 };
 
 /** The overview: every command with its summary, and where each one's help is. */

@@ -3,6 +3,7 @@ import { agentEventSchema, type AgentEvent } from '../../core/events/agent-event
 import { modelProviderSchema, PROVIDERS } from '../../core/models/provider-defaults.ts';
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
+import { deviceContract } from './device-contract.ts';
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
@@ -13,6 +14,7 @@ import { settingKeySchema, settingsSchema, settingsTable } from './settings-tabl
 export { agentEventSchema, PROVIDERS, TOOL_ORDER_REST };
 export type { AgentEvent };
 export * from './settings-table.ts';
+export * from './device-contract.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
 export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
@@ -43,6 +45,8 @@ export type ApiEnvelope = z.infer<typeof apiEnvelopeSchema>;
 export const hostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('devices/changed') }),
   z.object({ type: z.literal('plugins/changed') }),
+  /** A standing approval was given or taken back (here, in another front end, or by another process). */
+  z.object({ type: z.literal('approvals/changed') }),
   z.object({
     type: z.literal('device/event'),
     deviceId: z.string(),
@@ -77,20 +81,6 @@ const modelFields = z.object({
 /** A model a server offers (the model picker's entries). */
 const modelInfo = z.object({ id: z.string(), name: z.string().optional() });
 export type ModelInfoSummary = z.infer<typeof modelInfo>;
-
-const deviceSummary = z.object({
-  id: z.string(),
-  alias: z.string(),
-  kind: z.string(),
-  path: z.string(),
-  online: z.boolean(),
-  tools: z.array(z.string()),
-  /** False when the device's hello no longer matches the identity confirmed at pairing: the agent cannot use it. */
-  trusted: z.boolean().optional(),
-  /** Frames this device sent that were dropped, by kind (counted since the app started). */
-  frameProblems: z.object({ oversized: z.number(), invalidJson: z.number(), invalidFrame: z.number() }).optional(),
-});
-export type DeviceSummary = z.infer<typeof deviceSummary>;
 
 const appInfo = z.object({
   version: z.string(),
@@ -134,16 +124,19 @@ export const apiContract = {
     input: z.object({ conversationId: z.string().min(1).max(200).optional(), text: z.string().min(1).max(20_000) }),
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
-  /** The person's answer to an `approval/request`; false when no such question is open. */
+  /**
+   * The person's answer to an `approval/request`; false when no such question is open. With
+   * `remember` (and approved) it is "Always allow": a standing approval for this tool on this device.
+   */
   'approval/answer': {
-    input: z.object({ callId: z.string().min(1).max(200), approved: z.boolean() }),
+    input: z.object({ callId: z.string().min(1).max(200), approved: z.boolean(), remember: z.boolean().optional() }),
     output: z.object({ accepted: z.boolean() }),
   },
   'chat/abort': {
     input: z.object({ conversationId: z.string().min(1).max(200) }),
     output: z.object({ aborted: z.boolean() }),
   },
-  'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummary) }) },
+  ...deviceContract,
   /** The models the model server offers (the Settings form's picker); `ok: false` says why they cannot be listed. */
   'models/list': {
     input: modelFields,

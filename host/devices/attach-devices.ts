@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs';
 import { DeviceRegistry, type AttachOptions } from '../../devices/registry/device-registry.ts';
-import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
-import { displayChannels } from '../../devices/tools/display-channels.ts';
 import { startSimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
 import { startInProcessDevices } from '../../devices/simulator/start-in-process-devices.ts';
 import type { SimulatedKind } from '../../devices/simulator/device-catalog.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
-import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
 import type { ModbusPlacement } from '../../devices/modbus/modbus-bus-settings.ts';
+import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
+import { createDeviceLayer } from './create-device-layer.ts';
 
 /** A device named on the command line: its port, and for a device that does not speak our protocol its profile (and Modbus unit). */
 export interface DeviceToAttach {
@@ -28,6 +27,7 @@ export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'the
  * Attaches the devices a run was started with: `--sim` (behind socat pseudo-terminals and the real
  * serialport binding when socat is installed, else in-process) and each `--device PATH`. Devices
  * named on the command line are granted all their tools for the run: naming them is the consent.
+ * Then the paired devices of the store, kept true to it for the run's whole life (see createDeviceLayer).
  */
 export async function attachDevices(options: {
   sim: boolean;
@@ -36,6 +36,12 @@ export async function attachDevices(options: {
   devices: readonly DeviceToAttach[];
   /** Paired devices are attached with their stored grants (offline ones too, until they appear). */
   pairingStore?: PairingStore;
+  /** The standing approvals of the data folder, listed with each device. */
+  standingApprovals?: StandingApprovalStore;
+  /** SQLite's data_version of the store's connection: how changes made elsewhere are noticed. */
+  dataVersion?: () => number;
+  /** How often to look for changes made elsewhere while nothing asks (default 200 ms). */
+  storePollMs?: number;
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<DeviceLayer> {
@@ -66,58 +72,22 @@ export async function attachDevices(options: {
         );
       await registry.attach(device.path, { grant: 'all', signal: options.signal, ...attachmentOf(device) });
     }
-    if (options.pairingStore) await new DevicePairing({ store: options.pairingStore, registry }).attachPaired();
   } catch (error) {
     await registry.dispose();
     for (const close of owners) await close();
     throw error;
   }
-  // Report the first dropped frame of each kind per device (the counters keep counting in devices/list),
-  // and what devices announce on their own (a door opening), so a person can see both in the log.
-  const reported = new Set<string>();
-  registry.onProblem((problem) => {
-    if (problem.problem === 'connection') return;
-    const key = `${problem.deviceId}:${problem.problem}`;
-    if (reported.has(key)) return;
-    reported.add(key);
-    options.log(
-      `${problem.deviceId} sent a frame that was dropped (${problem.problem}: ${problem.detail}); further ones are only counted`,
-    );
-  });
-  registry.onEvent((event) =>
-    options.log(
-      `${event.deviceId} reports ${event.event}${event.data === undefined ? '' : ` ${JSON.stringify(event.data)}`}`,
-    ),
-  );
-  return {
-    plugin: createDevicesPlugin(registry),
-    onNotice: (listener) => {
-      const stopChanges = registry.onChange(() => listener({ type: 'devices/changed' }));
-      const stopEvents = registry.onEvent((event) =>
-        listener({ type: 'device/event', deviceId: event.deviceId, event: event.event, data: event.data }),
-      );
-      return () => {
-        stopChanges();
-        stopEvents();
-      };
-    },
-    displayChannels: () => displayChannels(registry),
-    list: () =>
-      registry.list().map((device) => ({
-        id: device.id,
-        alias: device.alias || device.id,
-        kind: device.kind,
-        path: device.path,
-        online: device.online,
-        trusted: device.trusted,
-        tools: device.tools,
-        frameProblems: frameProblemsOf(registry, device.id),
-      })),
-    dispose: async () => {
-      await registry.dispose();
+  return createDeviceLayer({
+    registry,
+    close: async () => {
       for (const close of owners) await close();
     },
-  };
+    ...(options.pairingStore ? { pairingStore: options.pairingStore } : {}),
+    ...(options.standingApprovals ? { standingApprovals: options.standingApprovals } : {}),
+    ...(options.dataVersion ? { dataVersion: options.dataVersion } : {}),
+    ...(options.storePollMs !== undefined ? { storePollMs: options.storePollMs } : {}),
+    log: options.log,
+  });
 }
 
 /** How a device named on the command line is reached: its profile resolved, and for Modbus its unit. */
@@ -137,16 +107,4 @@ function attachmentOf(device: DeviceToAttach): Pick<AttachOptions, 'profile' | '
       `--device ${device.path},profile=${device.profile} needs unit=N (the device's Modbus unit id, 1–247)`,
     );
   return { modbus: { profile: resolved.profile, unit, bus: device.modbus?.bus ?? {} } };
-}
-
-function frameProblemsOf(
-  registry: DeviceRegistry,
-  id: string,
-): { oversized: number; invalidJson: number; invalidFrame: number } {
-  const stats = registry.get(id)?.session.stats;
-  return {
-    oversized: stats?.oversized ?? 0,
-    invalidJson: stats?.invalidJson ?? 0,
-    invalidFrame: stats?.invalidFrame ?? 0,
-  };
 }

@@ -18,8 +18,8 @@ export function createApiClient(storage: StorageAreas): ApiClient {
 }
 
 /**
- * The web token: taken from `#token=…` on first load (then kept per tab and removed from the
- * address bar so it is not bookmarked or shared), else the one kept for this tab.
+ * The web token: taken from `#token=…` when the address carries one (then kept for this origin and
+ * removed from the address bar so it is not shared along with a copied link), else the one kept.
  */
 export function takeToken(storage: StorageAreas): string | undefined {
   const fromHash = tokenFromHash(window.location.hash);

@@ -43,7 +43,8 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const firstDelayMs = options.reconnectDelayMs ?? 500;
-  const maxDelayMs = options.maxReconnectDelayMs ?? 10_000;
+  // A restarted host is back within seconds: keep trying often enough that an open tab follows it promptly.
+  const maxDelayMs = options.maxReconnectDelayMs ?? 4_000;
   const SocketClass = options.WebSocketImpl ?? WebSocket;
   const eventListeners = new Set<(event: HostAgentEvent) => void>();
   const noticeListeners = new Set<(notice: HostNotice) => void>();
@@ -54,6 +55,8 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let delayMs = firstDelayMs;
   let disposed = false;
+  // Attempts since the link was last open: 0 for the first connection of the page.
+  let attempts = 0;
 
   function setConnection(next: ConnectionState): void {
     connection = next;
@@ -65,11 +68,20 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
     const url = new URL(`${baseUrl}/api/events`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     url.searchParams.set('token', options.token);
-    setConnection({ status: 'connecting' });
+    setConnection(
+      attempts === 0
+        ? { status: 'connecting' }
+        : { status: 'connecting', message: `Reconnecting to the host (attempt ${attempts})…` },
+    );
     const opened = new SocketClass(url.toString());
     socket = opened;
+    let wasOpen = false;
+    // A failed socket also closes: the close handler decides what to do, the error adds nothing.
+    opened.onerror = () => undefined;
     opened.onopen = () => {
+      wasOpen = true;
       delayMs = firstDelayMs;
+      attempts = 0;
       setConnection({ status: 'open' });
     };
     opened.onmessage = (message: MessageEvent) => {
@@ -101,13 +113,33 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
         });
         return;
       }
-      setConnection({ status: 'closed', message: 'Lost the connection to the host; reconnecting…' });
-      scheduleReconnect();
+      attempts += 1;
+      setConnection({
+        status: 'closed',
+        message: wasOpen
+          ? 'Lost the connection to the host; reconnecting…'
+          : `The host is not answering; trying again in ${Math.round(delayMs / 1000) || 1} s (it may be restarting)…`,
+      });
+      // A socket refused before it opened may be a token the host no longer takes (rotated): ask over
+      // HTTP, whose 401 says so (a browser hides the socket's status); anything else is worth retrying.
+      if (wasOpen) scheduleReconnect();
+      else void tokenStillTaken().then((taken) => taken && scheduleReconnect());
     };
+  }
+
+  /** False when the host answers and refuses the token (the connection is then `unauthorized`). */
+  async function tokenStillTaken(): Promise<boolean> {
+    try {
+      await call('app/info', {});
+      return true;
+    } catch (error) {
+      return !(error instanceof ApiCallError && error.status === 401);
+    }
   }
 
   function scheduleReconnect(): void {
     if (disposed || reconnectTimer !== undefined || eventListeners.size === 0) return;
+    if (connection.status === 'unauthorized') return;
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       connect();
@@ -142,7 +174,11 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
       }
       if (!envelope.data.ok) {
         const failure = envelope.data.error;
-        if (response.status === 401) setConnection({ status: 'unauthorized', message: failure.message });
+        if (response.status === 401)
+          setConnection({
+            status: 'unauthorized',
+            message: `The host refused this page's token (${failure.message}). If the token was rotated, open the address home-agent serve prints now.`,
+          });
         throw new ApiCallError({
           method,
           status: response.status,

@@ -9,18 +9,21 @@ import type { AppState } from './create-app-store.ts';
  * (answered elsewhere, or it ended); `failed`: it never arrived, the person may answer again.
  */
 export type ApprovalAnswerState =
-  | { phase: 'sending'; approved: boolean }
-  | { phase: 'sent'; approved: boolean }
-  | { phase: 'refused'; approved: boolean }
-  | { phase: 'failed'; approved: boolean; message: string };
+  | { phase: 'sending'; approved: boolean; remember?: boolean }
+  | { phase: 'sent'; approved: boolean; remember?: boolean }
+  | { phase: 'refused'; approved: boolean; remember?: boolean }
+  | { phase: 'failed'; approved: boolean; remember?: boolean; message: string };
 
 /** The person's answers to the host's questions, and which question the view should bring into sight. */
 export interface ApprovalAnswersSlice {
   approvalAnswers: Record<string, ApprovalAnswerState>;
   /** The call id of the question to scroll to and focus; cleared by the card that did it. */
   approvalFocus: string | null;
-  /** Sends Allow (`true`) or Deny for an open question; does nothing while an answer is on its way or once taken. */
-  answerApproval(callId: string, approved: boolean): Promise<void>;
+  /**
+   * Sends Allow once (`true`), Always allow (`true` with `remember`: this tool on this device from
+   * now on) or Deny for an open question; does nothing while an answer is on its way or once taken.
+   */
+  answerApproval(callId: string, approved: boolean, remember?: boolean): Promise<void>;
   /** Opens the question's conversation and asks its card to come into sight. */
   showApproval(callId: string): void;
   /** Called by the card once it is in sight. */
@@ -37,20 +40,23 @@ export function createApprovalAnswersSlice(api: ApiClient): StateCreator<AppStat
     return {
       approvalAnswers: {},
       approvalFocus: null,
-      async answerApproval(callId, approved) {
+      async answerApproval(callId, approved, remember) {
         const state = get();
         const phase = state.approvalAnswers[callId]?.phase;
         // One answer per question: a double click or a late click on a closed question sends nothing.
         if (phase === 'sending' || phase === 'sent' || phase === 'refused') return;
         if (state.approvals[callId]?.status !== 'waiting') return;
-        setAnswer(callId, { phase: 'sending', approved });
+        const remembered = approved && remember === true ? { remember: true } : {};
+        setAnswer(callId, { phase: 'sending', approved, ...remembered });
         try {
-          const { accepted } = await api.call('approval/answer', { callId, approved });
-          setAnswer(callId, { phase: accepted ? 'sent' : 'refused', approved });
+          const { accepted } = await api.call('approval/answer', { callId, approved, ...remembered });
+          setAnswer(callId, { phase: accepted ? 'sent' : 'refused', approved, ...remembered });
+          if (accepted && remembered.remember) void get().refreshStandingApprovals();
         } catch (error) {
           setAnswer(callId, {
             phase: 'failed',
             approved,
+            ...remembered,
             message: `Your answer did not reach the host: ${messageOf(error)}`,
           });
         }

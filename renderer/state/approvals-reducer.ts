@@ -2,9 +2,10 @@ import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
 
 /**
  * Where the person's approval of one call stands. `waiting`: the host asked and waits;
- * `unanswered`: the call or its turn ended with no `approval/end` on record (a journal cut short).
+ * `unanswered`: the call or its turn ended with no `approval/end` on record (a journal cut short);
+ * `standing`: a standing approval ("Always allow") covered it, nobody was asked.
  */
-export type ApprovalStatus = 'waiting' | 'allowed' | 'denied' | 'timeout' | 'stopped' | 'unanswered';
+export type ApprovalStatus = 'waiting' | 'allowed' | 'denied' | 'timeout' | 'stopped' | 'unanswered' | 'standing';
 
 /** One question the host asked the person (`approval/request`), and how it ended. */
 export interface ApprovalView {
@@ -16,6 +17,10 @@ export interface ApprovalView {
   /** Empty when only the `approval/end` was seen. */
   name: string;
   args: Record<string, unknown>;
+  /** The device the call goes to: what "Always allow" covers with the tool. */
+  deviceId?: string;
+  /** The person chose "Always allow" for it. */
+  remembered?: boolean;
   status: ApprovalStatus;
   requestedAt?: number;
   endedAt?: number;
@@ -39,7 +44,13 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
   switch (event.type) {
     case 'approval/request': {
       const known = data.approvals[event.callId];
-      const asked = { name: event.name, args: event.args, index: event.index, requestedAt: event.at };
+      const asked = {
+        name: event.name,
+        args: event.args,
+        index: event.index,
+        requestedAt: event.at,
+        ...(event.deviceId !== undefined ? { deviceId: event.deviceId } : {}),
+      };
       if (known)
         return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });
       return put(data, {
@@ -59,11 +70,17 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
         turnId: event.turnId,
         batchId: event.batchId,
         index: -1,
-        name: '',
+        name: event.name ?? '',
         args: {},
+        ...(event.deviceId !== undefined ? { deviceId: event.deviceId } : {}),
         status: 'waiting',
       };
-      return put(data, { ...base, status: statusOfEnd(event), endedAt: event.at });
+      return put(data, {
+        ...base,
+        status: statusOfEnd(event),
+        endedAt: event.at,
+        ...(event.remembered === true ? { remembered: true } : {}),
+      });
     }
     case 'tool/end': {
       const known = data.approvals[event.callId];
@@ -80,6 +97,7 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
 export function statusOfEnd(event: Pick<ApprovalEndEvent, 'approved' | 'why'>): ApprovalStatus {
   if (event.why === 'timeout') return 'timeout';
   if (event.why === 'aborted') return 'stopped';
+  if (event.why === 'standing') return 'standing';
   return event.approved ? 'allowed' : 'denied';
 }
 

@@ -9,6 +9,9 @@ import { createEventsSlice, type EventsSlice } from './events-slice.ts';
 import { readPersisted, writePersisted, type StorageAreas } from './persisted-keys.ts';
 import { createPluginsSlice, type PluginsSlice } from './plugins-slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
+import { createAddDeviceSlice, type AddDeviceSlice } from './add-device-slice.ts';
+import { createDeviceChangesSlice, type DeviceChangesSlice } from './device-changes-slice.ts';
+import { createStandingApprovalsSlice, type StandingApprovalsSlice } from './standing-approvals-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
 export type AppState = AppSlice &
@@ -18,7 +21,10 @@ export type AppState = AppSlice &
   DevicesSlice &
   PluginsSlice &
   SettingsSlice &
-  ApprovalAnswersSlice;
+  ApprovalAnswersSlice &
+  AddDeviceSlice &
+  DeviceChangesSlice &
+  StandingApprovalsSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
@@ -32,6 +38,9 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createPluginsSlice(options.api)(...parts),
     ...createSettingsSlice(options.api)(...parts),
     ...createApprovalAnswersSlice(options.api)(...parts),
+    ...createAddDeviceSlice(options.api)(...parts),
+    ...createDeviceChangesSlice(options.api)(...parts),
+    ...createStandingApprovalsSlice(options.api)(...parts),
   }));
   store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
   // The store owns this subscription for its whole life; it is the page's lifetime.

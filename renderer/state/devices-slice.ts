@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import type { DeviceSummary, HostNotice } from '../../host/contract/api-contract.ts';
+import { addDeviceEvent } from './device-events-reducer.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
@@ -13,13 +14,15 @@ export interface DevicesSlice {
   devicesError: string | null;
   /** Re-reads the list from the host; only the newest of overlapping look-ups is kept. */
   refreshDevices(): Promise<void>;
+  /** A device announced something (a button, a door): it joins the device's recent events. */
+  receiveDeviceEvent(notice: Extract<HostNotice, { type: 'device/event' }>): void;
 }
 
 /** The slice, with the API its actions call. */
 export function createDevicesSlice(api: ApiClient): StateCreator<AppState, [], [], DevicesSlice> {
   // Look-ups overlap (a turn ends while the button is pressed): an older answer must not win.
   let latest = 0;
-  return (set) => ({
+  return (set, get) => ({
     devices: [],
     devicesStatus: 'idle',
     devicesError: null,
@@ -33,6 +36,9 @@ export function createDevicesSlice(api: ApiClient): StateCreator<AppState, [], [
         if (request === latest)
           set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` });
       }
+    },
+    receiveDeviceEvent(notice) {
+      set({ devices: addDeviceEvent(get().devices, notice, Date.now()) });
     },
   });
 }

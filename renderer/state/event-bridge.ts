@@ -42,7 +42,12 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
   /** Devices, plugins and settings: what the side area shows besides the channels. */
   async function refreshSideData(): Promise<void> {
     const state = store.getState();
-    await Promise.all([state.refreshDevices(), state.refreshPlugins(), state.refreshSettings()]);
+    await Promise.all([
+      state.refreshDevices(),
+      state.refreshPlugins(),
+      state.refreshSettings(),
+      state.refreshStandingApprovals(),
+    ]);
   }
 
   function receive(event: HostAgentEvent): void {
@@ -112,10 +117,16 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     const state = store.getState();
     if (notice.type === 'devices/changed') void state.refreshDevices();
     else if (notice.type === 'plugins/changed') void state.refreshPlugins();
-    else
+    else if (notice.type === 'approvals/changed') {
+      // Standing approvals are listed with their device and, for other tools, on their own.
+      void state.refreshDevices();
+      void state.refreshStandingApprovals();
+    } else {
+      state.receiveDeviceEvent(notice);
       state.showNotice(
         `${notice.deviceId}: ${notice.event}${Object.keys(notice.data).length > 0 ? ` ${JSON.stringify(notice.data)}` : ''}`,
       );
+    }
   });
   const unsubscribeConnection = api.onConnection((connection) => {
     store.getState().setConnection(connection);

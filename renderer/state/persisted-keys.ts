@@ -5,8 +5,11 @@ import { z } from 'zod';
  * names a storage key; nothing else touches localStorage or sessionStorage.
  */
 export const persistedKeys = {
-  /** The web token: per tab, gone when the tab closes (it was in the URL the user opened). */
-  token: { storage: 'session', name: 'home-agent.token', schema: z.string().min(1).max(512) },
+  /**
+   * The web token, per origin (the host keeps it across restarts): taken from `#token=` once, so a
+   * bookmark of the plain address and a reopened tab still get in.
+   */
+  token: { storage: 'local', name: 'home-agent.token', schema: z.string().min(1).max(512) },
   /** The conversation to reopen on the next start. */
   lastConversationId: { storage: 'local', name: 'home-agent.last-conversation-id', schema: z.string().min(1).max(200) },
 } as const;

@@ -4,7 +4,7 @@ import { useAppStore } from './use-app-store.ts';
 const connectionLabels = {
   connecting: 'Connecting…',
   open: 'Connected',
-  closed: 'Disconnected',
+  closed: 'Reconnecting…',
   unauthorized: 'Not authorised',
 } as const;
 

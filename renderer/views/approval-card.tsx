@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import type { ApprovalAnswerState } from '../state/approval-answers-slice.ts';
 import { useAppStore } from './use-app-store.ts';
-
-const VALUE_LENGTH = 120;
+import './approval-card.css';
 
 /**
- * The question of a call that needs the person: the tool, its arguments, Allow and Deny. Nothing
- * takes the focus when it appears (a stray Enter must not approve); the header's indicator may
- * bring it into sight, focusing the card itself, never a button.
+ * The question of a call that needs the person: the tool, its whole arguments, Allow once, Always
+ * allow (this tool on this device, from now on) and Deny. Nothing takes the focus when it appears
+ * (a stray Enter must not approve); the header's indicator may bring it into sight, focusing the
+ * card itself, never a button.
  */
 export function ApprovalCard(props: { callId: string }) {
   const approval = useAppStore((state) => state.approvals[props.callId]);
@@ -15,6 +15,12 @@ export function ApprovalCard(props: { callId: string }) {
   const focusRequested = useAppStore((state) => state.approvalFocus === props.callId);
   const answerApproval = useAppStore((state) => state.answerApproval);
   const clearApprovalFocus = useAppStore((state) => state.clearApprovalFocus);
+  const deviceAlias = useAppStore((state) =>
+    approval?.deviceId === undefined
+      ? undefined
+      : (state.devices.find((device) => device.id === approval.deviceId && device.status !== 'left-out')?.alias ??
+        approval.deviceId),
+  );
   const card = useRef<HTMLDivElement>(null);
   const open = approval?.status === 'waiting';
 
@@ -50,17 +56,13 @@ export function ApprovalCard(props: { callId: string }) {
         <p className="approval-no-args">No arguments.</p>
       ) : (
         <dl className="approval-args" data-testid="approval-args">
-          {entries.map(([key, value]) => {
-            const text = JSON.stringify(value) ?? String(value);
-            return (
-              <div key={key} className="approval-arg" data-testid="approval-arg" data-arg={key}>
-                <dt>{key}</dt>
-                <dd title={text.length > VALUE_LENGTH ? text : undefined}>
-                  {text.length > VALUE_LENGTH ? `${text.slice(0, VALUE_LENGTH - 1)}…` : text}
-                </dd>
-              </div>
-            );
-          })}
+          {entries.map(([key, value]) => (
+            <div key={key} className="approval-arg" data-testid="approval-arg" data-arg={key}>
+              <dt>{key}</dt>
+              {/* The whole value: a person approves exactly what will be sent, nothing cut off. */}
+              <dd className="approval-arg-value">{JSON.stringify(value) ?? String(value)}</dd>
+            </div>
+          ))}
         </dl>
       )}
       <div className="approval-actions">
@@ -72,7 +74,18 @@ export function ApprovalCard(props: { callId: string }) {
           aria-busy={answer?.phase === 'sending' && answer.approved}
           onClick={() => void answerApproval(props.callId, true)}
         >
-          Allow
+          Allow once
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="always-allow-button"
+          disabled={locked}
+          aria-busy={answer?.phase === 'sending' && answer.remember === true}
+          aria-describedby={`${titleId}-always`}
+          onClick={() => void answerApproval(props.callId, true, true)}
+        >
+          Always allow
         </button>
         <button
           type="button"
@@ -86,6 +99,11 @@ export function ApprovalCard(props: { callId: string }) {
         </button>
         <AnswerStatus answer={answer} />
       </div>
+      <p className="approval-always-scope" id={`${titleId}-always`} data-testid="always-allow-scope">
+        Always allow: {approval.name}
+        {deviceAlias !== undefined ? ` on ${deviceAlias}` : ''} runs without asking from now on, for every front end;
+        revoke it in the {deviceAlias !== undefined ? 'Devices' : 'Plugins'} tab.
+      </p>
     </div>
   );
 }
@@ -107,7 +125,11 @@ function AnswerStatus(props: { answer: ApprovalAnswerState | undefined }) {
   }
   const text = {
     sending: 'Sending your answer…',
-    sent: answer.approved ? 'Allowed; waiting for the host…' : 'Denied; waiting for the host…',
+    sent: answer.approved
+      ? answer.remember
+        ? 'Always allowed; waiting for the host…'
+        : 'Allowed; waiting for the host…'
+      : 'Denied; waiting for the host…',
     refused: 'already answered elsewhere',
   }[answer.phase];
   return (

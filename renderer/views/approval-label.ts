@@ -7,6 +7,7 @@ const labels: Record<ApprovalStatus, string> = {
   timeout: 'not answered in time',
   stopped: 'stopped',
   unanswered: 'not answered',
+  standing: 'always allowed',
 };
 
 /** Pure: how a call's row names where the person's approval stands. */

@@ -1,74 +1,71 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { AppState } from '../state/create-app-store.ts';
+import { AddDevicePanel } from './add-device-panel.tsx';
+import { DeviceCard } from './device-card.tsx';
 import { useAppStore } from './use-app-store.ts';
+import './devices-tab.css';
 
-/** The Devices tab: every device the host knows, online or not, with its tools; re-read after each turn and on Refresh. */
+/** A device's key among the listed ones: a paired device left out by a conflict shares its id with the one holding it. */
+export function deviceKey(device: { id: string; source?: string | undefined; status?: string | undefined }): string {
+  return `${device.source ?? 'attached'}:${device.status === 'left-out' ? 'left-out:' : ''}${device.id}`;
+}
+
+/**
+ * The Devices tab, the pairing UI: "Add device" (scan, look at one, pair it), then every device the
+ * host knows with its status, last error, recent events and what the agent may do on it. Changes
+ * made in another window or by the CLI show here live (the host's notices re-read the list).
+ */
 export function DeviceList() {
-  const devices = useAppStore((state) => state.devices);
+  const keys = useAppStore(useShallow((state: AppState) => state.devices.map(deviceKey)));
   const status = useAppStore((state) => state.devicesStatus);
   const error = useAppStore((state) => state.devicesError);
   const refreshDevices = useAppStore((state) => state.refreshDevices);
+  const adding = useAppStore((state) => state.addDevice.open);
+  const openAddDevice = useAppStore((state) => state.openAddDevice);
+  const closeAddDevice = useAppStore((state) => state.closeAddDevice);
   return (
     <section className="side-section" aria-label="Devices">
       <div className="side-section-bar">
-        <span className="side-section-count">
-          {status === 'loaded' || devices.length > 0
-            ? `${devices.length} device${devices.length === 1 ? '' : 's'}`
-            : ''}
+        <span className="side-section-count" role="status">
+          {status === 'loaded' || keys.length > 0 ? `${keys.length} device${keys.length === 1 ? '' : 's'}` : ''}
         </span>
-        <button
-          type="button"
-          className="button button-small"
-          data-testid="devices-refresh"
-          disabled={status === 'loading'}
-          onClick={() => void refreshDevices()}
-        >
-          {status === 'loading' ? 'Refreshing…' : 'Refresh'}
-        </button>
+        <div className="devices-bar-actions">
+          <button
+            type="button"
+            className="button button-small button-primary"
+            id="add-device-button"
+            data-testid="add-device"
+            aria-expanded={adding}
+            aria-controls="add-device-panel"
+            onClick={() => (adding ? closeAddDevice() : openAddDevice())}
+          >
+            Add device
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="devices-refresh"
+            disabled={status === 'loading'}
+            onClick={() => void refreshDevices()}
+          >
+            {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+          </button>
+        </div>
       </div>
+      {adding && <AddDevicePanel />}
       {error && (
         <p className="side-error" role="alert" data-testid="devices-error">
           {error}
         </p>
       )}
-      {status === 'loaded' && devices.length === 0 && (
-        <p className="side-empty">
-          No devices. Pair one with <code>home-agent devices pair PATH</code>, or start with <code>--sim</code>.
+      {status === 'loaded' && keys.length === 0 && !adding && (
+        <p className="side-empty" data-testid="devices-empty">
+          No devices yet. Press Add device to find and pair one.
         </p>
       )}
-      <ul className="device-list">
-        {devices.map((device) => (
-          <li
-            key={device.id}
-            className="device-row"
-            data-testid="device-row"
-            data-device-id={device.id}
-            data-online={String(device.online)}
-          >
-            <div className="device-head">
-              <span
-                className={device.online ? 'status-dot status-dot-online' : 'status-dot status-dot-offline'}
-                role="img"
-                aria-label={device.online ? 'online' : 'offline'}
-                title={device.online ? 'online' : 'offline'}
-              />
-              <span className="device-alias">{device.alias}</span>
-              <span className="device-kind">{device.kind}</span>
-            </div>
-            <div className="device-meta">
-              <span className="device-id" data-testid="device-id">
-                {device.id}
-              </span>
-              <span className="device-path" title={device.path}>
-                {device.path}
-              </span>
-            </div>
-            <ul className="tool-chips" aria-label={`Tools of ${device.alias}`}>
-              {device.tools.map((tool) => (
-                <li key={tool} className="tool-chip">
-                  {tool}
-                </li>
-              ))}
-            </ul>
-          </li>
+      <ul className="device-list" aria-label="Devices">
+        {keys.map((key) => (
+          <DeviceCard key={key} deviceKey={key} />
         ))}
       </ul>
     </section>

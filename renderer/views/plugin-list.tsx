@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
 import { useAppStore } from './use-app-store.ts';
+import { StandingToolApprovals } from './standing-tool-approvals.tsx';
 
 /** The Plugins tab: every plugin with its tools and an on/off switch; a change applies from the next turn. */
 export function PluginList() {
@@ -81,6 +82,7 @@ function PluginRow(props: { name: string }) {
           </li>
         ))}
       </ul>
+      <StandingToolApprovals plugin={plugin.name} tools={plugin.tools} />
       {warning !== undefined && (
         <PluginWarning
           name={plugin.name}

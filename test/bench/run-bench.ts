@@ -25,6 +25,8 @@ interface BenchReport {
   modbus?: unknown;
   /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
   ui?: unknown;
+  /** How soon a running host sees a grant changed by another process: figures, `{ skipped }` or `{ failed }`. */
+  storeChanges?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -50,6 +52,18 @@ async function boardsEntry(): Promise<unknown> {
   try {
     const { benchBoards } = await import('./boards-bench.ts');
     return await benchBoards();
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** Needs socat for the lamp's pseudo-terminal; its failure is reported as `{ failed }`, never thrown. */
+async function storeChangesEntry(): Promise<unknown> {
+  if (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0)
+    return { skipped: 'socat is not installed (the store-changes bench needs a pseudo-terminal pair)' };
+  try {
+    const { benchStoreChanges } = await import('./store-changes-bench.ts');
+    return await benchStoreChanges();
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
@@ -126,6 +140,8 @@ function table(report: BenchReport): string {
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
   if (report.boards !== undefined) lines.push('', boardsLine(report.boards));
   if (report.modbus !== undefined) lines.push('', `Modbus: ${JSON.stringify(report.modbus)}`);
+  if (report.storeChanges !== undefined)
+    lines.push('', `Changes made elsewhere: ${JSON.stringify(report.storeChanges)}`);
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   return lines.join('\n');
 }
@@ -144,12 +160,15 @@ async function main(): Promise<void> {
     devices: await devicesEntry(),
     boards: await boardsEntry(),
     modbus: await modbusEntry(),
+    storeChanges: await storeChangesEntry(),
     ui: await uiEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
   if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
   if (typeof report.ui === 'object' && report.ui !== null && 'failed' in report.ui) process.exitCode = 1;
   if (typeof report.modbus === 'object' && report.modbus !== null && 'failed' in report.modbus) process.exitCode = 1;
+  if (typeof report.storeChanges === 'object' && report.storeChanges !== null && 'failed' in report.storeChanges)
+    process.exitCode = 1;
 }
 
 await main();

@@ -47,8 +47,8 @@ describeBoards('a Lamp board flashed with the Arduino library, through the CLI',
       runCli(['ask', '--provider', 'scripted', '--script', script, '--data-dir', dir, '--json', 'dim the lamp']);
     const toolEnd = (stdout: string) => jsonLines(stdout).find((event) => event.type === 'tool/end');
 
-    // Paired is not granted: the agent is not even offered the tool yet, and the LED stays dark.
-    expect(toolEnd((await ask()).stdout)).toMatchObject({ ok: false, error: { reason: 'not_found' } });
+    // Paired is not granted: the agent is not offered the tool, a call to it is refused, and the LED stays dark.
+    expect(toolEnd((await ask()).stdout)).toMatchObject({ ok: false, error: { reason: 'unauthorized' } });
     expect((await lamp.board.peek(TCCR1A)) & COM1A1).toBe(0);
 
     expect((await runCli(['devices', 'grant', 'uno-lamp-1', 'set', 'get', '--data-dir', dir])).code).toBe(0);

@@ -10,7 +10,16 @@ export interface SimProcess {
 }
 
 /** Runs `home-agent sim` as its own process (devices behind socat pseudo-terminals) and reads what it prints. */
-export function startSimProcess(options: { kinds: string[]; latencyMs?: number }): Promise<SimProcess> {
+export function startSimProcess(options: {
+  kinds: string[];
+  latencyMs?: number;
+  /** `--dir`: the ports at `DIR/<kind>-<n>`, the same path after a restart. */
+  dir?: string;
+  /** `--ids`: other ids for the devices, one per kind in order. */
+  ids?: string[];
+  /** More environment (e.g. HOME_AGENT_SIM_INDEX, so scans in a test see only its own simulators). */
+  env?: NodeJS.ProcessEnv;
+}): Promise<SimProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -20,10 +29,13 @@ export function startSimProcess(options: { kinds: string[]; latencyMs?: number }
       String(options.latencyMs ?? 0),
       '--devices',
       options.kinds.join(','),
+      ...(options.dir !== undefined ? ['--dir', options.dir] : []),
+      ...(options.ids !== undefined ? ['--ids', options.ids.join(',')] : []),
     ],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
     },
   );
   const devices: SimProcess['devices'] = [];

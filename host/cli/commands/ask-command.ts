@@ -7,6 +7,7 @@ import { UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 import { PeopleOutput } from '../people-output.ts';
+import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -82,14 +83,27 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
     if (error.code === 'EPIPE') stop.abort(new Error('the output was closed'));
   };
   io.stdout.on?.('error', onWriteError);
-  // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
+  // On a terminal the person is asked; from a script nobody can be, so such tools are denied (saying
+  // why and what would allow them) unless approved in advance or by a standing approval.
+  const onTerminal = process.stdin.isTTY === true;
   const host = await bootHost({
     flags,
     transport: 'cli',
     log,
     signal,
-    approvalPolicy: values['approve-all'] ? 'allow' : 'deny',
+    approvalPolicy: values['approve-all'] ? 'allow' : onTerminal ? 'ask' : 'deny',
+    approvalDenial: scriptDenial,
   });
+  const stopAsking =
+    onTerminal && !values['approve-all']
+      ? askOnTerminal({
+          input: process.stdin,
+          output: io.stderr,
+          subscribe: (listener) => host.events.subscribe(listener),
+          answer: async (callId, answer) => host.handlers['approval/answer']({ callId, ...answer }),
+          signal,
+        })
+      : undefined;
   const conversationId = values.conversation ?? randomUUID();
   const people = values.json ? undefined : new PeopleOutput(peopleOutputOptions(io));
   try {
@@ -111,6 +125,7 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   } finally {
     people?.dispose();
     io.stdout.off?.('error', onWriteError);
+    stopAsking?.();
     await host.dispose();
   }
 }

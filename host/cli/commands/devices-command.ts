@@ -2,23 +2,23 @@ import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
-import { scanPorts } from '../../../devices/pairing/scan-ports.ts';
+import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../devices/pairing/scan-ports.ts';
 import { describeBus, readModbusOptions } from '../../../devices/modbus/modbus-bus-settings.ts';
-import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { PairedDeviceStore } from '../../store/paired-device-store.ts';
 import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
+import { DEVICES_HELP } from './devices-help.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 
-export const DEVICES_USAGE = `home-agent devices scan [--path P]...
-  home-agent devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]   (built in: ${BUILTIN_PROFILE_NAMES.join(', ')})
-  home-agent devices pair PATH --profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2] [--yes]
-  home-agent devices list [--json]
-  home-agent devices grant ID (ACTION... | --all)
-  home-agent devices revoke ID (ACTION... | --all)
-  home-agent devices forget ID
-  home-agent devices confirm ID [--yes]   (trust a paired device whose identity changed)
-  (each takes --data-dir DIR)`;
+/** The usage lines of `devices`, from its help (the one place they are written). */
+export const DEVICES_USAGE = DEVICES_HELP.usage.map((line) => `home-agent ${line}`).join('\n');
+
+/** What the columns of `devices scan` mean (on stderr, so stdout stays one line a port). */
+const SCAN_LEGEND = `columns: PATH, SOURCE, VENDOR:PRODUCT (USB ids), SERIAL; empty where unknown. SOURCE: ${Object.entries(
+  PORT_SOURCE_MEANINGS,
+)
+  .map(([source, meaning]) => `${source} = ${meaning}`)
+  .join(', ')}. Scanning opened no port; pair one with: home-agent devices pair PATH`;
 
 function describeCandidate(candidate: PairingCandidate): string {
   const { identity, tools } = candidate;
@@ -80,16 +80,15 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     return values.help ? 0 : 2;
   }
   if (action === 'scan') {
+    // Scanning opens no port (opening one resets many Arduinos): it reads what the OS and simulators say.
     const { candidates, warnings } = await scanPorts({ manualPaths: values.path ?? [], signal: io.signal });
     for (const warning of warnings) io.stderr.write(`home-agent: ${warning}\n`);
-    for (const candidate of candidates)
-      io.stdout.write(
-        `${candidate.path}\t${candidate.source}${candidate.manufacturer ? `\t${candidate.manufacturer}` : ''}\n`,
-      );
+    for (const candidate of candidates) io.stdout.write(`${formatScanLine(candidate)}\n`);
     if (candidates.length === 0)
       io.stderr.write(
         'home-agent: no serial ports found. Pair a pseudo-terminal or another path with: home-agent devices pair PATH\n',
       );
+    else io.stderr.write(`home-agent: ${SCAN_LEGEND}\n`);
     return 0;
   }
   const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])) });
@@ -172,6 +171,16 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             : `${deviceId} stays untrusted: the agent cannot use it.\n`,
         );
         return accepted ? 0 : 1;
+      }
+      case 'rename': {
+        const deviceId = needId();
+        const alias = rest.slice(1).join(' ').trim();
+        if (!alias)
+          throw new UsageError('devices rename needs the new name, e.g. home-agent devices rename lamp-1 Desk lamp');
+        if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        const renamed = pairing.rename(deviceId, alias);
+        io.stdout.write(`${deviceId} is now "${renamed.alias}".\n`);
+        return 0;
       }
       case 'forget': {
         const deviceId = needId();

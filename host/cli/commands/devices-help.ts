@@ -12,13 +12,16 @@ export const DEVICES_HELP: CommandHelp = {
     'devices list [--json]',
     'devices grant ID (ACTION… | --all)',
     'devices revoke ID (ACTION… | --all)',
+    'devices rename ID ALIAS',
     'devices confirm ID [--yes]',
     'devices forget ID',
   ],
   description: [
     'Pairing asks the device who it is, shows its identity and tools, and stores it with no grants: the',
     'agent may use none of its actions until you grant them. A paired device whose identity changes is',
-    'not used until you confirm it again. Each action takes --data-dir DIR (default: the app data folder).',
+    'not used until you confirm it again. `scan` opens no port (opening one resets many Arduinos): it',
+    'prints one line a port, PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL, empty where unknown. Each',
+    'action takes --data-dir DIR (default: the app data folder).',
   ].join('\n'),
   options: [
     { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },
@@ -38,7 +41,7 @@ export const DEVICES_HELP: CommandHelp = {
     { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
-    { command: 'home-agent devices scan', text: 'The serial ports that answer, and who they say they are.' },
+    { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },
     { command: 'home-agent devices pair /dev/ttyUSB0 --alias "Hall lamp"', text: 'Pair the device on /dev/ttyUSB0.' },
     { command: 'home-agent devices grant lamp-1 get set', text: 'Let the agent read and switch lamp-1.' },
     { command: 'home-agent devices revoke lamp-1 set', text: 'Take switching away again; reading stays.' },

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
@@ -9,6 +8,8 @@ import { startWebServer } from '../../web/web-server.ts';
 import { isLoopbackName } from '../../web/host-allowlist.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
+import { readOrCreateWebToken, readWebToken } from '../../web/token-file.ts';
+import { resolveDataDir } from '../../config/data-dir.ts';
 
 export const SERVE_HELP: CommandHelp = {
   name: 'serve',
@@ -49,10 +50,12 @@ export const SERVE_HELP: CommandHelp = {
 const MIN_TOKEN_LENGTH = 16;
 
 /**
- * The token to serve with: `--token`, else `$HOME_AGENT_TOKEN`, else (on loopback only) a fresh
- * random one. A given token under 16 characters, or a non-loopback bind with none, is a UsageError.
+ * The token to serve with: `--token`, else `$HOME_AGENT_TOKEN`, else the one kept in the data folder
+ * (so the printed address, a bookmark and open tabs survive a restart; made on first use, on a
+ * loopback address only). A given token under 16 characters, or a non-loopback bind with none given
+ * or stored, is a UsageError.
  */
-function chooseToken(options: { flag: string | undefined; bindHost: string }): string {
+function chooseToken(options: { flag: string | undefined; bindHost: string; dataDir: string }): string {
   const fromEnvironment = process.env.HOME_AGENT_TOKEN || undefined;
   const given = options.flag ?? fromEnvironment;
   const source = options.flag !== undefined ? '--token' : 'HOME_AGENT_TOKEN';
@@ -61,11 +64,12 @@ function chooseToken(options: { flag: string | undefined; bindHost: string }): s
       `${source} must be at least ${MIN_TOKEN_LENGTH} characters (got ${given.length}): a short token can be guessed. Generate one, e.g. --token "$(openssl rand -base64 24)"`,
     );
   if (given !== undefined) return given;
-  if (!isLoopbackName(options.bindHost))
-    throw new UsageError(
-      `refusing to serve on ${options.bindHost} without a token: anyone on the network could control the home. Pass --token (at least ${MIN_TOKEN_LENGTH} characters, e.g. --token "$(openssl rand -base64 24)") or set HOME_AGENT_TOKEN, or bind 127.0.0.1.`,
-    );
-  return randomBytes(24).toString('base64url');
+  if (isLoopbackName(options.bindHost)) return readOrCreateWebToken(options.dataDir);
+  const stored = readWebToken(options.dataDir);
+  if (stored !== undefined) return stored;
+  throw new UsageError(
+    `refusing to serve on ${options.bindHost} without a token: anyone on the network could control the home. Pass --token (at least ${MIN_TOKEN_LENGTH} characters, e.g. --token "$(openssl rand -base64 24)"), set HOME_AGENT_TOKEN, or make one with \`home-agent token rotate\`; or bind 127.0.0.1.`,
+  );
 }
 
 const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/renderer');
@@ -93,7 +97,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   // Checked before anything starts: a refused command line opens no database and no port.
-  const token = chooseToken({ flag: values.token, bindHost: values.host ?? '127.0.0.1' });
+  const token = chooseToken({
+    flag: values.token,
+    bindHost: values.host ?? '127.0.0.1',
+    dataDir: resolveDataDir(flags.dataDir),
+  });
   const allowedHosts = values['allowed-host'] ?? [];
   const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
   let server;

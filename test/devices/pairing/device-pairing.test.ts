@@ -128,3 +128,50 @@ describe('DevicePairing', () => {
     expect(sim.devices).toHaveLength(1);
   });
 });
+
+describe('DevicePairing and ids', () => {
+  it('refuses to pair a device whose id another attached device has, storing nothing', async () => {
+    const { registry, store, pairing } = await setUp();
+    const other = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
+    // Named on the command line: attached, not paired.
+    await registry.attach(other.devices[0]!.path, { grant: 'all' });
+    const second = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
+    await expect(pairing.pair({ path: second.devices[0]!.path, confirm: () => true })).rejects.toThrow(
+      `the device answers with id lamp-1, which the device at ${other.devices[0]!.path} already has`,
+    );
+    expect(store.list()).toEqual([]);
+    expect(registry.list().map((device) => device.path)).toEqual([other.devices[0]!.path]);
+  });
+
+  it('pairs a device that moved to another port again there, letting go of the old one', async () => {
+    const { registry, store, pairing, path } = await setUp();
+    await pairing.pair({ path, confirm: () => true });
+    const moved = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
+    await pairing.pair({ path: moved.devices[0]!.path, confirm: () => true });
+    expect(store.list().map((device) => device.path)).toEqual([moved.devices[0]!.path]);
+    expect(registry.list().map((device) => [device.id, device.path])).toEqual([['lamp-1', moved.devices[0]!.path]]);
+  });
+
+  it('renames a paired device in the store and the registry', async () => {
+    const { registry, store, pairing, path } = await setUp();
+    await pairing.pair({ path, confirm: () => true });
+    pairing.rename('lamp-1', 'Reading lamp');
+    expect(store.get('lamp-1')?.alias).toBe('Reading lamp');
+    expect(registry.list()[0]?.alias).toBe('Reading lamp');
+  });
+});
+
+describe('DeviceRegistry and ids', () => {
+  it('refuses a second device with an id already attached, even without waiting for its hello', async () => {
+    const { registry, store, pairing, path } = await setUp();
+    await pairing.pair({ path, confirm: () => true });
+    const record = store.get('lamp-1')!;
+    await expect(
+      registry.attachConnector(serialConnector({ path: '/nonexistent/tty' }), {
+        trustedIdentity: record.identity,
+        waitOnlineMs: 0,
+      }),
+    ).rejects.toThrow(`device id lamp-1 is already attached at ${path}`);
+    expect(registry.list()).toHaveLength(1);
+  });
+});

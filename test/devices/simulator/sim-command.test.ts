@@ -53,3 +53,51 @@ describe('runSimCommand', () => {
     expect(text).toContain('unknown device kind toaster');
   });
 });
+
+describe('runSimCommand --dir and --ids', () => {
+  it('puts the ports at DIR/<kind>-<n> and lets a device come back there with another id', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'home-agent-sim-dir-'));
+    owned.add({ close: async () => rmSync(dir, { recursive: true, force: true }) });
+    const run = async (ids: string[] | undefined): Promise<string[][]> => {
+      const stdout = new PassThrough();
+      const controller = new AbortController();
+      const lines = firstLines(stdout, 1);
+      const exit = runSimCommand(
+        ['--latency-ms', '0', '--devices', 'lamp', '--dir', dir, ...(ids ? ['--ids', ids.join(',')] : [])],
+        { stdout, stderr: new PassThrough(), signal: controller.signal },
+      );
+      const printed = (await lines).map((line) => line.split(' '));
+      const session = owned.add(openTestSession(printed[0]![2]!));
+      const hello = await session.whenOnline({ timeoutMs: 5000 });
+      await session.dispose();
+      controller.abort();
+      expect(await exit).toBe(0);
+      return [...printed, [hello.device.id]];
+    };
+    expect(await run(undefined)).toEqual([['lamp-1', 'lamp', join(dir, 'lamp-1')], ['lamp-1']]);
+    expect(await run(['lamp-9'])).toEqual([['lamp-9', 'lamp', join(dir, 'lamp-1')], ['lamp-9']]);
+    expect(existsSync(dir)).toBe(true);
+    expect(existsSync(join(dir, 'lamp-1'))).toBe(false);
+  });
+
+  it('refuses ids that are not one per device, or not ids', async () => {
+    for (const [ids, message] of [
+      ['a,b', '--ids gives 2 ids for 1 device'],
+      ['lamp 1', "'lamp 1' is not a device id"],
+    ] as const) {
+      const stderr = new PassThrough();
+      let text = '';
+      stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      const code = await runSimCommand(['--devices', 'lamp', '--ids', ids], {
+        stdout: new PassThrough(),
+        stderr,
+        signal: new AbortController().signal,
+      });
+      expect(code).toBe(2);
+      expect(text).toContain(message);
+    }
+  });
+});

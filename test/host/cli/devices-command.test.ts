@@ -88,10 +88,22 @@ describe('home-agent devices', () => {
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
-  it('finds ports without udevadm and never crashes, naming manual paths it was given', async () => {
-    const { sim } = await setup();
-    const scanned = await runCli(['devices', 'scan', '--path', sim.devices[0]!.path]);
+  it("prints one line a port, PATH SOURCE VENDOR:PRODUCT SERIAL, finding the simulator's ports and paths it was given", async () => {
+    const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
+    cleanups.push(() => rmSync(index, { recursive: true, force: true }));
+    const sim = await startSimProcess({ kinds: ['lamp'], env: { HOME_AGENT_SIM_INDEX: index } });
+    cleanups.push(() => sim.stop());
+    const other = await startSimProcess({ kinds: ['thermometer'] });
+    cleanups.push(() => other.stop());
+    const scanned = await runCli(['devices', 'scan', '--path', other.devices[0]!.path], {
+      env: { HOME_AGENT_SIM_INDEX: index },
+    });
     expect(scanned.code).toBe(0);
-    expect(scanned.stdout).toContain(`${sim.devices[0]!.path}\tmanual`);
+    const lines = scanned.stdout.replace(/\n$/, '').split('\n');
+    for (const line of lines) expect(line.split('\t')).toHaveLength(4);
+    expect(lines).toContain(`${sim.devices[0]!.path}\tsim\t\t`);
+    expect(lines).toContain(`${other.devices[0]!.path}\tpath\t\t`);
+    expect(scanned.stderr).toContain('sim = a port of a running home-agent sim');
+    expect(scanned.stderr).toContain('Scanning opened no port');
   });
 });

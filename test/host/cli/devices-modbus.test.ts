@@ -93,8 +93,8 @@ describeWithPymodbus('Modbus devices from the command line', () => {
       ok: true,
       result: { device_id: meterId, result: { voltage_v: 229.8, energy_kwh: 12_345.67 } },
     });
-    // Paired, never granted: the relay board offers the agent nothing.
-    expect(end('relay__set')).toMatchObject({ ok: false, error: { reason: 'not_found' } });
+    // Paired, never granted: the relay board offers the agent nothing, and a call to it is refused.
+    expect(end('relay__set')).toMatchObject({ ok: false, error: { reason: 'unauthorized' }, outcome: 'not_sent' });
     expect((await modbus.command({ op: 'get', bus: 0, unit: 2, table: 'co', address: 0, count: 1 })).values).toEqual([
       0,
     ]);

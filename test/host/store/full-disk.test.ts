@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -98,6 +98,8 @@ describe('the store on a full disk (a 1 MB tmpfs; skipped, saying why, where non
     };
     beforeAll(() => {
       if (disk === undefined) return;
+      // A store of its own: the test before filled the disk with the last one.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file()}${suffix}`, { force: true });
       db = openDatabase({ file: file() });
       // No checkpoint may recycle the write-ahead log, so each commit needs new space.
       db.pragma('wal_autocheckpoint = 0');
@@ -107,6 +109,7 @@ describe('the store on a full disk (a 1 MB tmpfs; skipped, saying why, where non
       stores.sequences = new SqliteSequenceStore({ db });
       // Rows for the deletes below, written while there may still be room.
       stores.settings.set('model', 'kept-model');
+      stores.conversations.ensureConversation('full', 'A full disk');
       fillDisk(disk.path);
     });
     afterAll(() => {

@@ -128,4 +128,39 @@ describe('createWebApiClient', () => {
     expect((await second)[0]?.type).toBe('step/end');
     expect(states).toEqual(['closed', 'connecting', 'open', 'closed', 'connecting', 'open']);
   });
+
+  it('follows a host that restarts on the same address with the same token, saying so while it waits', async () => {
+    host = await startLoopbackHost('kept-token');
+    const port = Number(new URL(host.baseUrl).port);
+    const api = connect({ token: 'kept-token', reconnectDelayMs: 20 });
+    const messages: string[] = [];
+    api.onConnection((state) => state.message && messages.push(state.message));
+    api.onEvent(() => undefined);
+    await until(api, 'open');
+    await host.close();
+    const waiting = until(api, 'closed');
+    await waiting;
+    host = await startLoopbackHost('kept-token', port);
+    host.routes['app/info'] = () => ({
+      result: { version: '1', transport: 'web', model: { label: 'x', scripted: true }, dataDir: '/d' },
+    });
+    await until(api, 'open');
+    expect(messages[0]).toBe('Lost the connection to the host; reconnecting…');
+    expect(messages.some((message) => message.startsWith('Reconnecting to the host (attempt'))).toBe(true);
+  });
+
+  it('stops knocking once a restarted host refuses the token (rotated), and says what to do', async () => {
+    host = await startLoopbackHost('old-token');
+    const port = Number(new URL(host.baseUrl).port);
+    const api = connect({ token: 'old-token', reconnectDelayMs: 20 });
+    api.onEvent(() => undefined);
+    await until(api, 'open');
+    await host.close();
+    await until(api, 'closed');
+    host = await startLoopbackHost('new-token', port);
+    const states: ConnectionState[] = [];
+    api.onConnection((state) => states.push(state));
+    await until(api, 'unauthorized');
+    expect(states.at(-1)?.message).toContain('If the token was rotated, open the address home-agent serve prints now.');
+  });
 });

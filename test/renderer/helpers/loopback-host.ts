@@ -27,8 +27,8 @@ export interface LoopbackHost {
   close(): Promise<void>;
 }
 
-/** Starts the loopback host on 127.0.0.1 and a free port. */
-export async function startLoopbackHost(token = 'test-token'): Promise<LoopbackHost> {
+/** Starts the loopback host on 127.0.0.1 and a free port (or `port`: a host restarting where it was). */
+export async function startLoopbackHost(token = 'test-token', port = 0): Promise<LoopbackHost> {
   const requests = new Map<string, unknown[]>();
   const sockets = new Set<WebSocket>();
   const waiters: { count: number; resolve: () => void }[] = [];
@@ -73,10 +73,10 @@ export async function startLoopbackHost(token = 'test-token'): Promise<LoopbackH
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   Object.assign(host, {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${bound}`,
     token,
     requests,
     routes: {},

@@ -116,6 +116,37 @@ describe('reduceApprovals', () => {
     expect(repeated.approvals['relay-call']?.status).toBe('allowed');
   });
 
+  it('shows a call a standing approval covered as always allowed, with its tool and device, nobody asked', () => {
+    const covered = event({
+      type: 'approval/end',
+      at: 2300,
+      batchId: 'rb1',
+      callId: 'relay-call',
+      approved: true,
+      why: 'standing',
+      name: 'relay__set',
+      deviceId: 'relay-1',
+    });
+    const view = foldEvents(emptyFoldedData, [covered]);
+    expect(view.approvals['relay-call']).toMatchObject({ status: 'standing', name: 'relay__set', deviceId: 'relay-1' });
+    expect(countOpenApprovals(view)).toBe(0);
+  });
+
+  it('remembers that the person chose Always allow, and the device the request named', () => {
+    const asked = { ...relayQuestionAsked()[5]!, deviceId: 'relay-1' } as ReturnType<typeof relayQuestionAsked>[number];
+    const end = event({
+      type: 'approval/end',
+      at: 2300,
+      batchId: 'rb1',
+      callId: 'relay-call',
+      approved: true,
+      why: 'answered',
+      remembered: true,
+    });
+    const view = foldEvents(emptyFoldedData, [asked, end]);
+    expect(view.approvals['relay-call']).toMatchObject({ status: 'allowed', remembered: true, deviceId: 'relay-1' });
+  });
+
   it('keeps a question whose batch was never seen, so it is still counted', () => {
     const view = foldEvents(emptyFoldedData, [relayQuestionAsked()[5]!]);
     expect(view.batches).toEqual({});

@@ -9,13 +9,13 @@ import { tokenFromHash } from '../../../renderer/api/create-api-client.ts';
 import { MemoryStorage } from '../helpers/memory-storage.ts';
 
 describe('persistedKeys', () => {
-  it('keeps the token per tab and the last conversation across restarts, under their declared names', () => {
+  it('keeps the token per origin (a bookmark gets in) and the last conversation across restarts, under their declared names', () => {
     const areas: StorageAreas = { local: new MemoryStorage(), session: new MemoryStorage() };
     writePersisted(areas, 'token', 'secret');
     writePersisted(areas, 'lastConversationId', 'c1');
-    expect(areas.session?.getItem('home-agent.token')).toBe('secret');
+    expect(areas.local?.getItem('home-agent.token')).toBe('secret');
     expect(areas.local?.getItem('home-agent.last-conversation-id')).toBe('c1');
-    expect(areas.local?.getItem('home-agent.token')).toBeNull();
+    expect(areas.session?.getItem('home-agent.token')).toBeNull();
     expect([readPersisted(areas, 'token'), readPersisted(areas, 'lastConversationId')]).toEqual(['secret', 'c1']);
   });
 

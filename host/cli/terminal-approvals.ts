@@ -1,0 +1,56 @@
+import { createInterface } from 'node:readline/promises';
+import type { AgentEvent } from '../../core/events/agent-event.ts';
+import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
+
+/** The question `ask` puts on the terminal: the tool, its device, its whole arguments. */
+export function approvalQuestion(event: Extract<AgentEvent, { type: 'approval/request' }>): string {
+  const where = event.deviceId !== undefined ? ` on ${event.deviceId}` : '';
+  return `${event.name}${where} wants to run with ${JSON.stringify(event.args)}.\nAllow it? [y/N, a = always allow ${event.name}${where}] `;
+}
+
+/** Reads an answer: y/yes allows once, a/always allows and remembers, anything else denies. */
+export function readApprovalAnswer(text: string): { approved: boolean; remember: boolean } {
+  const answer = text.trim().toLowerCase();
+  if (answer === 'a' || answer === 'always') return { approved: true, remember: true };
+  return { approved: answer === 'y' || answer === 'yes', remember: false };
+}
+
+/** Why `ask` without a terminal denied a call, and what would allow it (instead of "the person did not allow"). */
+export function scriptDenial(toolName: string): ApprovalRefusal {
+  return {
+    approved: false,
+    detail: `${toolName} needs the person's approval, and home-agent ask does not prompt when it does not run in a terminal: it was not run.`,
+    hint: 'Tell the person. They can run ask in a terminal to be asked, pass --approve-all, or choose "Always allow" for it once in the app (it then applies to ask too).',
+  };
+}
+
+/**
+ * Asks the person on the terminal, one question at a time (a parallel batch may ask several), and
+ * sends each answer through `answer`. Returns the function that stops asking.
+ */
+export function askOnTerminal(options: {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  subscribe: (listener: (event: AgentEvent) => void) => () => void;
+  answer: (callId: string, answer: { approved: boolean; remember: boolean }) => Promise<unknown>;
+  signal: AbortSignal;
+}): () => void {
+  const prompt = createInterface({ input: options.input, output: options.output, terminal: true });
+  let queue: Promise<void> = Promise.resolve();
+  const unsubscribe = options.subscribe((event) => {
+    if (event.type !== 'approval/request') return;
+    queue = queue.then(async () => {
+      try {
+        const text = await prompt.question(approvalQuestion(event), { signal: options.signal });
+        await options.answer(event.callId, readApprovalAnswer(text));
+      } catch (error) {
+        // Stopped (Ctrl-C, the turn ended): the host denies an unanswered question on its own.
+        if (!options.signal.aborted) options.output.write(`\n(no answer: ${(error as Error).message})\n`);
+      }
+    });
+  });
+  return () => {
+    unsubscribe();
+    prompt.close();
+  };
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
+import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
+
+/**
+ * The devices and approvals part of the API contract (spread into `apiContract`): finding, pairing,
+ * granting, renaming, forgetting and re-trusting devices, and the standing approvals ("Always
+ * allow"). Every front end does these through here, so the window and the web app behave the same.
+ */
+
+export { deviceIdentitySchema, PORT_SOURCE_MEANINGS };
+export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
+
+const deviceId = z.string().min(1).max(200);
+const toolName = z.string().min(1).max(200);
+const portPath = z.string().min(1).max(500);
+const alias = z.string().trim().min(1, 'the name is empty').max(100, 'the name is longer than 100 characters');
+
+/** One action a device offers, as the person is shown it before granting it. */
+export const deviceActionSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** The person confirms each call of it (switching mains, unlocking a door). */
+  asksApproval: z.boolean(),
+  parallelSafe: z.boolean(),
+  serial: z.boolean(),
+});
+export type DeviceAction = z.infer<typeof deviceActionSchema>;
+
+/** How the host reaches a device: paired in the store, or named on the command line for this run. */
+export const deviceSourceSchema = z.enum(['paired', 'command-line']);
+
+/** A port a scan found, what the OS says about it, and whether a device is paired or attached there. */
+export const scannedPortSchema = z.object({
+  path: z.string(),
+  /** How the scan found it (see PORT_SOURCE_MEANINGS). */
+  source: z.enum(PORT_SOURCES),
+  vendorId: z.string().optional(),
+  productId: z.string().optional(),
+  serialNumber: z.string().optional(),
+  manufacturer: z.string().optional(),
+  /** A simulator's port: what it plays, and the profile to pair it with when it speaks plain lines. */
+  simulated: z.object({ id: z.string(), kind: z.string(), profile: z.string().optional() }).optional(),
+  /** Devices paired at this path (several only for units of one Modbus bus). */
+  paired: z.array(z.object({ id: z.string(), alias: z.string() })),
+  /** The device attached here from the command line, if any: this port is not free to pair. */
+  attachedFromCommandLine: z.string().optional(),
+});
+export type ScannedPort = z.infer<typeof scannedPortSchema>;
+
+/** A profile a device may speak through (`at-relay-4` speaks lines; Modbus profiles need a unit). */
+export const deviceProfileSchema = z.object({ name: z.string(), protocol: z.enum(['lines', 'modbus-rtu']) });
+
+/** Where to find a device and how it talks: a path, and a profile (with a Modbus unit) when it does not speak our protocol. */
+const placementInput = {
+  path: portPath,
+  profile: z.string().min(1).max(500).optional(),
+  unit: z.number().int().min(1).max(247).optional(),
+};
+
+/** What a device said it is when the host opened its port. */
+export const probedDeviceSchema = z.object({
+  path: z.string(),
+  identity: deviceIdentitySchema,
+  actions: z.array(deviceActionSchema),
+  /** More to show (a Modbus unit's bus settings and what it reads now). */
+  details: z.array(z.string()),
+  /** When this id is paired already: under which name and identity (pairing again starts with no grants). */
+  previous: z.object({ alias: z.string(), identity: deviceIdentitySchema, path: z.string() }).optional(),
+  /** Why it cannot be paired as it is (its id is another attached device's). */
+  conflict: z.string().optional(),
+});
+export type ProbedDevice = z.infer<typeof probedDeviceSchema>;
+
+/** A device's identity as paired beside the one it announces now, when they differ. */
+export const identityChangeSchema = z.object({
+  trusted: deviceIdentitySchema,
+  current: deviceIdentitySchema,
+  currentActions: z.array(deviceActionSchema),
+});
+export type IdentityChange = z.infer<typeof identityChangeSchema>;
+
+/** Everything the Devices tab shows of one device (the fields after `tools` are absent from older hosts). */
+export const deviceSummarySchema = z.object({
+  id: z.string(),
+  alias: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  online: z.boolean(),
+  tools: z.array(z.string()),
+  /** False when the device's hello no longer matches the identity confirmed at pairing: the agent cannot use it. */
+  trusted: z.boolean().optional(),
+  /** Frames this device sent that were dropped, by kind (counted since the app started). */
+  frameProblems: z.object({ oversized: z.number(), invalidJson: z.number(), invalidFrame: z.number() }).optional(),
+  source: deviceSourceSchema.optional(),
+  status: z.enum(['connecting', 'online', 'offline', 'closed', 'left-out']).optional(),
+  model: z.string().optional(),
+  firmware: z.string().optional(),
+  /** Each declared action, with whether the person must confirm its calls. */
+  actions: z.array(deviceActionSchema).optional(),
+  /** The actions the agent may use now (every one for a device named on the command line). */
+  granted: z.array(z.string()).optional(),
+  /** Actions with a standing approval on this device ("Always allow"). */
+  alwaysAllowed: z.array(z.string()).optional(),
+  lastError: z.object({ message: z.string(), at: z.number() }).optional(),
+  recentEvents: z
+    .array(z.object({ event: z.string(), data: z.record(z.string(), z.unknown()), at: z.number() }))
+    .optional(),
+  identityChange: identityChangeSchema.optional(),
+  /** Why this paired device is left out (another device has its id or port) and what resolves it. */
+  conflict: z.string().optional(),
+});
+export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
+
+/** A standing approval: exactly this tool, on exactly this device (absent for a tool that is not a device's). */
+export const standingApprovalSchema = z.object({
+  tool: z.string(),
+  deviceId: z.string().optional(),
+  createdAt: z.number(),
+});
+export type StandingApprovalSummary = z.infer<typeof standingApprovalSchema>;
+
+const grantChange = {
+  input: z
+    .object({ deviceId, actions: z.array(z.string().min(1).max(100)).max(64).optional(), all: z.boolean().optional() })
+    .refine((input) => input.all === true || (input.actions?.length ?? 0) > 0, {
+      message: 'name the actions, or all',
+      path: ['actions'],
+    }),
+  output: z.object({ deviceId: z.string(), granted: z.array(z.string()) }),
+};
+
+/** The methods of this part of the API. */
+export const deviceContract = {
+  'devices/list': { input: z.object({}), output: z.object({ devices: z.array(deviceSummarySchema) }) },
+  /** Finds ports without opening any (opening resets many Arduinos); marks ports already paired or in use. */
+  'devices/scan': {
+    input: z.object({ paths: z.array(portPath).max(20).optional() }),
+    output: z.object({
+      ports: z.array(scannedPortSchema),
+      warnings: z.array(z.string()),
+      profiles: z.array(deviceProfileSchema),
+    }),
+  },
+  /** Opens the port just long enough to ask the device who it is; pairs nothing. */
+  'devices/probe': { input: z.object(placementInput), output: probedDeviceSchema },
+  /**
+   * Pairs the device at the path with no grants, if it still announces `identity` (what the person
+   * was shown); 409 when it now says something else.
+   */
+  'devices/pair': {
+    input: z.object({ ...placementInput, alias: alias.optional(), identity: deviceIdentitySchema }),
+    output: z.object({ deviceId: z.string(), alias: z.string() }),
+  },
+  /** Lets the agent use these actions of a paired device (or all of them). */
+  'devices/grant': grantChange,
+  /** Takes these actions (or all) away from the agent; applies to the next call. */
+  'devices/revoke': grantChange,
+  'devices/rename': {
+    input: z.object({ deviceId, alias }),
+    output: z.object({ deviceId: z.string(), alias: z.string() }),
+  },
+  /** Removes the pairing, its grants and its standing approvals, and lets go of the port. */
+  'devices/forget': { input: z.object({ deviceId }), output: z.object({ forgotten: z.boolean() }) },
+  /**
+   * Trusts the identity a paired device announces now (it changed), if it still announces
+   * `identity` (what the person was shown); the grants stay. 409 when it says something else.
+   */
+  'devices/trust': {
+    input: z.object({ deviceId, identity: deviceIdentitySchema }),
+    output: z.object({ deviceId: z.string() }),
+  },
+  /** Every standing approval of this data folder. */
+  'approvals/list': { input: z.object({}), output: z.object({ approvals: z.array(standingApprovalSchema) }) },
+  /** Takes a standing approval back: the next such call asks again. */
+  'approvals/revoke': {
+    input: z.object({ tool: toolName, deviceId: deviceId.optional() }),
+    output: z.object({ revoked: z.boolean() }),
+  },
+} as const;

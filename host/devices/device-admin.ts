@@ -1,0 +1,272 @@
+import { stat } from 'node:fs/promises';
+import { DevicePairing, type PairingCandidate } from '../../devices/pairing/device-pairing.ts';
+import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
+import { scanPorts } from '../../devices/pairing/scan-ports.ts';
+import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
+import { sameIdentity } from '../../devices/protocol/same-identity.ts';
+import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import type { ApiInput, ApiOutput, DeviceAction, DeviceIdentity } from '../contract/api-contract.ts';
+import type { PairedDevicesSync } from './paired-devices-sync.ts';
+
+/** A refused device operation, with the status a transport carries (404 unknown, 409 changed meanwhile). */
+export class DeviceAdminError extends Error {
+  override readonly name = 'DeviceAdminError';
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The parts the operations work on. */
+export interface DeviceAdminOptions {
+  registry: DeviceRegistry;
+  store: PairingStore;
+  pairing: DevicePairing;
+  sync: PairedDevicesSync;
+  /** Where the devices named on the command line sit: not the person's to pair, grant or forget here. */
+  commandLineAddresses: ReadonlySet<string>;
+  /** How long a probe waits for a hello (default 3000 ms). */
+  probeTimeoutMs?: number;
+  scan?: typeof scanPorts;
+}
+
+/**
+ * What the Devices tab does, for every front end: scan, probe, pair, grant, revoke, rename, forget,
+ * trust. Every change is written to the store first and then applied to the registry by the sync,
+ * the same path a change made by another process takes.
+ */
+export class DeviceAdmin {
+  constructor(private readonly options: DeviceAdminOptions) {}
+
+  async scan(input: ApiInput<'devices/scan'>, signal?: AbortSignal): Promise<ApiOutput<'devices/scan'>> {
+    const { candidates, warnings } = await (this.options.scan ?? scanPorts)({
+      manualPaths: input.paths ?? [],
+      ...(signal ? { signal } : {}),
+    });
+    const paired = this.options.store.list();
+    const attached = this.options.registry.list();
+    return {
+      ports: candidates.map((candidate) => {
+        const holder = attached.find(
+          (device) => device.path === candidate.path && this.options.commandLineAddresses.has(device.address),
+        );
+        return {
+          ...candidate,
+          paired: paired
+            .filter((device) => device.path === candidate.path)
+            .map((device) => ({ id: device.identity.id, alias: device.alias })),
+          ...(holder ? { attachedFromCommandLine: holder.id } : {}),
+        };
+      }),
+      warnings,
+      profiles: BUILTIN_PROFILE_NAMES.map((name) => ({ name, protocol: resolveDeviceProfile(name).protocol })),
+    };
+  }
+
+  async probe(input: ApiInput<'devices/probe'>, signal?: AbortSignal): Promise<ApiOutput<'devices/probe'>> {
+    await this.checkPlacement(input);
+    const live = this.pairedOnline(input.path, input.unit);
+    const candidate: PairingCandidate =
+      live ??
+      (await this.options.pairing
+        .probe({
+          path: input.path,
+          ...(input.profile !== undefined ? { profile: input.profile } : {}),
+          ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+          timeoutMs: this.options.probeTimeoutMs ?? 3000,
+          ...(signal ? { signal } : {}),
+        })
+        .catch((error: unknown) => {
+          throw new DeviceAdminError(
+            400,
+            `${input.path} did not say who it is: ${(error as Error).message}. Check the path and the profile (a device that speaks plain lines needs one, e.g. at-relay-4).`,
+          );
+        }));
+    const previous = this.options.store.get(candidate.identity.id);
+    const holder = this.options.registry.list().find((device) => device.id === candidate.identity.id);
+    const conflict =
+      holder && previous === undefined
+        ? `the device at ${holder.address} already has the id ${candidate.identity.id}; ids must be unique (stop that device, e.g. run without --sim, then pair this one)`
+        : undefined;
+    return {
+      path: input.path,
+      identity: candidate.identity,
+      actions: actionsOf(candidate.tools),
+      details: candidate.details ?? [],
+      ...(previous ? { previous: { alias: previous.alias, identity: previous.identity, path: previous.path } } : {}),
+      ...(conflict ? { conflict } : {}),
+    };
+  }
+
+  async pair(input: ApiInput<'devices/pair'>, signal?: AbortSignal): Promise<ApiOutput<'devices/pair'>> {
+    await this.checkPlacement(input);
+    try {
+      const paired = await this.options.pairing.pair({
+        path: input.path,
+        ...(input.alias !== undefined ? { alias: input.alias } : {}),
+        ...(input.profile !== undefined ? { profile: input.profile } : {}),
+        ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+        timeoutMs: this.options.probeTimeoutMs ?? 3000,
+        ...(signal ? { signal } : {}),
+        confirm: (candidate) => {
+          // What is paired is what the person was shown: a device that changed meanwhile is shown again.
+          if (!sameIdentity(candidate.identity, input.identity))
+            throw new DeviceAdminError(
+              409,
+              `${input.path} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again before pairing`,
+            );
+          return true;
+        },
+      });
+      if (!paired) throw new DeviceAdminError(409, 'not paired');
+      return { deviceId: paired.identity.id, alias: paired.alias };
+    } catch (error) {
+      if (error instanceof DeviceAdminError) throw error;
+      throw new DeviceAdminError(400, `could not pair ${input.path}: ${(error as Error).message}`);
+    } finally {
+      // Pairing detaches what was at the path before probing: whatever happened, the registry follows the store again.
+      this.options.sync.refresh();
+    }
+  }
+
+  grant(input: ApiInput<'devices/grant'>): ApiOutput<'devices/grant'> {
+    const paired = this.requirePaired(input.deviceId);
+    const actions = input.all === true ? paired.tools.map((tool) => tool.name) : (input.actions ?? []);
+    this.requireActions(paired.identity.id, paired.tools, actions);
+    const updated = this.options.pairing.grant(input.deviceId, actions);
+    this.options.sync.refresh();
+    return { deviceId: input.deviceId, granted: updated.grants };
+  }
+
+  revoke(input: ApiInput<'devices/revoke'>): ApiOutput<'devices/revoke'> {
+    const paired = this.requirePaired(input.deviceId);
+    const actions = input.all === true ? paired.tools.map((tool) => tool.name) : (input.actions ?? []);
+    this.requireActions(paired.identity.id, paired.tools, actions);
+    const updated = this.options.pairing.revoke(input.deviceId, actions);
+    this.options.sync.refresh();
+    return { deviceId: input.deviceId, granted: updated.grants };
+  }
+
+  rename(input: ApiInput<'devices/rename'>): ApiOutput<'devices/rename'> {
+    this.requirePaired(input.deviceId);
+    const updated = this.options.pairing.rename(input.deviceId, input.alias);
+    this.options.sync.refresh();
+    return { deviceId: input.deviceId, alias: updated.alias };
+  }
+
+  async forget(input: ApiInput<'devices/forget'>): Promise<ApiOutput<'devices/forget'>> {
+    this.requirePaired(input.deviceId);
+    const forgotten = await this.options.pairing.forget(input.deviceId);
+    this.options.sync.refresh();
+    return { forgotten };
+  }
+
+  async trust(input: ApiInput<'devices/trust'>): Promise<ApiOutput<'devices/trust'>> {
+    this.requirePaired(input.deviceId);
+    const entry = this.options.registry.get(input.deviceId);
+    if (entry === undefined || entry.session.hello === undefined)
+      throw new DeviceAdminError(409, `${input.deviceId} is not connected: its new identity can be trusted once it is`);
+    try {
+      await this.options.pairing.reconfirm(input.deviceId, (candidate) => {
+        if (!sameIdentity(candidate.identity, input.identity))
+          throw new DeviceAdminError(
+            409,
+            `${input.deviceId} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again`,
+          );
+        return true;
+      });
+    } finally {
+      this.options.sync.refresh();
+    }
+    return { deviceId: input.identity.id };
+  }
+
+  /** The identity a paired device announces now, when it differs from the one trusted, with its actions. */
+  identityChange(deviceId: string): { current: DeviceIdentity; actions: DeviceAction[] } | undefined {
+    const entry = this.options.registry.get(deviceId);
+    const hello = entry?.session.hello;
+    if (entry === undefined || hello === undefined || entry.trusted) return undefined;
+    return { current: hello.device, actions: actionsOf(hello.tools) };
+  }
+
+  /** A device of this host that holds the path and is online: its hello stands in for opening the port twice. */
+  private pairedOnline(path: string, unit: number | undefined): PairingCandidate | undefined {
+    const device = this.options.registry
+      .list()
+      .find((candidate) => candidate.path === path && (unit === undefined || candidate.address.endsWith(`#${unit}`)));
+    if (device === undefined) return undefined;
+    const hello = this.options.registry.get(device.id)?.session.hello;
+    if (device.online && hello) return { path, identity: hello.device, tools: hello.tools };
+    throw new DeviceAdminError(
+      409,
+      `${path} belongs to ${device.id} ("${device.alias}"), which is ${device.status}: forget it first to pair another device there`,
+    );
+  }
+
+  /** A path the API may open: a character device (a serial port or pseudo-terminal), with a built-in profile if any. */
+  private async checkPlacement(input: { path: string; profile?: string | undefined }): Promise<void> {
+    if (input.profile !== undefined && !BUILTIN_PROFILE_NAMES.includes(input.profile))
+      throw new DeviceAdminError(
+        400,
+        `no built-in profile named '${input.profile}' (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}); a profile file is paired with the CLI: home-agent devices pair PATH --profile FILE`,
+      );
+    const holder = this.options.registry
+      .list()
+      .find((device) => device.path === input.path && this.options.commandLineAddresses.has(device.address));
+    if (holder)
+      throw new DeviceAdminError(
+        409,
+        `${input.path} is ${holder.id}, named on the command line for this run (all its actions are allowed): it is not paired`,
+      );
+    let isPort: boolean;
+    try {
+      isPort = (await stat(input.path)).isCharacterDevice();
+    } catch (error) {
+      throw new DeviceAdminError(
+        400,
+        `${input.path} is not there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): is the device plugged in?`,
+      );
+    }
+    if (!isPort) throw new DeviceAdminError(400, `${input.path} is not a serial port (not a character device)`);
+  }
+
+  private requirePaired(deviceId: string) {
+    const paired = this.options.store.get(deviceId);
+    if (paired !== undefined) return paired;
+    const attached = this.options.registry.list().find((device) => device.id === deviceId);
+    if (attached)
+      throw new DeviceAdminError(
+        400,
+        `${deviceId} is named on the command line for this run (all its actions are allowed); pair it to choose what the agent may use`,
+      );
+    throw new DeviceAdminError(404, `${deviceId} is not paired`);
+  }
+
+  private requireActions(deviceId: string, tools: readonly DeviceTool[], actions: readonly string[]): void {
+    const known = new Set(tools.map((tool) => tool.name));
+    const unknown = actions.filter((action) => !known.has(action));
+    if (unknown.length > 0)
+      throw new DeviceAdminError(
+        400,
+        `${deviceId} has no action ${unknown.join(', ')} (it has ${[...known].join(', ') || 'none'})`,
+      );
+  }
+}
+
+/** A device's declared tools as the person is shown them. */
+export function actionsOf(tools: readonly DeviceTool[]): DeviceAction[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    asksApproval: tool.confirm === true,
+    parallelSafe: tool.parallelSafe,
+    serial: tool.serial,
+  }));
+}
+
+function describeIdentity(identity: DeviceIdentity): string {
+  return `${identity.id} (${identity.kind}, ${identity.model}, firmware ${identity.firmware})`;
+}

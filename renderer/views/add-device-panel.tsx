@@ -1,0 +1,225 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { PORT_SOURCE_MEANINGS, type ScannedPort } from '../../host/contract/api-contract.ts';
+import type { DevicePlacement } from '../state/add-device-flow.ts';
+import { ShownDevice } from './shown-device.tsx';
+import { useAppStore } from './use-app-store.ts';
+
+/**
+ * "Add device": the ports a scan found (it opens none) with what the OS says of each, a field for
+ * a path and a profile, then what the chosen device says it is, and Pair. Works with the keyboard
+ * alone: the first control takes the focus when the panel opens, each step's result is announced.
+ */
+export function AddDevicePanel() {
+  const scan = useAppStore((state) => state.addDevice.scan);
+  const probe = useAppStore((state) => state.addDevice.probe);
+  const scanPorts = useAppStore((state) => state.scanPorts);
+  const probeDevice = useAppStore((state) => state.probeDevice);
+  const closeAddDevice = useAppStore((state) => state.closeAddDevice);
+  const [path, setPath] = useState('');
+  const [profile, setProfile] = useState('');
+  const [unit, setUnit] = useState('1');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const ids = useId();
+  const modbus = scan.profiles.find((candidate) => candidate.name === profile)?.protocol === 'modbus-rtu';
+
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    const element = panel.current;
+    // Closing the panel (Done, Cancel, Escape) hands the focus back to the button that opened it.
+    return () => {
+      if (element?.contains(document.activeElement) || document.activeElement === document.body)
+        document.getElementById('add-device-button')?.focus();
+    };
+  }, []);
+
+  const choose = (port: ScannedPort): void => {
+    setPath(port.path);
+    setProfile(port.simulated?.profile ?? '');
+  };
+  const placement = (): DevicePlacement => ({
+    path: path.trim(),
+    ...(profile ? { profile } : {}),
+    ...(modbus ? { unit: Number(unit) } : {}),
+  });
+  const looking = probe.status === 'probing';
+  const shown = probe.status === 'done';
+
+  return (
+    <section
+      className="add-device"
+      id="add-device-panel"
+      ref={panel}
+      aria-labelledby={`${ids}-title`}
+      data-testid="add-device-panel"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') closeAddDevice();
+      }}
+    >
+      <h2 className="add-device-title" id={`${ids}-title`} tabIndex={-1} ref={heading}>
+        Add a device
+      </h2>
+      {shown && probe.device ? (
+        <ShownDevice />
+      ) : (
+        <form
+          className="add-device-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (path.trim() && !looking) void probeDevice(placement());
+          }}
+        >
+          <fieldset className="add-device-ports" aria-describedby={`${ids}-scan-status`}>
+            <legend>Ports found</legend>
+            <p className="side-hint" id={`${ids}-scan-status`} role="status" data-testid="scan-status">
+              {scan.status === 'scanning'
+                ? 'Looking for ports (none is opened: opening one resets many boards)…'
+                : scan.status === 'done'
+                  ? `${scan.ports.length} port${scan.ports.length === 1 ? '' : 's'} found; none was opened.`
+                  : ''}
+            </p>
+            {scan.status === 'failed' && (
+              <p className="side-error" role="alert">
+                {scan.error}
+              </p>
+            )}
+            {scan.warnings.length > 0 && (
+              <ul className="add-device-warnings" aria-label="Scan warnings">
+                {scan.warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            )}
+            <ul className="port-list">
+              {scan.ports.map((port) => (
+                <PortOption key={port.path} port={port} chosen={port.path === path} onChoose={choose} name={ids} />
+              ))}
+            </ul>
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="scan-again"
+              disabled={scan.status === 'scanning'}
+              onClick={() => void scanPorts(path.trim() ? [path.trim()] : [])}
+            >
+              Scan again
+            </button>
+          </fieldset>
+          <div className="add-device-fields">
+            <label className="field">
+              <span className="field-label">Path</span>
+              <input
+                type="text"
+                className="field-input"
+                data-testid="device-path-input"
+                value={path}
+                placeholder="/dev/ttyUSB0"
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(event) => setPath(event.currentTarget.value)}
+              />
+            </label>
+            <label className="field">
+              <span className="field-label">Profile</span>
+              <select
+                className="field-input"
+                data-testid="device-profile-select"
+                value={profile}
+                onChange={(event) => setProfile(event.currentTarget.value)}
+              >
+                <option value="">None: it speaks the Home Agent protocol</option>
+                {scan.profiles.map((candidate) => (
+                  <option key={candidate.name} value={candidate.name}>
+                    {candidate.name} ({candidate.protocol === 'lines' ? 'plain text lines' : 'Modbus RTU'})
+                  </option>
+                ))}
+              </select>
+            </label>
+            {modbus && (
+              <label className="field">
+                <span className="field-label">Modbus unit (1–247)</span>
+                <input
+                  type="number"
+                  className="field-input"
+                  min={1}
+                  max={247}
+                  value={unit}
+                  onChange={(event) => setUnit(event.currentTarget.value)}
+                />
+              </label>
+            )}
+          </div>
+          <div className="add-device-actions">
+            <button
+              type="submit"
+              className="button button-small button-primary"
+              data-testid="probe-device"
+              disabled={!path.trim() || looking}
+              aria-busy={looking}
+            >
+              Look at this device
+            </button>
+            <button type="button" className="button button-small" onClick={closeAddDevice}>
+              Cancel
+            </button>
+          </div>
+          <p className="side-hint" role="status" data-testid="probe-status">
+            {looking ? `Opening ${probe.placement?.path ?? 'the port'} and asking the device who it is…` : ''}
+          </p>
+          {probe.status === 'failed' && (
+            <p className="side-error" role="alert" data-testid="probe-error">
+              {probe.error}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** One port the scan found, as a choice: its path, how it was found, what the OS says, who is paired there. */
+function PortOption(props: {
+  port: ScannedPort;
+  chosen: boolean;
+  name: string;
+  onChoose: (port: ScannedPort) => void;
+}) {
+  const { port } = props;
+  const taken = port.attachedFromCommandLine !== undefined;
+  const describedBy = `${props.name}-${port.path}-about`;
+  return (
+    <li className="port-option" data-testid="port-option" data-path={port.path}>
+      <label className="port-label">
+        <input
+          type="radio"
+          name={`${props.name}-port`}
+          value={port.path}
+          checked={props.chosen}
+          disabled={taken}
+          aria-describedby={describedBy}
+          onChange={() => props.onChoose(port)}
+        />
+        <span className="port-path">{port.path}</span>
+      </label>
+      <span className="port-about" id={describedBy}>
+        {[
+          PORT_SOURCE_MEANINGS[port.source],
+          port.simulated
+            ? `plays ${port.simulated.kind} ${port.simulated.id}${port.simulated.profile ? ` (profile ${port.simulated.profile})` : ''}`
+            : undefined,
+          port.vendorId !== undefined || port.productId !== undefined
+            ? `USB ${port.vendorId ?? '?'}:${port.productId ?? '?'}`
+            : undefined,
+          port.manufacturer,
+          port.serialNumber !== undefined ? `serial ${port.serialNumber}` : undefined,
+          port.paired.length > 0
+            ? `paired as ${port.paired.map((device) => `${device.alias} (${device.id})`).join(', ')}`
+            : undefined,
+          taken ? `in use by ${port.attachedFromCommandLine}, named on the command line` : undefined,
+        ]
+          .filter((part) => part !== undefined)
+          .join(' · ')}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,110 @@
+import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import { useAppStore } from './use-app-store.ts';
+
+/**
+ * What the agent may do on a paired device: a switch per action ("Allow set on Desk lamp"), which
+ * actions ask the person each time and which are always allowed (with a way to stop that), and
+ * "Allow all" / "Revoke all". Each change applies to the agent's next call, in every front end.
+ */
+export function DeviceGrants(props: { device: DeviceSummary }) {
+  const { device } = props;
+  const pending = useAppStore((state) => state.deviceChanges[device.id]?.pending !== undefined);
+  const setActionAllowed = useAppStore((state) => state.setActionAllowed);
+  const allowAllActions = useAppStore((state) => state.allowAllActions);
+  const revokeAllActions = useAppStore((state) => state.revokeAllActions);
+  const stopAlwaysAllowing = useAppStore((state) => state.stopAlwaysAllowing);
+  const actions = device.actions ?? device.tools.map((name) => ({ name, description: '', asksApproval: false }));
+  const granted = new Set(device.granted ?? []);
+  const always = new Set(device.alwaysAllowed ?? []);
+  const untrusted = device.trusted === false;
+  const allGranted = actions.every((action) => granted.has(action.name));
+  return (
+    <div className="device-grants" role="group" aria-label={`What the agent may do on ${device.alias}`}>
+      <p className="device-grants-title">
+        What the agent may do
+        {untrusted && <span className="side-hint"> (nothing until you trust its new identity)</span>}
+      </p>
+      <ul className="grant-list">
+        {actions.map((action) => {
+          const allowed = granted.has(action.name);
+          return (
+            <li
+              key={action.name}
+              className="grant-row"
+              data-testid="grant-row"
+              data-action={action.name}
+              data-granted={String(allowed)}
+            >
+              <input
+                type="checkbox"
+                role="switch"
+                className="switch grant-switch"
+                data-testid="grant-switch"
+                aria-label={`Allow ${action.name} on ${device.alias}`}
+                checked={allowed}
+                aria-disabled={pending}
+                onChange={(event) => {
+                  // aria-disabled, not disabled: the switch keeps the keyboard focus while the host answers.
+                  if (!pending) void setActionAllowed(device.id, action.name, event.currentTarget.checked);
+                }}
+              />
+              <span className="grant-text">
+                <span className="tool-name">{action.name}</span>
+                {action.description && <span className="grant-description"> — {action.description}</span>}
+                <span className="grant-state">{allowed ? ' · allowed' : ' · not allowed'}</span>
+                {action.asksApproval && !always.has(action.name) && (
+                  <span className="badge badge-asks">asks you each time</span>
+                )}
+                {always.has(action.name) && (
+                  <span className="badge badge-always" data-testid="always-allowed">
+                    always allowed
+                  </span>
+                )}
+              </span>
+              {always.has(action.name) && (
+                <button
+                  type="button"
+                  className="button button-small"
+                  data-testid="stop-always-allowing"
+                  aria-label={`Stop always allowing ${action.name} on ${device.alias}`}
+                  aria-disabled={pending}
+                  onClick={() => {
+                    if (!pending) void stopAlwaysAllowing(`${device.kind}__${action.name}`, device.id);
+                  }}
+                >
+                  Ask each time
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="device-buttons">
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="allow-all"
+          aria-label={`Allow all on ${device.alias}`}
+          aria-disabled={pending || allGranted}
+          onClick={() => {
+            if (!pending && !allGranted) void allowAllActions(device.id);
+          }}
+        >
+          Allow all
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="revoke-all"
+          aria-label={`Revoke all on ${device.alias}`}
+          aria-disabled={pending || granted.size === 0}
+          onClick={() => {
+            if (!pending && granted.size > 0) void revokeAllActions(device.id);
+          }}
+        >
+          Revoke all
+        </button>
+      </div>
+    </div>
+  );
+}

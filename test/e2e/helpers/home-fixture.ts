@@ -1,0 +1,113 @@
+import { test as base, type Page, type TestInfo } from '@playwright/test';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../helpers/run-cli.ts';
+import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
+import { makeHostFolder, type HostFolder, type ScriptedReply } from './scripted-replies.ts';
+import { startHost, type RunningHost } from './start-host.ts';
+import { watchForPageProblems } from './watch-for-page-problems.ts';
+
+/**
+ * One home for a test: a data folder, `home-agent serve` processes on it (no --sim), separate
+ * `home-agent sim` processes for the devices, and the CLI on the same data folder. Everything it
+ * started is stopped when the test ends, in reverse order, whatever happened. Simulators announce
+ * their ports in a folder of this test only, so a scan sees no other test's (or helper's) devices.
+ */
+export class Home {
+  private folder: HostFolder | undefined;
+  private readonly owned: (() => Promise<void>)[] = [];
+  readonly problems: string[] = [];
+  private simIndex: string | undefined;
+
+  constructor(private readonly testInfo: TestInfo) {}
+
+  /** Starts `serve` on this home's data folder (made on first use with `replies`); `port` to come back where it was. */
+  async serve(options: { replies?: ScriptedReply[]; port?: number } = {}): Promise<RunningHost> {
+    await this.index();
+    this.folder ??= await makeHostFolder(options.replies ?? [{ text: 'ok' }]);
+    const host = await startHost({
+      dataDir: this.folder.dataDir,
+      scriptFile: this.folder.scriptFile,
+      sim: false,
+      extraArgs: options.port !== undefined ? ['--port', String(options.port)] : [],
+    });
+    this.owned.push(() => host.stop());
+    return host;
+  }
+
+  /** Starts a simulator process; its ports are announced for this home's scans only. */
+  async sim(options: { kinds: string[]; dir?: string; ids?: string[] }): Promise<SimProcess> {
+    const sim = await startSimProcess({ ...options, env: { HOME_AGENT_SIM_INDEX: await this.index() } });
+    this.owned.push(() => sim.stop());
+    return sim;
+  }
+
+  /** A fresh folder that is removed with the home (a simulator's --dir). */
+  async tempDir(name: string): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), `home-agent-e2e-${name}-`));
+    this.owned.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  /** Runs the CLI on this home's data folder; throws with its stderr when it fails. */
+  async cli(args: string[]): Promise<string> {
+    if (!this.folder) throw new Error('start serve first: the CLI works on its data folder');
+    const run = await runCli([...args, '--data-dir', this.folder.dataDir]);
+    if (run.code !== 0) throw new Error(`home-agent ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+    return run.stdout;
+  }
+
+  /** Opens the page at the address serve printed and waits for the live link. */
+  async open(page: Page, host: RunningHost): Promise<void> {
+    this.problems.push(...watchForPageProblems(page));
+    await page.goto(host.url);
+    await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor();
+  }
+
+  /**
+   * A screenshot of one step, attached to the test's results, and copied to
+   * `$HOME_AGENT_SCREENSHOTS` when set (the closing note's pictures).
+   */
+  async screenshot(page: Page, name: string): Promise<void> {
+    const file = this.testInfo.outputPath(`${name}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    await this.testInfo.attach(name, { path: file, contentType: 'image/png' });
+    const folder = process.env.HOME_AGENT_SCREENSHOTS;
+    if (folder) {
+      await mkdir(folder, { recursive: true });
+      await copyFile(file, path.join(folder, `${name}.png`));
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const stop of this.owned.splice(0).reverse())
+      await stop().catch((error: unknown) => {
+        // One part failing to stop must not keep the others running: say so and go on.
+        console.warn(`home teardown: ${(error as Error).message}`);
+      });
+    await this.folder?.remove();
+  }
+
+  private async index(): Promise<string> {
+    if (this.simIndex) return this.simIndex;
+    this.simIndex = await this.tempDir('sim-index');
+    // serve inherits this process's environment: its scans read the same index.
+    process.env.HOME_AGENT_SIM_INDEX = this.simIndex;
+    this.owned.push(async () => {
+      delete process.env.HOME_AGENT_SIM_INDEX;
+    });
+    return this.simIndex;
+  }
+}
+
+/** Playwright's test with a `home` that owns every host, simulator and folder the test starts. */
+export const test = base.extend<{ home: Home }>({
+  home: async ({ page: _page }, use, testInfo) => {
+    const home = new Home(testInfo);
+    await use(home);
+    await home.dispose();
+  },
+});
+
+export { expect } from '@playwright/test';
