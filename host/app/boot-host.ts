@@ -24,7 +24,7 @@ export async function bootHost(options: {
     transport: options.transport,
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
-    attachDevices: ({ pairingStore }) =>
+    attachDevices: ({ pairingStore, settings }) =>
       attachDevices({
         sim: flags.sim,
         devices: flags.devices,
@@ -32,6 +32,7 @@ export async function bootHost(options: {
         log: options.log,
         signal: options.signal,
         ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
+        ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
       }),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),

@@ -26,6 +26,7 @@ import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
 import { repairInterruptedTurns } from './repair-interrupted-turns.ts';
+import { sequenceBudgetOf } from './sequence-budget-of.ts';
 
 export interface HostOptions {
   dataDir: string;
@@ -37,8 +38,11 @@ export interface HostOptions {
   /** A ready model (tests and embedders); wins over the model settings. */
   model?: ModelAdapter;
   devices?: DeviceLayer;
-  /** Builds the device layer once the store is open (paired devices live there); used when `devices` is absent. */
-  attachDevices?: (stores: { pairingStore: PairingStore }) => Promise<DeviceLayer>;
+  /**
+   * Builds the device layer once the store is open (paired devices live there; `settings` are the
+   * run's, stored and given); used when `devices` is absent.
+   */
+  attachDevices?: (stores: { pairingStore: PairingStore; settings: Settings }) => Promise<DeviceLayer>;
   /** Tools that need the person's approval: ask through the UI (default), or decided in advance. */
   approvalPolicy?: ApprovalPolicy;
   /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
@@ -85,11 +89,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       );
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
-    devices =
-      options.devices ?? (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }) }));
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const chosen = settings();
+    devices =
+      options.devices ??
+      (await options.attachDevices?.({ pairingStore: new PairedDeviceStore({ db, onInvalidRow }), settings: chosen }));
     const selected = options.model
       ? { adapter: options.model }
       : await selectModel(
@@ -127,7 +132,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
     plugins.register(
-      createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
+      createSequencesPlugin({
+        store: new SqliteSequenceStore({ db, onInvalidRow }),
+        toolApi: () => toolApi,
+        budget: () => sequenceBudgetOf(settings()),
+      }),
     );
     const agent = new Agent({
       model: () => selected.adapter,

@@ -70,6 +70,10 @@ const deviceSummary = z.object({
   trusted: z.boolean().optional(),
   /** Frames this device sent that were dropped, by kind (counted since the app started). */
   frameProblems: z.object({ oversized: z.number(), invalidJson: z.number(), invalidFrame: z.number() }).optional(),
+  /** Its latest trouble: a refused hello (with the reason), a failed connection, an event flood. */
+  lastError: z.object({ message: z.string(), at: z.number() }).optional(),
+  /** Events it sent past its rate (the setting deviceEventsPerSecond), dropped and counted. */
+  eventsDropped: z.number().optional(),
 });
 export type DeviceSummary = z.infer<typeof deviceSummary>;
 

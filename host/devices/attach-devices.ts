@@ -38,8 +38,12 @@ export async function attachDevices(options: {
   pairingStore?: PairingStore;
   log: (line: string) => void;
   signal: AbortSignal;
+  /** Events one device may send per second (the setting deviceEventsPerSecond). */
+  eventsPerSecond?: number;
 }): Promise<DeviceLayer> {
-  const registry = new DeviceRegistry();
+  const registry = new DeviceRegistry(
+    options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {},
+  );
   const owners: (() => Promise<void>)[] = [];
   try {
     if (options.sim) {
@@ -77,6 +81,13 @@ export async function attachDevices(options: {
   const reported = new Set<string>();
   registry.onProblem((problem) => {
     if (problem.problem === 'connection') return;
+    if (problem.problem === 'hello_refused' || problem.problem === 'event_flood') {
+      // Once per reason: a refused device is asked again and again, a flood lasts.
+      const key = `${problem.deviceId}:${problem.detail}`;
+      if (!reported.has(key)) options.log(`${problem.deviceId}: ${problem.detail}`);
+      reported.add(key);
+      return;
+    }
     const key = `${problem.deviceId}:${problem.problem}`;
     if (reported.has(key)) return;
     reported.add(key);
@@ -112,6 +123,8 @@ export async function attachDevices(options: {
         trusted: device.trusted,
         tools: device.tools,
         frameProblems: frameProblemsOf(registry, device.id),
+        ...(device.lastError ? { lastError: device.lastError } : {}),
+        eventsDropped: device.eventsDropped,
       })),
     dispose: async () => {
       await registry.dispose();

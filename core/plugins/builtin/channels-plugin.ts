@@ -1,5 +1,5 @@
 import type { Plugin } from '../plugin.ts';
-import type { OutputChannel } from '../output-channel.ts';
+import { OUTPUT_SEND_PREFIX, type OutputChannel } from '../output-channel.ts';
 import type { ToolDefinition } from '../../tools/tool-definition.ts';
 
 /** The chat and notification channels every installation has. */
@@ -29,7 +29,7 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
     tools(): ToolDefinition[] {
       const list = channels();
       const sends: ToolDefinition[] = list.map((channel) => ({
-        name: `output_send__${channel.name}`,
+        name: `${OUTPUT_SEND_PREFIX}${channel.name}`,
         description: `Send text to the output channel '${channel.name}': ${channel.description}`,
         parameters: {
           type: 'object',
@@ -53,7 +53,7 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
         handler: () => ({
           channels: channels().map((channel) => ({
             name: channel.name,
-            tool: `output_send__${channel.name}`,
+            tool: `${OUTPUT_SEND_PREFIX}${channel.name}`,
             description: channel.description,
           })),
         }),

@@ -19,6 +19,10 @@ const typed: Record<string, { text: string; value: unknown }> = {
   concurrencyCap: { text: '2', value: 2 },
   replyTimeoutMs: { text: '60000', value: 60000 },
   replyMaxBytes: { text: '2048', value: 2048 },
+  sequenceMaxCalls: { text: '50', value: 50 },
+  sequenceMaxResultBytes: { text: '4096', value: 4096 },
+  sequenceWallTimeMs: { text: '5000', value: 5000 },
+  deviceEventsPerSecond: { text: '5', value: 5 },
 };
 
 describe('the settings table', () => {
@@ -56,6 +60,7 @@ describe('the settings table', () => {
       'model',
       'baseUrl',
       'apiKeyEnv',
+      'deviceEventsPerSecond',
     ]);
   });
 
