@@ -365,6 +365,13 @@ export class DeviceSession {
       this.eventListeners.emit(parsed.frame);
     } else {
       this.countProblem({ problem: parsed.problem, detail: parsed.detail });
+      // An answer that cannot be read (nested too deep, broken JSON after its id) fails its call now.
+      if (parsed.id !== undefined)
+        this.pending.settle({
+          id: parsed.id,
+          ok: false,
+          error: { reason: 'failed', detail: `its answer could not be read (${parsed.detail})` },
+        });
     }
   }
 

@@ -5,6 +5,7 @@ import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { formatEventForPeople } from '../format-event.ts';
+import { apiContract } from '../../contract/api-contract.ts';
 
 export const ASK_USAGE = `home-agent ask [--provider scripted|demo|openai|anthropic|gemini|ollama] [--model M]
   [--base-url URL] [--api-key-env VAR] [--script FILE] [--data-dir DIR] [--sim] [--device PATH]...
@@ -32,6 +33,10 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('ask needs a prompt, e.g. home-agent ask --sim "turn on all lamps"');
+  const conversationId = values.conversation ?? randomUUID();
+  // The same bound as every API input, so an id no front end could send is not stored from here either.
+  if (!apiContract['conversations/events'].input.shape.conversationId.safeParse(conversationId).success)
+    throw new UsageError(`--conversation: a conversation id has 1 to 200 characters (got ${conversationId.length})`);
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   // Nobody can be asked from a script: tools that need approval are denied unless approved in advance.
@@ -51,7 +56,6 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
         if (text) io.stdout.write(text);
       }
     });
-    const conversationId = values.conversation ?? randomUUID();
     const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal: io.signal });
     unsubscribe();
     if (!values.json && outcome.reason !== 'done')
