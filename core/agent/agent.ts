@@ -8,6 +8,7 @@ import type { AfterToolHook, ApprovalGate } from '../batch/run-tool-call.ts';
 import type { PromptAssembleListener } from '../prompt/assemble-prompt.ts';
 import { runStep } from './run-step.ts';
 import { assembleTurn, type AgentSettings } from './assemble-turn.ts';
+import { RequestHistories } from './request-history.ts';
 
 export type { AgentSettings } from './assemble-turn.ts';
 
@@ -45,6 +46,7 @@ export class Agent {
   private readonly running = new Map<string, AbortController>();
   private readonly turns = new Set<Promise<TurnOutcome>>();
   private readonly newId: () => string;
+  private readonly histories = new RequestHistories();
 
   constructor(private readonly options: AgentOptions) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
@@ -157,6 +159,7 @@ export class Agent {
             settings,
             store,
             newId: this.newId,
+            history: this.histories.of(conversationId),
             pipeline: {
               ...(this.options.approve ? { approve: this.options.approve } : {}),
               ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),

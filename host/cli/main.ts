@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   devices: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
   export: async () => (await import('./commands/export-command.ts')).runExportCommand,
+  verify: async () => (await import('./commands/verify-command.ts')).runVerifyCommand,
 };
 
 const USAGE = `Home Agent ${HOME_AGENT_VERSION} — an LLM agent for the devices of a home.

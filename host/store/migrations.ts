@@ -11,6 +11,12 @@
 //                  modbus JSON {unit, bus {baud, parity, stopbits}} (NULL unless a Modbus unit);
 //                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
+//   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
+//                  that is not a device's. Each covers exactly that tool on that device, for every caller;
+//                  deleting a paired_devices row deletes its device's rows (trigger).
+//   request_parts  hash PK (sha256 hex of body), kind 'system' | 'tools', body (the system prompt, or the tool
+//                  declarations' JSON as sent), created_at: what request/header's systemPromptHash and
+//                  toolsHash name, each stored once, so `home-agent verify` can rebuild every header
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -139,6 +145,42 @@ function shareModbusPorts(db: Database.Database): void {
   `);
 }
 
+/**
+ * Standing approvals ("Always allow"): one row per tool and device (`''` when the tool is not a
+ * device's), read at every call that needs approval, so a revocation anywhere applies to the next
+ * call. A trigger removes a device's approvals when its pairing is deleted.
+ */
+function createStandingApprovals(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE standing_approvals (
+      tool TEXT NOT NULL CHECK (length(tool) BETWEEN 1 AND 200),
+      device_id TEXT NOT NULL CHECK (length(device_id) <= 200),
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (tool, device_id)
+    ) STRICT;
+    -- Forgetting a device removes all of it, whichever front end or process forgets it.
+    CREATE TRIGGER paired_devices_forget_approvals AFTER DELETE ON paired_devices BEGIN
+      DELETE FROM standing_approvals WHERE device_id = OLD.device_id;
+    END;
+  `);
+}
+
+/**
+ * The system prompts and tool declarations requests carried, by hash: a `request/header` names
+ * them, so `verify` can rebuild the header of every step. Most turns send the same ones, so the
+ * table stays small however long the journal grows.
+ */
+function createRequestParts(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE request_parts (
+      hash TEXT PRIMARY KEY CHECK (length(hash) = 64),
+      kind TEXT NOT NULL CHECK (kind IN ('system', 'tools')),
+      body TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    ) STRICT;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -147,4 +189,6 @@ export const migrations: readonly Migration[] = [
   addPairedDeviceProfile,
   createSequences,
   shareModbusPorts,
+  createStandingApprovals,
+  createRequestParts,
 ];

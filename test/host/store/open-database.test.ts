@@ -19,8 +19,18 @@ import { pseudoRandomBytes, sha256Of, TempStoreFolder } from './temp-store-folde
 
 // 'HmAg' in ASCII, written out by hand rather than imported from the code under test.
 const OUR_APPLICATION_ID = 0x48_6d_41_67;
-const OUR_TABLES = ['conversations', 'events', 'messages', 'paired_devices', 'plugin_state', 'sequences', 'settings'];
-const SCHEMA_VERSION = 6;
+const OUR_TABLES = [
+  'conversations',
+  'events',
+  'messages',
+  'paired_devices',
+  'plugin_state',
+  'request_parts',
+  'sequences',
+  'settings',
+  'standing_approvals',
+];
+const SCHEMA_VERSION = 8;
 
 let folder: TempStoreFolder;
 beforeEach(() => {
