@@ -21,8 +21,14 @@ export function defaultOutputChannels(): OutputChannel[] {
 /**
  * Output channels as a plugin: `output_send__<channel>` per channel, and `output_list_channels`.
  * Channels come from a live source, so a display that is plugged in appears at the next turn.
+ * Of two channels with one name the first wins (the built-ins come first): a display whose id
+ * reads `chat` must not take the chat channel, nor put its tool in a request twice.
  */
-export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
+export function createChannelsPlugin(source: () => OutputChannel[]): Plugin {
+  const channels = (): OutputChannel[] => {
+    const seen = new Set<string>();
+    return source().filter((channel) => !seen.has(channel.name) && seen.add(channel.name));
+  };
   return {
     name: 'channels',
     description: 'Output channels: chat, notifications and each display device.',
