@@ -304,16 +304,20 @@ export class DeviceRegistry {
     if (entry === undefined)
       throw new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` });
     if (entry.session.status === 'connecting') {
-      await entry.session
+      const why = await entry.session
         .whenOnline({
           timeoutMs: this.sessionDefaults.helloTimeoutMs ?? 2000,
           ...(options.signal ? { signal: options.signal } : {}),
         })
-        .catch(() => undefined);
+        .then(
+          () => '',
+          // Said to the model and the person: a refused hello is not a device that is merely late.
+          () => (entry.lastError ? ` (${entry.lastError.message})` : ''),
+        );
       if (entry.session.status === 'connecting')
         throw new ToolError({
           reason: 'device_offline',
-          detail: `${id} has not come online yet`,
+          detail: `${id} has not come online yet${why}`,
           hint: 'retry once the device is back',
         });
     }

@@ -96,6 +96,11 @@ describe('a device whose hello is refused', () => {
     const [listed] = registry.list();
     expect(listed).toMatchObject({ online: false, lastError: { at: 42 } });
     expect(listed?.lastError?.message).toMatch(/^hello refused: its kind 'output_send' and action 'chat' make/);
+    // A call to it says why it is not there, not only that it is late.
+    await expect(registry.call('output-send-1', 'chat', {})).rejects.toMatchObject({
+      reason: 'device_offline',
+      detail: expect.stringContaining("output-send-1 has not come online yet (hello refused: its kind 'output_send'"),
+    });
   });
 
   it('accepts a hello whose names belong to no other plugin', async () => {
