@@ -10,6 +10,7 @@ import { runStep } from './run-step.ts';
 import { assembleTurn, type AgentSettings, type AssembledTurn } from './assemble-turn.ts';
 import { readBackAfterStop, UnknownCallTracker } from './read-back-after-stop.ts';
 import { titleFromMessage } from './title-from-message.ts';
+import { RequestHistories } from './request-history.ts';
 
 export type { AgentSettings } from './assemble-turn.ts';
 
@@ -52,6 +53,7 @@ export class Agent {
   private readonly running = new Map<string, { controller: AbortController; readBack: boolean }>();
   private readonly turns = new Set<Promise<TurnOutcome>>();
   private readonly newId: () => string;
+  private readonly histories = new RequestHistories();
 
   constructor(private readonly options: AgentOptions) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
@@ -206,6 +208,7 @@ export class Agent {
             settings,
             store,
             newId: this.newId,
+            history: this.histories.of(conversationId),
             pipeline: {
               ...(this.options.approve ? { approve: this.options.approve } : {}),
               ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),

@@ -11,38 +11,57 @@ export const UNKNOWN_RESULT_CONTENT = JSON.stringify({
 });
 
 /**
+ * `answerDanglingCalls` one message at a time, for a history that only grows: what it has emitted
+ * (`answered`) never changes as messages are added; only the calls of the latest assistant message
+ * may still be open, and `closing()` says how they would be answered if the history ended now.
+ */
+export class CallAnswerer {
+  /** The history so far, gaps answered, without the answers to the calls still open. */
+  readonly answered: ConversationMessage[] = [];
+  private open: ToolCallRecord[] = [];
+  private readonly results = new Set<string>();
+
+  constructor(private readonly answer: DanglingAnswer = () => ({ content: UNKNOWN_RESULT_CONTENT, isError: true })) {}
+
+  /** Adds the next stored message; returns the messages it appended to `answered` (gap answers first). */
+  push(message: ConversationMessage): ConversationMessage[] {
+    const start = this.answered.length;
+    if (message.role === 'tool' && this.open.some((call) => call.id === message.toolCallId)) {
+      this.results.add(message.toolCallId);
+      this.answered.push(message);
+      return this.answered.slice(start);
+    }
+    this.answered.push(...this.closing());
+    this.open = [];
+    this.results.clear();
+    this.answered.push(message);
+    if (message.role === 'assistant') this.open = [...message.toolCalls];
+    return this.answered.slice(start);
+  }
+
+  /** The answers the open calls would get if the history ended here. */
+  closing(): ConversationMessage[] {
+    return this.open
+      .filter((call) => !this.results.has(call.id))
+      .map((call) => {
+        const { content, isError } = this.answer(call);
+        return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError };
+      });
+  }
+}
+
+/**
  * Pure: the history with every assistant tool call answered exactly once, right after its
  * message — as OpenAI and Anthropic require of every request. A call whose result is missing (the
  * process was killed while it ran) gets the answer `answer` gives; results are never reordered.
  */
 export function answerDanglingCalls(
   messages: readonly ConversationMessage[],
-  answer: DanglingAnswer = () => ({ content: UNKNOWN_RESULT_CONTENT, isError: true }),
+  answer?: DanglingAnswer,
 ): ConversationMessage[] {
-  const result: ConversationMessage[] = [];
-  let open: ToolCallRecord[] = [];
-  const answered = new Set<string>();
-  const closeOpen = (): void => {
-    for (const call of open) {
-      if (answered.has(call.id)) continue;
-      const { content, isError } = answer(call);
-      result.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, isError });
-    }
-    open = [];
-    answered.clear();
-  };
-  for (const message of messages) {
-    if (message.role === 'tool' && open.some((call) => call.id === message.toolCallId)) {
-      answered.add(message.toolCallId);
-      result.push(message);
-      continue;
-    }
-    closeOpen();
-    result.push(message);
-    if (message.role === 'assistant') open = [...message.toolCalls];
-  }
-  closeOpen();
-  return result;
+  const answerer = new CallAnswerer(answer);
+  for (const message of messages) answerer.push(message);
+  return [...answerer.answered, ...answerer.closing()];
 }
 
 /** The calls of assistant messages that no tool message answers (for repair and `verify`). */

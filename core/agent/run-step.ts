@@ -1,6 +1,6 @@
 import type { TurnEndReason } from '../events/agent-event.ts';
 import type { TurnScope } from '../events/turn-scope.ts';
-import type { ModelAdapter, ModelRequest } from '../models/model-adapter.ts';
+import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { ToolCallRecord } from '../models/conversation-message.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import type { AssembledTurn, AgentSettings } from './assemble-turn.ts';
@@ -10,9 +10,9 @@ import { ReplyLimitError } from './reply-limits.ts';
 import { runBatch } from '../batch/run-batch.ts';
 import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
-import { sha256Hex } from './hash.ts';
 import { streamReply } from './stream-reply.ts';
-import { answerDanglingCalls } from './answer-dangling-calls.ts';
+import { prepareRequest } from './prepare-request.ts';
+import type { RequestHistory } from './request-history.ts';
 
 export type StepResult = { kind: 'continue' } | { kind: 'end'; reason: TurnEndReason; error?: string };
 
@@ -31,26 +31,19 @@ export async function runStep(options: {
   store: ConversationStore;
   newId: () => string;
   pipeline: Omit<ToolCallPipeline, 'defaultTimeoutMs'>;
+  /** The conversation's history kept between steps (read incrementally); absent: read whole. */
+  history?: RequestHistory;
 }): Promise<StepResult> {
   const { step, store, assembled, scope } = options;
   const { conversationId, signal, emit } = scope;
-  const request: ModelRequest = {
-    system: assembled.system,
-    // Every call answered once, right after its message, whatever an earlier crash left behind.
-    messages: answerDanglingCalls(store.loadMessages(conversationId)),
-    tools: assembled.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    })),
-  };
-  emit({
-    type: 'request/header',
-    step,
-    tools: request.tools.map((tool) => tool.name),
-    systemPromptHash: await sha256Hex(request.system),
-    requestHash: await sha256Hex(JSON.stringify(request)),
+  // Every call answered once, right after its message, whatever an earlier crash left behind.
+  const { request, header } = await prepareRequest({
+    conversationId,
+    assembled,
+    store,
+    ...(options.history ? { history: options.history } : {}),
   });
+  emit({ type: 'request/header', step, ...header });
   const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
   const reply = await streamReply({
     model: options.model,

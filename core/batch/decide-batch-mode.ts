@@ -1,5 +1,6 @@
 import type { BatchMode } from '../events/agent-event.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import { OUTPUT_SEND_PREFIX } from '../plugins/output-channel.ts';
 
 /** The scheduler's decision for one batch, with the reason recorded beside it. */
 export interface BatchPlan {
@@ -10,7 +11,7 @@ export interface BatchPlan {
 /** The output channel a tool sends to: declared, or implied by the `output_send__<channel>` name. */
 export function outputChannelOf(tool: Pick<ToolDefinition, 'name' | 'outputChannel'>): string | undefined {
   if (tool.outputChannel !== undefined) return tool.outputChannel;
-  return tool.name.startsWith('output_send__') ? tool.name.slice('output_send__'.length) : undefined;
+  return tool.name.startsWith(OUTPUT_SEND_PREFIX) ? tool.name.slice(OUTPUT_SEND_PREFIX.length) : undefined;
 }
 
 /**

@@ -45,11 +45,22 @@ function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
 export const agentEventSchema = z.discriminatedUnion('type', [
   event('turn/start', { text: z.string(), model: z.string() }),
   event('step/start', { step: z.number() }),
+  /**
+   * What a step sent. `requestHash` = sha256(systemPromptHash + "\n" + toolsHash + "\n" +
+   * messagesHash) (core/agent/request-hash.ts); the three fields after it are absent from headers
+   * recorded before they existed (`verify` calls those steps unverifiable).
+   */
   event('request/header', {
     step: z.number(),
     tools: z.array(z.string()),
     systemPromptHash: z.string(),
     requestHash: z.string(),
+    /** sha256 of the tool declarations' JSON as sent. */
+    toolsHash: z.string().optional(),
+    /** The hash chain over the request's messages (gaps answered). */
+    messagesHash: z.string().optional(),
+    /** The last stored message the request carried (its sequence number in the conversation). */
+    messageSeq: z.number().optional(),
   }),
   event('text/delta', { step: z.number(), text: z.string() }),
   event('message/assistant', { step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecordSchema) }),

@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../tools/tool-definition.ts';
 import { orderTools } from '../tools/order-tools.ts';
 import { compareCodeUnits } from '../tools/order-tools.ts';
 import { toolExecutionSection } from './tool-execution-section.ts';
+import { assertUniqueToolNames } from './assert-unique-tool-names.ts';
 
 /** What prompt assembly produces; the `system-prompt/assemble` listeners receive and return it. */
 export interface PromptAssembly {
@@ -19,7 +20,8 @@ export type PromptAssembleListener = (assembly: PromptAssembly) => PromptAssembl
 /**
  * Assembles the system prompt and the tool list for one turn: the sections of every enabled plugin
  * in their order, and the tools normalised into the authoritative order *before* the waterfall.
- * Throws `ToolOrderError` when `toolOrder` names a tool no enabled plugin provides.
+ * Throws `ToolOrderError` when `toolOrder` names a tool no enabled plugin provides, and
+ * `DuplicateToolNameError` when two tools share a name (before or after the waterfall).
  */
 export function assemblePrompt(options: {
   plugins: readonly Plugin[];
@@ -27,10 +29,9 @@ export function assemblePrompt(options: {
   toolOrder?: readonly string[];
   listeners?: readonly PromptAssembleListener[];
 }): { system: string; tools: ToolDefinition[] } {
-  const tools = orderTools(
-    options.plugins.flatMap((plugin) => plugin.tools()),
-    options.toolOrder,
-  );
+  const offered = options.plugins.flatMap((plugin) => plugin.tools());
+  assertUniqueToolNames({ tools: offered, plugins: options.plugins, from: 'the enabled plugins' });
+  const tools = orderTools(offered, options.toolOrder);
   const sections: PromptSection[] = [
     { id: 'persona', order: 0, text: options.persona },
     toolExecutionSection(),
@@ -38,6 +39,7 @@ export function assemblePrompt(options: {
   ].sort((a, b) => a.order - b.order || compareCodeUnits(a.id, b.id));
   let assembly: PromptAssembly = { sections, tools };
   for (const listener of options.listeners ?? []) assembly = listener(assembly);
+  assertUniqueToolNames({ tools: assembly.tools, from: 'the system-prompt/assemble listeners' });
   return { system: assembly.sections.map((section) => section.text).join('\n\n'), tools: assembly.tools };
 }
 

@@ -22,8 +22,12 @@ export interface SequencesPluginOptions {
   toolApi: () => ToolApi;
   /** `sequence:` hops allowed in a chain (default 4). */
   maxCallDepth?: number;
-  /** What one run may spend, nested runs included (DEFAULT_SEQUENCE_BUDGET for unset fields); `seq_run`'s own timeout is a little longer than the wall time. */
-  budget?: Partial<SequenceBudget>;
+  /**
+   * What one run may spend, nested runs included (DEFAULT_SEQUENCE_BUDGET for unset fields); a
+   * function is read at every turn's tool list and every run, so a settings change applies to the
+   * next turn. `seq_run`'s own timeout is a little longer than the wall time.
+   */
+  budget?: Partial<SequenceBudget> | (() => Partial<SequenceBudget>);
 }
 
 const nameParameter = {
@@ -49,7 +53,10 @@ function graphReport(problems: SequenceGraphProblem[]): { ok: boolean; problems:
  */
 export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
   const maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
-  const budget: SequenceBudget = { ...DEFAULT_SEQUENCE_BUDGET, ...options.budget };
+  const budgetNow = (): SequenceBudget => ({
+    ...DEFAULT_SEQUENCE_BUDGET,
+    ...(typeof options.budget === 'function' ? options.budget() : options.budget),
+  });
   const { store } = options;
 
   const save: ToolDefinition = {
@@ -155,7 +162,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
     },
   };
 
-  const run: ToolDefinition = {
+  const run = (budget: SequenceBudget): ToolDefinition => ({
     name: 'seq_run',
     description:
       'Run a saved sequence and return its report (every call with ok / failed / skipped / refused). Not allowed inside a sequence.',
@@ -196,12 +203,12 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       // A run its budget stopped is a failure the person sees, not a report that merely says ok: false.
       return budgetStopError(report) ?? report;
     },
-  };
+  });
 
   return {
     name: 'sequences',
     description: 'Saved tool programs: groups in order, calls in a group in parallel, named slots and conditions.',
-    tools: () => [save, list, show, remove, check, run],
-    promptSections: () => [sequencesPromptSection({ maxCallDepth, budget })],
+    tools: () => [save, list, show, remove, check, run(budgetNow())],
+    promptSections: () => [sequencesPromptSection({ maxCallDepth, budget: budgetNow() })],
   };
 }

@@ -1,3 +1,5 @@
+import { jsonNestingExceeds } from './json-nesting-exceeds.ts';
+
 /** The outcome of reading a call's argument text. */
 export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; detail: string };
 
@@ -16,7 +18,7 @@ export const MAX_ARGUMENT_DEPTH = 64;
 export function parseToolArguments(text: string): ParsedArguments {
   if (text.trim() === '') return { ok: true, args: {} };
   // Checked on the text, before JSON.parse builds the tree, with a loop rather than recursion.
-  if (nestingExceeds(text, MAX_ARGUMENT_DEPTH)) {
+  if (jsonNestingExceeds(text, MAX_ARGUMENT_DEPTH)) {
     return {
       ok: false,
       detail: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep; at most ${MAX_ARGUMENT_DEPTH} are allowed`,
@@ -35,22 +37,4 @@ export function parseToolArguments(text: string): ParsedArguments {
     };
   }
   return { ok: true, args: value as Record<string, unknown> };
-}
-
-/** True when `{`/`[` outside strings open more than `limit` levels at some point of the text. */
-function nestingExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let position = 0; position < text.length; position += 1) {
-    const code = text.charCodeAt(position);
-    if (inString) {
-      if (code === 0x5c /* \ */) position += 1;
-      else if (code === 0x22 /* " */) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
-      depth += 1;
-      if (depth > limit) return true;
-    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) depth -= 1;
-  }
-  return false;
 }

@@ -1,11 +1,12 @@
 import { ToolError } from './tool-error.ts';
+import { OUTPUT_SEND_PREFIX } from '../plugins/output-channel.ts';
 
 /**
  * The typed not-found error. Its hint tells the model how to recover (list tools, list channels)
  * instead of inviting a retry of the same name.
  */
 export function toolNotFound(name: string): ToolError {
-  const channel = name.startsWith('output_send__');
+  const channel = name.startsWith(OUTPUT_SEND_PREFIX);
   return new ToolError({
     reason: 'not_found',
     detail: `There is no tool named '${name}'.`,

@@ -59,9 +59,12 @@ export const deviceToolSchema = z.object({
 /** One action a device offers, as declared in its hello. */
 export type DeviceTool = z.infer<typeof deviceToolSchema>;
 
+/** The most actions one device may declare: every one is a tool in every request while the device is granted it. */
+export const MAX_DEVICE_TOOLS = 64;
+
 export const helloResultSchema = z.object({
   device: deviceIdentitySchema,
-  tools: z.array(deviceToolSchema).max(64),
+  tools: z.array(deviceToolSchema).max(MAX_DEVICE_TOOLS, `a device declares at most ${MAX_DEVICE_TOOLS} tools`),
   /** The device answers tagged requests out of order, so the host may keep several in flight. */
   concurrent: z.boolean().default(false),
   /**

@@ -14,6 +14,23 @@ import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
 import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from './device-link.ts';
+import { checkHello } from '../protocol/check-hello.ts';
+import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
+
+/** How the registry is set up: defaults for every session, Modbus timings, the event rate, the clock. */
+export type DeviceRegistryOptions = Partial<Omit<DeviceSessionOptions, 'connector'>> & {
+  modbus?: ModbusTimings;
+  /** Events one device may send per second; the excess is dropped, counted and reported once (default 20). */
+  eventsPerSecond?: number;
+  /** Milliseconds since the epoch; injectable so tests are deterministic. */
+  now?: () => number;
+};
+
+/** A device's latest trouble (a refused hello, a failed connection, an event flood) and when it happened. */
+export interface DeviceLastError {
+  message: string;
+  at: number;
+}
 
 /** A Modbus unit to attach: the profile it is described by, and its unit id and bus settings. */
 export interface ModbusAttachment extends ModbusPlacement {
@@ -54,6 +71,10 @@ export interface DeviceInfo {
   /** Action names the device declares. */
   tools: string[];
   grant: DeviceGrant;
+  /** Its latest trouble since it was attached, if any. */
+  lastError?: DeviceLastError;
+  /** Events it sent past its rate, dropped (counted since it was attached). */
+  eventsDropped: number;
 }
 
 /** One attached device: how it is reached and what the user allowed. Read-only outside the registry. */
@@ -77,6 +98,8 @@ interface MutableEntry {
   trustedIdentity: DeviceIdentity | undefined;
   knownTools: DeviceTool[];
   unsubscribe: (() => void)[];
+  events: EventRateLimit;
+  lastError: DeviceLastError | undefined;
 }
 
 /** A dropped frame or connection problem, with the device it came from. */
@@ -99,12 +122,10 @@ export class DeviceRegistry {
   private readonly eventListeners = new Emitter<DeviceEvent>({ name: 'device event' });
   private readonly problemListeners = new Emitter<DeviceProblem>({ name: 'device problem' });
   private readonly modbusBuses: ModbusBuses;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly sessionDefaults: Partial<Omit<DeviceSessionOptions, 'connector'>> & {
-      modbus?: ModbusTimings;
-    } = {},
-  ) {
+  constructor(private readonly sessionDefaults: DeviceRegistryOptions = {}) {
+    this.now = sessionDefaults.now ?? Date.now;
     this.modbusBuses = new ModbusBuses({
       ...(sessionDefaults.reconnectIntervalMs !== undefined
         ? { reconnectIntervalMs: sessionDefaults.reconnectIntervalMs }
@@ -139,7 +160,7 @@ export class DeviceRegistry {
     const placement = ownPortPlacement(connector.label);
     const conflict = placementConflict(placement, this.placements());
     if (conflict) return Promise.reject(new Error(conflict));
-    const { modbus: _modbus, ...rest } = this.sessionDefaults;
+    const { modbus: _modbus, eventsPerSecond: _rate, now: _now, ...rest } = this.sessionDefaults;
     return this.attachLink(new DeviceSession({ ...rest, connector }), placement, options);
   }
 
@@ -194,11 +215,19 @@ export class DeviceRegistry {
       trustedIdentity: options.trustedIdentity,
       knownTools: options.knownTools ?? [],
       unsubscribe: [],
+      events: new EventRateLimit({
+        perSecond: this.sessionDefaults.eventsPerSecond ?? DEFAULT_DEVICE_EVENTS_PER_SECOND,
+        now: this.now,
+      }),
+      lastError: undefined,
     };
     session.start();
     if (waitMs > 0) {
       try {
         const hello = await session.whenOnline({ timeoutMs: waitMs, signal: options.signal });
+        // Sessions check their hello themselves; other links (a Modbus profile) are checked here.
+        const checked = checkHello(hello, this.sessionDefaults.toolNameOwner);
+        if (!checked.ok) throw new Error(`${session.label}: hello refused: ${checked.reason}`);
         entry.trustedIdentity ??= hello.device;
         const clash = this.entries.find((other) => other.trustedIdentity?.id === entry.trustedIdentity?.id);
         if (clash) throw new Error(`device id ${hello.device.id} is already attached at ${clash.placement.address}`);
@@ -209,12 +238,8 @@ export class DeviceRegistry {
     }
     entry.unsubscribe.push(
       session.onStatus(() => this.changeListeners.emit()),
-      session.onEvent((event) =>
-        this.eventListeners.emit({ ...event, deviceId: entry.trustedIdentity?.id ?? entry.placement.address }),
-      ),
-      session.onProblem((problem) =>
-        this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.placement.address }),
-      ),
+      session.onEvent((event) => this.admitEvent(entry, event)),
+      session.onProblem((problem) => this.reportProblem(entry, problem)),
     );
     this.entries.push(entry);
     this.changeListeners.emit(undefined);
@@ -294,16 +319,20 @@ export class DeviceRegistry {
     if (entry === undefined)
       throw new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` });
     if (entry.session.status === 'connecting') {
-      await entry.session
+      const why = await entry.session
         .whenOnline({
           timeoutMs: this.sessionDefaults.helloTimeoutMs ?? 2000,
           ...(options.signal ? { signal: options.signal } : {}),
         })
-        .catch(() => undefined);
+        .then(
+          () => '',
+          // Said to the model and the person: a refused hello is not a device that is merely late.
+          () => (entry.lastError ? ` (${entry.lastError.message})` : ''),
+        );
       if (entry.session.status === 'connecting')
         throw new ToolError({
           reason: 'device_offline',
-          detail: `${id} has not come online yet`,
+          detail: `${id} has not come online yet${why}`,
           hint: 'retry once the device is back',
         });
     }
@@ -339,6 +368,32 @@ export class DeviceRegistry {
     this.changeListeners.clear();
     this.eventListeners.clear();
     this.problemListeners.clear();
+  }
+
+  /**
+   * Passes a device's event on while it keeps to its rate. The excess is dropped and counted; the
+   * first drop is reported once (a flood of 50,000 events is one log line, not 50,000 lines and
+   * broadcasts to every web client).
+   */
+  private admitEvent(entry: MutableEntry, event: EventFrame): void {
+    const deviceId = entry.trustedIdentity?.id ?? entry.placement.address;
+    if (entry.events.take()) {
+      this.eventListeners.emit({ ...event, deviceId });
+      return;
+    }
+    if (entry.events.dropped === 1) {
+      const rate = this.sessionDefaults.eventsPerSecond ?? DEFAULT_DEVICE_EVENTS_PER_SECOND;
+      this.reportProblem(entry, {
+        problem: 'event_flood',
+        detail: `it sends events faster than ${rate} a second: the excess is dropped and counted (devices list shows how many), and not reported again`,
+      });
+    }
+  }
+
+  private reportProblem(entry: MutableEntry, problem: FrameProblem): void {
+    if (problem.problem === 'connection' || problem.problem === 'hello_refused' || problem.problem === 'event_flood')
+      entry.lastError = { message: problem.detail, at: this.now() };
+    this.problemListeners.emit({ ...problem, deviceId: entry.trustedIdentity?.id ?? entry.placement.address });
   }
 
   private placements(): LinkPlacement[] {
@@ -386,6 +441,8 @@ export class DeviceRegistry {
       trusted: view?.trusted ?? false,
       tools: (view?.tools ?? entry.knownTools).map((tool) => tool.name),
       grant: entry.grant,
+      ...(entry.lastError ? { lastError: entry.lastError } : {}),
+      eventsDropped: entry.events.dropped,
     };
   }
 }

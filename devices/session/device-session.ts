@@ -1,6 +1,7 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
 import { encodeRequest, requestLimit } from '../protocol/encode-request.ts';
-import { MAX_FRAME_BYTES, READY_EVENT, helloResultSchema } from '../protocol/frame-schema.ts';
+import { MAX_FRAME_BYTES, READY_EVENT } from '../protocol/frame-schema.ts';
+import { checkHello } from '../protocol/check-hello.ts';
 import type { EventFrame, HelloResult, RequestBody, ResponseFrame } from '../protocol/frame-schema.ts';
 import { parseDeviceFrame } from '../protocol/parse-device-frame.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
@@ -28,7 +29,8 @@ export type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, Ses
  */
 export class DeviceSession {
   readonly label: string;
-  private readonly options: Required<Omit<DeviceSessionOptions, 'connector'>> & { connector: TransportConnector };
+  private readonly options: Required<Omit<DeviceSessionOptions, 'connector' | 'toolNameOwner'>> &
+    Pick<DeviceSessionOptions, 'toolNameOwner'> & { connector: TransportConnector };
   private readonly lifetime = new AbortController();
   private readonly lane = new CallLane();
   private readonly pending = new PendingRequests();
@@ -42,6 +44,8 @@ export class DeviceSession {
   private readonly eventListeners = new Emitter<EventFrame>({ name: 'device event' });
   private readonly problemListeners = new Emitter<FrameProblem>({ name: 'device problem' });
   private readonly restarts = new DeviceRestarts();
+  /** The latest trouble while not online (a refused hello, a dropped line, a timeout): why it is not online yet. */
+  private trouble: FrameProblem | undefined;
 
   constructor(options: DeviceSessionOptions) {
     this.label = options.connector.label;
@@ -50,6 +54,7 @@ export class DeviceSession {
       callTimeoutMs: options.callTimeoutMs ?? 5000,
       helloTimeoutMs: options.helloTimeoutMs ?? 2000,
       reconnectIntervalMs: options.reconnectIntervalMs ?? 100,
+      ...(options.toolNameOwner ? { toolNameOwner: options.toolNameOwner } : {}),
     };
   }
 
@@ -82,7 +87,11 @@ export class DeviceSession {
     });
   }
 
-  /** Resolves with the hello once online; rejects on timeout, abort or dispose. */
+  /**
+   * Resolves with the hello once online. Rejects `device_offline` on timeout, abort or dispose —
+   * saying what went wrong meanwhile (the last trouble) — and at once when the device's hello is
+   * refused, with the reason (the session keeps asking: a reflashed device may come up later).
+   */
   whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
     if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
     return new Promise((resolve, reject) => {
@@ -92,22 +101,42 @@ export class DeviceSession {
         ...(options.signal ? [options.signal] : []),
       ];
       const signal = AbortSignal.any(signals);
-      const stop = (): void => {
-        remove();
+      const finish = (): void => {
+        signal.removeEventListener('abort', stop);
+        removeStatus();
+        removeProblem();
+      };
+      const refused = (detail: string): void => {
+        finish();
         reject(
           new ToolError({
             reason: 'device_offline',
-            detail: `${this.label}: not online within ${options.timeoutMs} ms`,
+            detail: `${this.label}: ${detail}`,
+            hint: 'the device must change its hello (its firmware) before Home Agent can use it',
           }),
         );
       };
-      const remove = this.onStatus((status) => {
+      const stop = (): void => {
+        finish();
+        const why = this.trouble === undefined ? '' : ` (last: ${this.trouble.detail})`;
+        reject(
+          new ToolError({
+            reason: 'device_offline',
+            detail: `${this.label}: not online within ${options.timeoutMs} ms${why}`,
+          }),
+        );
+      };
+      const removeStatus = this.onStatus((status) => {
         if (status !== 'online' || !this.helloValue) return;
-        signal.removeEventListener('abort', stop);
-        remove();
+        finish();
         resolve(this.helloValue);
       });
-      signal.addEventListener('abort', stop, { once: true });
+      const removeProblem = this.onProblem((problem) => {
+        if (problem.problem === 'hello_refused') refused(problem.detail);
+      });
+      if (this.trouble?.problem === 'hello_refused') refused(this.trouble.detail);
+      else if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
     });
   }
 
@@ -216,7 +245,11 @@ export class DeviceSession {
       const transport = await this.options.connector.open(
         {
           onLine: (line) => this.handleLine(line),
-          onOversized: (bytes) => this.countProblem({ problem: 'oversized', detail: `${bytes} bytes` }),
+          onOversized: (bytes) =>
+            this.countProblem({
+              problem: 'oversized',
+              detail: `a line of ${bytes} bytes was dropped: longer than the ${MAX_FRAME_BYTES}-byte frame limit`,
+            }),
           onClose: (reason) => {
             this.handleClose(reason);
             onClose(reason);
@@ -246,6 +279,7 @@ export class DeviceSession {
       const hello = await this.greet(transport);
       if (hello === undefined) break;
       this.helloValue = hello;
+      this.trouble = undefined;
       this.stats.connects += 1;
       this.setStatus('online');
       if (!(await this.restarts.restartedBefore(closed))) break;
@@ -273,11 +307,14 @@ export class DeviceSession {
         );
         sentId = request.id;
         const response = await request.answer;
-        const hello = response.ok ? helloResultSchema.safeParse(response.result) : undefined;
-        if (hello?.success) return hello.data;
-        await this.pause(
-          `hello refused: ${hello ? (hello.error.issues[0]?.message ?? 'bad hello') : JSON.stringify(response)}`,
-        );
+        if (!response.ok) {
+          await this.pause(`hello failed: ${JSON.stringify(response.error)}`);
+          continue;
+        }
+        const hello = checkHello(response.result, this.options.toolNameOwner);
+        if (hello.ok) return hello.hello;
+        this.reportProblem({ problem: 'hello_refused', detail: `hello refused: ${hello.reason}` });
+        await this.pause(undefined);
       } catch (error) {
         if (signal.aborted || this.transport !== transport) return undefined;
         if (sentId !== undefined) this.restarts.asked(sentId);
@@ -291,8 +328,9 @@ export class DeviceSession {
     return undefined;
   }
 
-  private async pause(detail: string): Promise<void> {
-    this.reportProblem({ problem: 'connection', detail: `${this.label}: ${detail}` });
+  /** Waits before the next attempt, reporting `detail` as a connection problem first (unless already reported). */
+  private async pause(detail: string | undefined): Promise<void> {
+    if (detail !== undefined) this.reportProblem({ problem: 'connection', detail: `${this.label}: ${detail}` });
     try {
       await abortableDelay(this.options.reconnectIntervalMs, this.lifetime.signal);
     } catch {
@@ -327,6 +365,13 @@ export class DeviceSession {
       this.eventListeners.emit(parsed.frame);
     } else {
       this.countProblem({ problem: parsed.problem, detail: parsed.detail });
+      // An answer that cannot be read (nested too deep, broken JSON after its id) fails its call now.
+      if (parsed.id !== undefined)
+        this.pending.settle({
+          id: parsed.id,
+          ok: false,
+          error: { reason: 'failed', detail: `its answer could not be read (${parsed.detail})` },
+        });
     }
   }
 
@@ -339,6 +384,7 @@ export class DeviceSession {
   }
 
   private reportProblem(problem: FrameProblem): void {
+    if (this.statusValue !== 'online') this.trouble = problem;
     this.problemListeners.emit(problem);
   }
 

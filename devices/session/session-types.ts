@@ -1,11 +1,23 @@
 import type { TransportConnector } from '../transport/line-transport.ts';
+import type { ToolNameOwner } from '../protocol/check-hello.ts';
 
 /** `connecting` before the first hello, `offline` after losing the port, `closed` once disposed. */
 export type SessionStatus = 'connecting' | 'online' | 'offline' | 'closed';
 
-/** A frame the session could not use (counted in `stats`) or a failed connection attempt; reported to `onProblem`. */
+/**
+ * A frame the session could not use (counted in `stats`), a failed connection attempt, a hello the
+ * host refused (its reason in `detail`), or — from the registry — events dropped past the device's
+ * rate; reported to `onProblem`.
+ */
 export interface FrameProblem {
-  problem: 'oversized' | 'invalid_json' | 'invalid_frame' | 'unmatched_response' | 'connection';
+  problem:
+    | 'oversized'
+    | 'invalid_json'
+    | 'invalid_frame'
+    | 'unmatched_response'
+    | 'connection'
+    | 'hello_refused'
+    | 'event_flood';
   detail: string;
 }
 
@@ -27,6 +39,8 @@ export interface DeviceSessionOptions {
   helloTimeoutMs?: number;
   /** Pause between failed connection attempts (default 100 ms). */
   reconnectIntervalMs?: number;
+  /** Who owns a tool name other than this device (default: the built-in plugins); such a hello is refused. */
+  toolNameOwner?: ToolNameOwner;
 }
 
 /** Options of one call. */

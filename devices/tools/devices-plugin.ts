@@ -6,6 +6,7 @@ import type { DeviceEntry, DeviceRegistry } from '../registry/device-registry.ts
 import { authorisedDevices, authorizeDeviceCall } from './authorize-device-call.ts';
 import { checkDeviceArguments } from './check-device-arguments.ts';
 import { mergeParameterSchemas, sameSchema } from './merge-parameter-schemas.ts';
+import { deviceToolName } from '../protocol/device-tool-name.ts';
 
 interface ActionGroup {
   kind: string;
@@ -46,7 +47,7 @@ function actionGroups(registry: DeviceRegistry): ActionGroup[] {
       const id = entry.trustedIdentity.id;
       if (!authorisedDevices(registry, { kind, action: tool.name }).some((device) => device.trustedIdentity.id === id))
         continue;
-      const name = `${kind}__${tool.name}`;
+      const name = deviceToolName(kind, tool.name);
       const group = groups.get(name) ?? { kind, action: tool.name, declarations: [], devices: [] };
       group.declarations.push(tool);
       group.devices.push(entry);
@@ -66,7 +67,7 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
       : device.trustedIdentity.id,
   );
   return {
-    name: `${kind}__${action}`,
+    name: deviceToolName(kind, action),
     description: `${first.description} Devices: ${listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}${differences(group)}`,
     parameters: withDeviceId(
       mergeParameterSchemas(group.declarations.map((declaration) => declaration.parameters)),

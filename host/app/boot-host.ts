@@ -27,7 +27,7 @@ export async function bootHost(options: {
     transport: options.transport,
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
-    attachDevices: ({ pairingStore, standingApprovals, dataVersion }) =>
+    attachDevices: ({ pairingStore, standingApprovals, dataVersion, settings }) =>
       attachDevices({
         sim: flags.sim,
         devices: flags.devices,
@@ -37,6 +37,7 @@ export async function bootHost(options: {
         log: options.log,
         signal: options.signal,
         ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
+        ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
       }),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),

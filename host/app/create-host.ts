@@ -30,6 +30,7 @@ import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
 import { repairInterruptedTurns } from './repair-interrupted-turns.ts';
+import { sequenceBudgetOf } from './sequence-budget-of.ts';
 
 export interface HostOptions {
   dataDir: string;
@@ -43,12 +44,14 @@ export interface HostOptions {
   devices?: DeviceLayer;
   /**
    * Builds the device layer once the store is open (paired devices and standing approvals live
-   * there; `dataVersion` tells when another process changed them); used when `devices` is absent.
+   * there; `dataVersion` tells when another process changed them; `settings` are the run's, stored
+   * and given); used when `devices` is absent.
    */
   attachDevices?: (stores: {
     pairingStore: PairingStore;
     standingApprovals: StandingApprovalStore;
     dataVersion: () => number;
+    settings: Settings;
   }) => Promise<DeviceLayer>;
   /** Tools that need the person's approval: ask through the UI (default), or decided in advance. */
   approvalPolicy?: ApprovalPolicy;
@@ -101,15 +104,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
     const standingApprovals = new StandingApprovalStore({ db });
+    // Read at every turn's start, so a settings change applies between turns.
+    const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     devices =
       options.devices ??
       (await options.attachDevices?.({
         pairingStore: new PairedDeviceStore({ db, onInvalidRow }),
         standingApprovals,
         dataVersion: dataVersionOf(db),
+        settings: settings(),
       }));
-    // Read at every turn's start, so a settings change applies between turns.
-    const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     const models = new ModelSelection({
       settings,
       ...(options.scriptFile !== undefined ? { scriptFile: options.scriptFile } : {}),
@@ -160,7 +164,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (devices) plugins.register(devices.plugin);
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
     plugins.register(
-      createSequencesPlugin({ store: new SqliteSequenceStore({ db, onInvalidRow }), toolApi: () => toolApi }),
+      createSequencesPlugin({
+        store: new SqliteSequenceStore({ db, onInvalidRow }),
+        toolApi: () => toolApi,
+        budget: () => sequenceBudgetOf(settings()),
+      }),
     );
     const agent = new Agent({
       model: () => models.current(),

@@ -84,8 +84,8 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
 }
 
 /**
- * Appends a result, from its `tool/end`, for every unanswered call of the conversation's last
- * assistant message (a killed batch's calls: their results were to follow). Older gaps, left by
+ * Appends a result, from its `tool/end` in the turn that made the message, for every unanswered
+ * call of the conversation's last assistant message (a killed batch's calls: their results were to follow). Older gaps, left by
  * versions before this repair, are answered when a request is built (`answerDanglingCalls`).
  */
 function answerFromJournal(store: SqliteConversationStore, conversationId: string): number {
@@ -96,8 +96,19 @@ function answerFromJournal(store: SqliteConversationStore, conversationId: strin
   const tail = messages.slice(lastAssistant);
   const dangling = danglingCalls(tail);
   if (dangling.length === 0) return 0;
+  // Only the journal of the turn that made this message speaks for its calls: ids repeat across
+  // turns (some servers number calls per reply), and another turn's result must never answer them.
+  const events = store.loadEvents(conversationId);
+  const ids = last.toolCalls.map((call) => call.id).join('\n');
+  const made = events.findLast(
+    (event) =>
+      (event.type === 'message/assistant' && event.toolCalls.map((call) => call.id).join('\n') === ids) ||
+      (event.type === 'batch/start' && event.calls.map((call) => call.callId).join('\n') === ids),
+  );
   const ends = new Map<string, ToolEnd>(
-    store.loadEventsOfType(conversationId, 'tool/end').map((event) => [event.callId, event]),
+    events
+      .filter((event): event is ToolEnd => event.type === 'tool/end' && event.turnId === made?.turnId)
+      .map((event) => [event.callId, event]),
   );
   const repaired = answerDanglingCalls(tail, (call) => {
     const end = ends.get(call.id);

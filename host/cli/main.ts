@@ -42,6 +42,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: async () => (await import('./commands/token-command.ts')).TOKEN_HELP,
     run: async () => (await import('./commands/token-command.ts')).runTokenCommand,
   },
+  verify: {
+    help: async () => (await import('./commands/verify-command.ts')).VERIFY_HELP,
+    run: async () => (await import('./commands/verify-command.ts')).runVerifyCommand,
+  },
 };
 
 /** The overview: every command with its summary, and where each one's help is. */

@@ -102,7 +102,10 @@ export const deviceSummarySchema = z.object({
   granted: z.array(z.string()).optional(),
   /** Actions with a standing approval on this device ("Always allow"). */
   alwaysAllowed: z.array(z.string()).optional(),
+  /** Its latest trouble: a failed connection, a refused hello (with the reason), an event flood. */
   lastError: z.object({ message: z.string(), at: z.number() }).optional(),
+  /** Events it sent past its rate (the setting deviceEventsPerSecond), dropped and counted. */
+  eventsDropped: z.number().optional(),
   recentEvents: z
     .array(z.object({ event: z.string(), data: z.record(z.string(), z.unknown()), at: z.number() }))
     .optional(),

@@ -165,6 +165,42 @@ export const settingsTable = {
     env: 'HOME_AGENT_REPLY_MAX_BYTES',
     appliesAt: 'turn',
   }),
+  sequenceMaxCalls: setting({
+    schema: wholeNumber({ min: 1, max: 1_000_000, what: 'the calls of one sequence run' }),
+    label: 'Sequence run: calls at most',
+    input: 'integer',
+    help: 'Calls one sequence run may start, nested runs included; empty: 2,000.',
+    flag: 'sequence-max-calls',
+    env: 'HOME_AGENT_SEQUENCE_MAX_CALLS',
+    appliesAt: 'turn',
+  }),
+  sequenceMaxResultBytes: setting({
+    schema: wholeNumber({ min: 1024, max: 67_108_864, what: 'the results of one sequence run (bytes)' }),
+    label: 'Sequence run: results at most (bytes)',
+    input: 'integer',
+    help: 'How much one sequence run may keep of its tools’ results; empty: 262,144 (256 KiB).',
+    flag: 'sequence-max-result-bytes',
+    env: 'HOME_AGENT_SEQUENCE_MAX_RESULT_BYTES',
+    appliesAt: 'turn',
+  }),
+  sequenceWallTimeMs: setting({
+    schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the wall time of one sequence run (ms)' }),
+    label: 'Sequence run: wall time (ms)',
+    input: 'integer',
+    help: 'How long one sequence run may take in all; empty: 120,000 (2 minutes).',
+    flag: 'sequence-wall-time-ms',
+    env: 'HOME_AGENT_SEQUENCE_WALL_TIME_MS',
+    appliesAt: 'turn',
+  }),
+  deviceEventsPerSecond: setting({
+    schema: wholeNumber({ min: 1, max: 10_000, what: 'the events per device per second' }),
+    label: 'Device events per second',
+    input: 'integer',
+    help: 'Events one device may announce per second; the excess is dropped and counted. Empty: 20.',
+    flag: 'device-events-per-second',
+    env: 'HOME_AGENT_DEVICE_EVENTS_PER_SECOND',
+    appliesAt: 'start',
+  }),
 } as const;
 
 type Table = typeof settingsTable;

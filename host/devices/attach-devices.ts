@@ -44,8 +44,12 @@ export async function attachDevices(options: {
   storePollMs?: number;
   log: (line: string) => void;
   signal: AbortSignal;
+  /** Events one device may send per second (the setting deviceEventsPerSecond). */
+  eventsPerSecond?: number;
 }): Promise<DeviceLayer> {
-  const registry = new DeviceRegistry();
+  const registry = new DeviceRegistry(
+    options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {},
+  );
   const owners: (() => Promise<void>)[] = [];
   try {
     if (options.sim) {

@@ -128,6 +128,13 @@ function logDeviceNews(registry: DeviceRegistry, log: (line: string) => void): v
   const reported = new Set<string>();
   registry.onProblem((problem) => {
     if (problem.problem === 'connection') return;
+    if (problem.problem === 'hello_refused' || problem.problem === 'event_flood') {
+      // Once per reason: a refused device is asked again and again, and a flood lasts.
+      const key = `${problem.deviceId}:${problem.detail}`;
+      if (!reported.has(key)) log(`${problem.deviceId}: ${problem.detail}`);
+      reported.add(key);
+      return;
+    }
     const key = `${problem.deviceId}:${problem.problem}`;
     if (reported.has(key)) return;
     reported.add(key);

@@ -36,7 +36,13 @@ export class DeviceActivity {
     };
     this.unsubscribe = [
       registry.onProblem((problem) => {
-        if (problem.problem === 'connection') record(problem.deviceId, problem.detail);
+        // What keeps a device from being used: its port, a hello it was refused for, an event flood.
+        if (
+          problem.problem === 'connection' ||
+          problem.problem === 'hello_refused' ||
+          problem.problem === 'event_flood'
+        )
+          record(problem.deviceId, problem.detail);
       }),
       // A session that loses its port says so only in its status: that is the error a person needs.
       registry.onChange(() => {

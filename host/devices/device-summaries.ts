@@ -48,6 +48,7 @@ export function summarizeDevices(options: {
       granted: granted.filter((name) => tools.some((tool) => tool.name === name)),
       alwaysAllowed: alwaysAllowed(options.standing, device.id, device.kind),
       ...(lastError ? { lastError } : {}),
+      eventsDropped: device.eventsDropped,
       recentEvents: activity.recentEvents(device.id),
       ...(entry && hello && !device.trusted
         ? {

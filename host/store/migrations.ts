@@ -14,6 +14,9 @@
 //   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
 //                  that is not a device's. Each covers exactly that tool on that device, for every caller;
 //                  deleting a paired_devices row deletes its device's rows (trigger).
+//   request_parts  hash PK (sha256 hex of body), kind 'system' | 'tools', body (the system prompt, or the tool
+//                  declarations' JSON as sent), created_at: what request/header's systemPromptHash and
+//                  toolsHash name, each stored once, so `home-agent verify` can rebuild every header
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -162,6 +165,22 @@ function createStandingApprovals(db: Database.Database): void {
   `);
 }
 
+/**
+ * The system prompts and tool declarations requests carried, by hash: a `request/header` names
+ * them, so `verify` can rebuild the header of every step. Most turns send the same ones, so the
+ * table stays small however long the journal grows.
+ */
+function createRequestParts(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE request_parts (
+      hash TEXT PRIMARY KEY CHECK (length(hash) = 64),
+      kind TEXT NOT NULL CHECK (kind IN ('system', 'tools')),
+      body TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    ) STRICT;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -171,4 +190,5 @@ export const migrations: readonly Migration[] = [
   createSequences,
   shareModbusPorts,
   createStandingApprovals,
+  createRequestParts,
 ];

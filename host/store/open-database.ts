@@ -13,6 +13,8 @@ export interface OpenDatabaseOptions {
   file: string;
   /** Open without writing anything: no migration, no journal-mode change. */
   readonly?: boolean;
+  /** Read-only: accept a file an older Home Agent wrote (tables added since are missing; the caller copes). */
+  olderSchema?: boolean;
 }
 
 /**
@@ -34,7 +36,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     });
   }
   const state = inspectDatabaseFile(file);
-  if (options.readonly === true) return openReadonly(file, state.exists ? state.userVersion : undefined);
+  if (options.readonly === true)
+    return openReadonly({
+      file,
+      userVersion: state.exists ? state.userVersion : undefined,
+      olderSchema: options.olderSchema === true,
+    });
   let db: Database.Database;
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -55,7 +62,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
 }
 
-function openReadonly(file: string, userVersion: number | undefined): Database.Database {
+function openReadonly(options: {
+  file: string;
+  userVersion: number | undefined;
+  olderSchema: boolean;
+}): Database.Database {
+  const { file, userVersion } = options;
   if (userVersion === undefined) {
     throw new StoreError({
       kind: 'missing',
@@ -64,7 +76,7 @@ function openReadonly(file: string, userVersion: number | undefined): Database.D
       hint: 'Start Home Agent once without read-only mode, or check --data-dir.',
     });
   }
-  if (userVersion < migrations.length) {
+  if (userVersion < migrations.length && !options.olderSchema) {
     throw new StoreError({
       kind: 'outdated',
       file,

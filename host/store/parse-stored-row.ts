@@ -47,8 +47,21 @@ export function reportInvalidRow(report: InvalidRowReport, onInvalidRow: Invalid
   });
 }
 
-/** JSON text of a value to store; bigint becomes a string, anything unserialisable is refused. */
+/**
+ * How deep a stored value may nest. What the kernel stores is bounded far below this (arguments
+ * and device frames at 64 levels, inside an event's few levels); a deeper value is refused before
+ * `JSON.stringify` walks it, so it is a clean StoreError, never a stack overflow.
+ */
+export const MAX_STORED_DEPTH = 256;
+
+/** JSON text of a value to store; bigint becomes a string; anything unserialisable or nested too deep is refused. */
 export function toStoredJson(value: unknown, what: string): string {
+  if (depthExceeds(value, MAX_STORED_DEPTH)) {
+    throw new StoreError({
+      kind: 'invalid_value',
+      detail: `${what} cannot be stored: it is nested more than ${MAX_STORED_DEPTH} levels deep`,
+    });
+  }
   try {
     const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
     if (text === undefined) throw new TypeError('the value has no JSON form');
@@ -59,4 +72,17 @@ export function toStoredJson(value: unknown, what: string): string {
       { cause: error },
     );
   }
+}
+
+/** True when objects and arrays nest more than `limit` levels inside `value`; a loop, never recursion. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { item, depth } = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    // A cycle is infinitely deep, so it ends here too.
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push({ item: child, depth: depth + 1 });
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ConversationStore } from '../../core/agent/conversation-store.ts';
+import type { ConversationStore, RequestParts } from '../../core/agent/conversation-store.ts';
 import type { AgentEvent, AgentEventType } from '../../core/events/agent-event.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import { agentEventSchema, type ConversationSummary } from '../contract/api-contract.ts';
@@ -35,6 +35,10 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly onInvalidRow: InvalidRowHandler | undefined;
   private readonly db: Database.Database;
   private readonly statements;
+  /** Hashes of request parts this store has written (or found written), so a turn costs no write for them. */
+  private readonly recordedParts = new Set<string>();
+  private insertRequestPart:
+    Database.Statement<{ hash: string; kind: string; body: string; createdAt: number }> | undefined;
 
   constructor(options: SqliteConversationStoreOptions) {
     const { db } = options;
@@ -67,6 +71,12 @@ export class SqliteConversationStore implements ConversationStore {
       ),
       messages: db.prepare<[string], PayloadRow & { role: string }>(
         'SELECT seq, role, payload FROM messages WHERE conversation_id = ? ORDER BY seq',
+      ),
+      messagesAfter: db.prepare<[string, number], PayloadRow & { role: string }>(
+        'SELECT seq, role, payload FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq',
+      ),
+      lastMessageSeq: db.prepare<[string], { last: number | null }>(
+        'SELECT MAX(seq) AS last FROM messages WHERE conversation_id = ?',
       ),
       appendEvent: db.prepare<
         { conversationId: string; turnId: string; type: string; at: number; payload: string },
@@ -150,8 +160,33 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   loadMessages(conversationId: string): ConversationMessage[] {
+    return this.parseMessages(conversationId, this.statements.messages.all(conversationId));
+  }
+
+  /** The messages after `afterSeq` and the last sequence number read (see ConversationStore). */
+  loadMessagesAfter(conversationId: string, afterSeq: number): { messages: ConversationMessage[]; lastSeq: number } {
+    const rows = this.statements.messagesAfter.all(conversationId, afterSeq);
+    const last = rows.at(-1);
+    if (last !== undefined) return { messages: this.parseMessages(conversationId, rows), lastSeq: last.seq };
+    const stored = this.statements.lastMessageSeq.get(conversationId)?.last ?? 0;
+    return { messages: [], lastSeq: Math.min(stored, afterSeq) };
+  }
+
+  /** Every message of a conversation with its sequence number (rows that do not validate are left out). */
+  loadMessageRows(conversationId: string): { seq: number; message: ConversationMessage }[] {
+    const rows = this.statements.messages.all(conversationId);
+    const seqs: number[] = [];
+    const messages = this.parseMessages(conversationId, rows, (seq) => seqs.push(seq));
+    return messages.map((message, index) => ({ seq: seqs[index]!, message }));
+  }
+
+  private parseMessages(
+    conversationId: string,
+    rows: (PayloadRow & { role: string })[],
+    onKept?: (seq: number) => void,
+  ): ConversationMessage[] {
     const messages: ConversationMessage[] = [];
-    for (const row of this.statements.messages.all(conversationId)) {
+    for (const row of rows) {
       const key = `${conversationId}#${row.seq}`;
       const parsed = parseStoredJson({ schema: conversationMessageSchema, text: row.payload, table: 'messages', key });
       if (!parsed.ok) reportInvalidRow(parsed.report, this.onInvalidRow);
@@ -160,7 +195,10 @@ export class SqliteConversationStore implements ConversationStore {
           { table: 'messages', key, detail: `role column says ${row.role}, payload says ${parsed.value.role}` },
           this.onInvalidRow,
         );
-      } else messages.push(parsed.value);
+      } else {
+        messages.push(parsed.value);
+        onKept?.(row.seq);
+      }
     }
     return messages;
   }
@@ -197,7 +235,31 @@ export class SqliteConversationStore implements ConversationStore {
     return row.seq;
   }
 
-  /** The journal of one conversation, in order: what `conversations/events` returns. */
+  /**
+   * Keeps a request's system prompt and tool declarations under their hashes, each once (a turn
+   * records them once; most turns send the same ones). StoreError when the disk refuses.
+   */
+  recordRequestParts(parts: RequestParts): void {
+    const createdAt = this.now();
+    const rows = [
+      { hash: parts.systemPromptHash, kind: 'system', body: parts.system, createdAt },
+      { hash: parts.toolsHash, kind: 'tools', body: parts.toolsJson, createdAt },
+    ].filter((row) => !this.recordedParts.has(row.hash));
+    if (rows.length === 0) return;
+    // Prepared when first used: a store opened read-only on an older schema has no such table.
+    this.insertRequestPart ??= this.db.prepare(
+      'INSERT OR IGNORE INTO request_parts (hash, kind, body, created_at) VALUES (@hash, @kind, @body, @createdAt)',
+    );
+    const insert = this.insertRequestPart;
+    checkedWrite({ db: this.db, what: 'the prompt and tools of a request' }, () =>
+      this.db.transaction(() => {
+        for (const row of rows) insert.run(row);
+      })(),
+    );
+    if (this.recordedParts.size > 1000) this.recordedParts.clear();
+    for (const row of rows) this.recordedParts.add(row.hash);
+  }
+
   /** Turns whose `turn/start` has no `turn/end` in the journal: the process stopped during them. */
   unfinishedTurns(): { conversationId: string; turnId: string }[] {
     return this.statements.unfinishedTurns.all();

@@ -1,16 +1,20 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
-// the devices bench, the boards bench and the UI frame bench when they are available. With --json, stdout is exactly one JSON object.
+// the devices bench, the boards bench, the UI frame bench when they are available, and the soak
+// (1,000 turns in one serve). With --json, stdout is exactly one JSON object.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
 import type { BoardsBench } from './boards-bench.ts';
 import type { UiFramesResult } from './ui-frames-bench.ts';
+import type { SoakBench } from './soak-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
 /** Its own budget: it may first build the renderer, then starts a host and a browser. */
 const UI_BENCH_TIMEOUT_MS = 240_000;
+/** 1,000 turns take about half a minute here; a host whose turns slow down with history gets ten times that. */
+const SOAK_TIMEOUT_MS = 300_000;
 
 interface BenchReport {
   batch: BatchBenchRow[];
@@ -27,6 +31,8 @@ interface BenchReport {
   ui?: unknown;
   /** How soon a running host sees a grant changed by another process: figures, `{ skipped }` or `{ failed }`. */
   storeChanges?: unknown;
+  /** 1,000 turns in one `serve`: heap after GC and RSS at 100 and 1,000, time per turn at both ends, store growth; or `{ failed }`. */
+  soak?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -108,6 +114,28 @@ async function uiEntry(): Promise<unknown> {
   }
 }
 
+/** The soak runs its own `serve` child; its failure is reported as `{ failed }`, never thrown. */
+async function soakEntry(): Promise<unknown> {
+  try {
+    const { benchSoak } = await import('./soak-bench.ts');
+    return await benchSoak({ signal: AbortSignal.timeout(SOAK_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+function soakLine(soak: unknown): string {
+  const entry = soak as Partial<SoakBench> & { failed?: string };
+  if (entry.failed !== undefined) return `Soak: FAILED (${entry.failed})`;
+  const { at100, at1000 } = entry as SoakBench;
+  return [
+    `Soak, ${entry.turns} turns in one serve (${entry.turn}):`,
+    `  turn 100: heap after GC ${at100.heapMb} MB, RSS ${at100.rssMb} MB, store ${at100.databaseBytes} bytes`,
+    `  turn ${entry.turns}: heap after GC ${at1000.heapMb} MB, RSS ${at1000.rssMb} MB, store ${at1000.databaseBytes} bytes`,
+    `  time per turn: first 100 ${entry.msPerTurnFirst100} ms, last 100 ${entry.msPerTurnLast100} ms (${entry.msPerTurnRatio}×); heap +${entry.heapMbPer100TurnsAfter100} MB per 100 turns; store +${entry.databaseBytesPerTurn} bytes per turn`,
+  ].join('\n');
+}
+
 function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
@@ -143,6 +171,7 @@ function table(report: BenchReport): string {
   if (report.storeChanges !== undefined)
     lines.push('', `Changes made elsewhere: ${JSON.stringify(report.storeChanges)}`);
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
+  if (report.soak !== undefined) lines.push('', soakLine(report.soak));
   return lines.join('\n');
 }
 
@@ -162,6 +191,7 @@ async function main(): Promise<void> {
     modbus: await modbusEntry(),
     storeChanges: await storeChangesEntry(),
     ui: await uiEntry(),
+    soak: await soakEntry(),
   };
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
   if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
@@ -169,6 +199,7 @@ async function main(): Promise<void> {
   if (typeof report.modbus === 'object' && report.modbus !== null && 'failed' in report.modbus) process.exitCode = 1;
   if (typeof report.storeChanges === 'object' && report.storeChanges !== null && 'failed' in report.storeChanges)
     process.exitCode = 1;
+  if (typeof report.soak === 'object' && report.soak !== null && 'failed' in report.soak) process.exitCode = 1;
 }
 
 await main();

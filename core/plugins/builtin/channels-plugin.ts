@@ -1,5 +1,5 @@
 import type { Plugin } from '../plugin.ts';
-import type { OutputChannel } from '../output-channel.ts';
+import { OUTPUT_SEND_PREFIX, type OutputChannel } from '../output-channel.ts';
 import type { ToolDefinition } from '../../tools/tool-definition.ts';
 
 /** The chat and notification channels every installation has. */
@@ -21,15 +21,21 @@ export function defaultOutputChannels(): OutputChannel[] {
 /**
  * Output channels as a plugin: `output_send__<channel>` per channel, and `output_list_channels`.
  * Channels come from a live source, so a display that is plugged in appears at the next turn.
+ * Of two channels with one name the first wins (the built-ins come first): a display whose id
+ * reads `chat` must not take the chat channel, nor put its tool in a request twice.
  */
-export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
+export function createChannelsPlugin(source: () => OutputChannel[]): Plugin {
+  const channels = (): OutputChannel[] => {
+    const seen = new Set<string>();
+    return source().filter((channel) => !seen.has(channel.name) && seen.add(channel.name));
+  };
   return {
     name: 'channels',
     description: 'Output channels: chat, notifications and each display device.',
     tools(): ToolDefinition[] {
       const list = channels();
       const sends: ToolDefinition[] = list.map((channel) => ({
-        name: `output_send__${channel.name}`,
+        name: `${OUTPUT_SEND_PREFIX}${channel.name}`,
         description: `Send text to the output channel '${channel.name}': ${channel.description}`,
         parameters: {
           type: 'object',
@@ -53,7 +59,7 @@ export function createChannelsPlugin(channels: () => OutputChannel[]): Plugin {
         handler: () => ({
           channels: channels().map((channel) => ({
             name: channel.name,
-            tool: `output_send__${channel.name}`,
+            tool: `${OUTPUT_SEND_PREFIX}${channel.name}`,
             description: channel.description,
           })),
         }),

@@ -8,6 +8,7 @@ import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 import { PeopleOutput } from '../people-output.ts';
 import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
+import { apiContract } from '../../contract/api-contract.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -74,6 +75,10 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: askOptions, allowPositionals: true, strict: true });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('ask needs a request, e.g. home-agent ask --sim "turn on all lamps"');
+  const conversationId = values.conversation ?? randomUUID();
+  // The same bound as every API input, so an id no front end could send is not stored from here either.
+  if (!apiContract['conversations/events'].input.shape.conversationId.safeParse(conversationId).success)
+    throw new UsageError(`--conversation: a conversation id has 1 to 200 characters (got ${conversationId.length})`);
   const flags = readCommonFlags(values);
   const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
   // A reader that goes away (`| head`) stops the turn instead of crashing the process.
@@ -104,7 +109,6 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
           signal,
         })
       : undefined;
-  const conversationId = values.conversation ?? randomUUID();
   const people = values.json ? undefined : new PeopleOutput(peopleOutputOptions(io));
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);

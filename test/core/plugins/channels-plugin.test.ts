@@ -23,6 +23,27 @@ describe('createChannelsPlugin', () => {
     ]);
   });
 
+  it('keeps the first of two channels of one name: a display whose id is "chat" cannot take the chat channel', async () => {
+    const shown: string[] = [];
+    const display: OutputChannel = {
+      name: 'chat',
+      description: 'Text display chat',
+      send: (text) => void shown.push(text),
+    };
+    const plugin = createChannelsPlugin(() => [...defaultOutputChannels(), display]);
+    const tools = plugin.tools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'output_send__chat',
+      'output_send__notifications',
+      'output_list_channels',
+    ]);
+    const own = { ...context, reportOutput: () => {} } as ToolCallContext;
+    await tools[0]!.handler({ text: 'hello' }, own);
+    expect(shown).toEqual([]);
+    const listed = (await tools[2]!.handler({}, own)) as { channels: { name: string }[] };
+    expect(listed.channels.map((channel) => channel.name)).toEqual(['chat', 'notifications']);
+  });
+
   it('declares the send tools parallel-safe with their channel, so only same-channel sends force serial', () => {
     const tools = createChannelsPlugin(defaultOutputChannels).tools();
     const chat = tools.find((tool) => tool.name === 'output_send__chat');

@@ -132,3 +132,91 @@ describe('a batch the process was killed in', () => {
     expect(logged.join('\n')).toContain('answered 3 unfinished tool call(s)');
   });
 });
+
+describe('a killed batch whose call ids an earlier turn used too', () => {
+  it('is answered from its own turn, never with the result of an earlier call of the same id', async () => {
+    // Some servers number calls per reply (call_0, call_1, …), so ids repeat across turns.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db });
+    store.ensureConversation('c1', 'lamps');
+    const call = { index: 0, callId: 'call_0', name: 'lamp__set', args: { device_id: 'lamp-1', on: true } };
+    const turn = (turnId: string) => ({ conversationId: 'c1', turnId, at: 1 });
+    // Turn t1 ran call_0 to the end; turn t2 made another call_0 and was killed before its batch began.
+    for (const turnId of ['t1', 't2']) {
+      store.appendMessage('c1', { role: 'user', text: 'lamp on' });
+      store.appendMessage('c1', {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'call_0', name: call.name, args: call.args }],
+      });
+      store.appendEvent({ ...turn(turnId), type: 'turn/start', text: 'lamp on', model: 'm' });
+      store.appendEvent({ ...turn(turnId), type: 'step/start', step: 1 });
+      store.appendEvent({
+        ...turn(turnId),
+        type: 'message/assistant',
+        step: 1,
+        text: '',
+        toolCalls: [{ id: 'call_0', name: call.name, args: call.args }],
+      });
+      // Turn t2 was killed here: its reply was stored, its batch never started.
+      if (turnId === 't2') break;
+      store.appendEvent({
+        ...turn(turnId),
+        type: 'batch/start',
+        step: 1,
+        batchId: `b-${turnId}`,
+        mode: 'serial',
+        reason: 'one call',
+        calls: [call],
+      });
+      store.appendEvent({
+        ...turn(turnId),
+        type: 'tool/start',
+        batchId: 'b-t1',
+        callId: 'call_0',
+        name: call.name,
+        index: 0,
+      });
+      store.appendEvent({
+        ...turn(turnId),
+        type: 'tool/end',
+        batchId: 'b-t1',
+        callId: 'call_0',
+        name: call.name,
+        index: 0,
+        ok: true,
+        result: { device_id: 'lamp-1', result: { on: true } },
+        outcome: 'done',
+        queuedMs: 0,
+        runMs: 3,
+        startedAt: 1,
+        endedAt: 4,
+      });
+      store.appendMessage('c1', {
+        role: 'tool',
+        toolCallId: 'call_0',
+        toolName: call.name,
+        content: '{"on":true}',
+        isError: false,
+      });
+      store.appendEvent({ ...turn(turnId), type: 'batch/end', batchId: 'b-t1', wallMs: 3, executed: 1 });
+      store.appendEvent({ ...turn(turnId), type: 'step/end', step: 1 });
+      store.appendEvent({ ...turn(turnId), type: 'turn/end', reason: 'done' });
+    }
+    db.close();
+
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      log: () => {},
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+    const last = host.store.loadMessages('c1').at(-1);
+    expect(last).toMatchObject({ role: 'tool', toolCallId: 'call_0', isError: true });
+    expect(JSON.parse(last?.role === 'tool' ? last.content : '{}')).toMatchObject({ outcome: 'not_sent' });
+  });
+});

@@ -85,3 +85,28 @@ describe('sequences in the host', () => {
     expect(saved).toMatchObject({ ok: false, error: { reason: 'unauthorized' } });
   });
 });
+
+describe('the sequence budget settings', () => {
+  it('stop a run at the stored sequenceMaxCalls, read at every run (the table is where the limit lives)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-seq-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const host = await open(dataDir);
+    expect(await host.toolApi.call(context(), 'seq_save', eveningScene)).toMatchObject({ ok: true });
+    await host.handlers['settings/set']({ key: 'sequenceMaxCalls', value: 2 });
+    const run = await host.toolApi.call(context(), 'seq_run', { name: 'evening_scene' });
+    expect(run).toMatchObject({ ok: false, error: { reason: 'failed' } });
+    expect(JSON.stringify(run)).toContain('reached its budget of 2 calls per run');
+
+    await host.handlers['settings/set']({ key: 'sequenceMaxCalls' });
+    expect(await host.toolApi.call(context(), 'seq_run', { name: 'evening_scene' })).toMatchObject({ ok: true });
+  });
+
+  it('give seq_run a timeout just over the stored wall time', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-seq-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const host = await open(dataDir);
+    await host.handlers['settings/set']({ key: 'sequenceWallTimeMs', value: 7000 });
+    const run = host.plugins.enabledTools().find((tool) => tool.name === 'seq_run');
+    expect(run?.timeoutMs).toBe(12_000);
+  });
+});

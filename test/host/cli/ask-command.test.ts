@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jsonLines, runCli, REPO_ROOT } from '../../helpers/run-cli.ts';
@@ -119,6 +119,14 @@ describe('home-agent ask --json', () => {
     expect(result.stderr).toMatch(
       /--provider: .*one of demo, scripted, openai, anthropic, gemini, ollama.*'telepathy'/,
     );
+  });
+
+  it('bounds --conversation like the API does: a 100,000-character id is a usage error, nothing is stored', async () => {
+    const dir = tempDir();
+    const result = await runCli(['ask', '--data-dir', dir, '--conversation', 'c'.repeat(100_000), 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--conversation: a conversation id has 1 to 200 characters (got 100000)');
+    expect(existsSync(path.join(dir, 'home-agent.db'))).toBe(false);
   });
 
   it('names a device path that does not exist instead of waiting on it, and names a corrupt store without touching it', async () => {

@@ -19,6 +19,10 @@ const typed: Record<string, { text: string; value: unknown }> = {
   concurrencyCap: { text: '2', value: 2 },
   replyTimeoutMs: { text: '60000', value: 60000 },
   replyMaxBytes: { text: '2048', value: 2048 },
+  sequenceMaxCalls: { text: '50', value: 50 },
+  sequenceMaxResultBytes: { text: '4096', value: 4096 },
+  sequenceWallTimeMs: { text: '5000', value: 5000 },
+  deviceEventsPerSecond: { text: '5', value: 5 },
 };
 
 describe('the settings table', () => {
@@ -51,8 +55,11 @@ describe('the settings table', () => {
   it('gives the form a field for every setting, in the table’s order, and never one for an API key', () => {
     expect(settingFields.map((field) => field.key)).toEqual(SETTING_KEYS);
     expect(settingFields.some((field) => /key$/i.test(field.key))).toBe(false);
-    // The model is chosen at each turn's start (host/models/model-selection.ts): nothing waits for a restart.
-    expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([]);
+    // The model is chosen at each turn's start (host/models/model-selection.ts); only the device event
+    // rate, given to the registry when the devices attach, waits for a restart.
+    expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([
+      'deviceEventsPerSecond',
+    ]);
   });
 
   it('merges flags over stored values key by key, leaving an unset toolOrder absent (seed 000)', () => {

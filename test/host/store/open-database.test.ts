@@ -25,11 +25,12 @@ const OUR_TABLES = [
   'messages',
   'paired_devices',
   'plugin_state',
+  'request_parts',
   'sequences',
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 8;
 
 let folder: TempStoreFolder;
 beforeEach(() => {

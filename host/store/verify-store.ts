@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { CallAnswerer } from '../../core/agent/answer-dangling-calls.ts';
+import { checkToolAnswers, type ToolAnswerProblem } from '../../core/agent/check-tool-answers.ts';
+import { chainMessageHash, MESSAGES_HASH_START, requestHashOf } from '../../core/agent/request-hash.ts';
+import type { AgentEvent } from '../../core/events/agent-event.ts';
+import type { ConversationMessage } from '../../core/models/conversation-message.ts';
+import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
+
+type RequestHeader = Extract<AgentEvent, { type: 'request/header' }>;
+
+/** A step whose recorded header the stored parts and messages do not rebuild, and how they differ. */
+export interface StepMismatch {
+  conversationId: string;
+  turnId: string;
+  step: number;
+  differences: string[];
+}
+
+/** What `home-agent verify` found; `ok` only when every check holds (unverifiable steps do not fail it). */
+export interface VerifyReport {
+  ok: boolean;
+  /** `PRAGMA integrity_check` lines other than `ok`. */
+  integrity: string[];
+  openTurns: { conversationId: string; turnId: string }[];
+  unansweredCalls: (ToolAnswerProblem & { conversationId: string })[];
+  steps: { verified: number; unverifiable: number; mismatched: StepMismatch[] };
+}
+
+const declaredToolsSchema = z.array(z.object({ name: z.string() }).loose());
+
+/**
+ * Checks a store without writing to it: SQLite's integrity check; every turn closed in the journal;
+ * every assistant tool call answered exactly once, right after it, in the messages; and the rebuild
+ * check of seed 000 — every step's `request/header` rebuilt from the system prompt and tool
+ * declarations stored under its hashes and from the messages it carried (the same hashes the
+ * agent computed, core/agent/request-hash.ts). Steps recorded before headers named their parts are
+ * counted `unverifiable`, not failed.
+ */
+export async function verifyStore(options: {
+  db: Database.Database;
+  store: SqliteConversationStore;
+}): Promise<VerifyReport> {
+  const { db, store } = options;
+  const integrity = (db.pragma('integrity_check') as { integrity_check: string }[])
+    .map((row) => row.integrity_check)
+    .filter((line) => line !== 'ok');
+  const conversations = db
+    .prepare<[], string>('SELECT id FROM conversations UNION SELECT DISTINCT conversation_id FROM events ORDER BY 1')
+    .pluck()
+    .all();
+  const unansweredCalls: VerifyReport['unansweredCalls'] = [];
+  const steps: VerifyReport['steps'] = { verified: 0, unverifiable: 0, mismatched: [] };
+  const part = requestPartReader(db);
+  for (const conversationId of conversations) {
+    const rows = store.loadMessageRows(conversationId);
+    for (const problem of checkToolAnswers(rows.map((row) => row.message)))
+      unansweredCalls.push({ ...problem, conversationId });
+    const rebuild = new HistoryRebuild(rows);
+    for (const header of store.loadRequestHeaders(conversationId)) {
+      if (header.toolsHash === undefined || header.messagesHash === undefined || header.messageSeq === undefined) {
+        steps.unverifiable += 1;
+        continue;
+      }
+      const differences = await rebuildDifferences({ header, part, rebuild });
+      if (differences.length === 0) steps.verified += 1;
+      else steps.mismatched.push({ conversationId, turnId: header.turnId, step: header.step, differences });
+    }
+  }
+  const openTurns = store.unfinishedTurns();
+  return {
+    ok:
+      integrity.length === 0 && openTurns.length === 0 && unansweredCalls.length === 0 && steps.mismatched.length === 0,
+    integrity,
+    openTurns,
+    unansweredCalls,
+    steps,
+  };
+}
+
+/** Reads a stored request part by hash; undefined when absent (or the store predates the table). */
+function requestPartReader(db: Database.Database): (hash: string, kind: 'system' | 'tools') => string | undefined {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'request_parts'").get();
+  if (exists === undefined) return () => undefined;
+  const statement = db
+    .prepare<[string, string], string>('SELECT body FROM request_parts WHERE hash = ? AND kind = ?')
+    .pluck();
+  return (hash, kind) => statement.get(hash, kind);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** How a header differs from what its stored parts and messages rebuild; empty when it rebuilds exactly. */
+async function rebuildDifferences(options: {
+  header: RequestHeader;
+  part: (hash: string, kind: 'system' | 'tools') => string | undefined;
+  rebuild: HistoryRebuild;
+}): Promise<string[]> {
+  const { header } = options;
+  const differences: string[] = [];
+  const system = options.part(header.systemPromptHash, 'system');
+  const toolsJson = options.part(header.toolsHash!, 'tools');
+  if (system === undefined) differences.push(`its system prompt (${short(header.systemPromptHash)}) is not stored`);
+  else if (sha256(system) !== header.systemPromptHash)
+    differences.push(
+      `the stored system prompt hashes to ${short(sha256(system))}, the header says ${short(header.systemPromptHash)}`,
+    );
+  if (toolsJson === undefined) differences.push(`its tool declarations (${short(header.toolsHash!)}) are not stored`);
+  else {
+    if (sha256(toolsJson) !== header.toolsHash)
+      differences.push(
+        `the stored tool declarations hash to ${short(sha256(toolsJson))}, the header says ${short(header.toolsHash!)}`,
+      );
+    const names = toolNames(toolsJson);
+    if (names === undefined) differences.push('the stored tool declarations are not a list of tools');
+    else if (JSON.stringify(names) !== JSON.stringify(header.tools))
+      differences.push(
+        `the tool list differs: the header says [${header.tools.join(', ')}], the stored declarations give [${names.join(', ')}]`,
+      );
+  }
+  const messagesHash = await options.rebuild.hashThrough(header.messageSeq!);
+  if (messagesHash !== header.messagesHash)
+    differences.push(
+      `the messages through #${header.messageSeq} hash to ${short(messagesHash)}, the header says ${short(header.messagesHash!)}`,
+    );
+  if (system !== undefined && toolsJson !== undefined) {
+    const requestHash = await requestHashOf({
+      systemPromptHash: sha256(system),
+      toolsHash: sha256(toolsJson),
+      messagesHash,
+    });
+    if (requestHash !== header.requestHash)
+      differences.push(`the request rebuilds to ${short(requestHash)}, the header says ${short(header.requestHash)}`);
+  }
+  return differences;
+}
+
+function toolNames(toolsJson: string): string[] | undefined {
+  try {
+    const parsed = declaredToolsSchema.safeParse(JSON.parse(toolsJson));
+    return parsed.success ? parsed.data.map((tool) => tool.name) : undefined;
+  } catch {
+    // Not JSON: reported as a difference by the caller.
+    return undefined;
+  }
+}
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+/**
+ * The messages hash of a conversation's history at each step, rebuilt the way the agent built it
+ * (gaps answered, the chain extended message by message); steps come in order, so each extends the last.
+ */
+class HistoryRebuild {
+  private answerer = new CallAnswerer();
+  private chain = MESSAGES_HASH_START;
+  private hashed = 0;
+  private next = 0;
+  private through = 0;
+
+  constructor(private readonly rows: readonly { seq: number; message: ConversationMessage }[]) {}
+
+  async hashThrough(messageSeq: number): Promise<string> {
+    if (messageSeq < this.through) {
+      this.answerer = new CallAnswerer();
+      this.chain = MESSAGES_HASH_START;
+      this.hashed = 0;
+      this.next = 0;
+    }
+    this.through = messageSeq;
+    while (this.next < this.rows.length && this.rows[this.next]!.seq <= messageSeq)
+      this.answerer.push(this.rows[this.next++]!.message);
+    const { answered } = this.answerer;
+    for (; this.hashed < answered.length; this.hashed += 1)
+      this.chain = await chainMessageHash(this.chain, answered[this.hashed]!);
+    let hash = this.chain;
+    for (const message of this.answerer.closing()) hash = await chainMessageHash(hash, message);
+    return hash;
+  }
+}

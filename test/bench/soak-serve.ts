@@ -1,0 +1,22 @@
+// Child process of the soak bench: one real `home-agent serve` (runServeCommand, in this process so
+// it can be measured), plus a probe on the IPC channel: 'memory' answers heap after a full GC and
+// RSS; 'stop' stops the serve as SIGTERM would. Run with --expose-gc.
+import { runServeCommand } from '../../host/cli/commands/serve-command.ts';
+
+const collect = (globalThis as { gc?: () => void }).gc;
+if (collect === undefined || process.send === undefined) throw new Error('run with --expose-gc and an IPC channel');
+const stop = new AbortController();
+process.on('message', (message: unknown) => {
+  if (message === 'stop') stop.abort();
+  if (message !== 'memory') return;
+  collect();
+  collect();
+  const { heapUsed, rss } = process.memoryUsage();
+  process.send?.({ heapUsed, rss });
+});
+const code = await runServeCommand(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: stop.signal,
+});
+process.exit(code);

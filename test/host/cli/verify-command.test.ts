@@ -1,0 +1,223 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { PassThrough } from 'node:stream';
+import { createHost } from '../../../host/app/create-host.ts';
+import { databaseFileOf } from '../../../host/config/data-dir.ts';
+import { openDatabase } from '../../../host/store/open-database.ts';
+import { migrations } from '../../../host/store/migrations.ts';
+import { runMigrations } from '../../../host/store/run-migrations.ts';
+import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
+import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
+import type { VerifyReport } from '../../../host/store/verify-store.ts';
+import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import { runCli } from '../../helpers/run-cli.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'home-agent-verify-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Two turns of two steps each in one conversation: a chat send, then text. */
+async function recordTurns(dataDir: string): Promise<void> {
+  const model = new ScriptedModel({
+    replies: [
+      { toolCalls: [{ name: 'output_send__chat', args: { text: 'hello' } }] },
+      { text: 'Sent.' },
+      { toolCalls: [{ name: 'output_send__notifications', args: { text: 'again' } }] },
+      { text: 'Sent again.' },
+    ],
+  });
+  const host = await createHost({ dataDir, transport: 'cli', model, log: () => {}, version: 'test' });
+  try {
+    for (const text of ['say hello', 'and again'])
+      expect(await host.agent.runTurn({ conversationId: 'c1', text })).toMatchObject({ reason: 'done' });
+  } finally {
+    await host.dispose();
+  }
+}
+
+async function verify(dataDir: string): Promise<{ code: number; stdout: string; report: VerifyReport }> {
+  const run = async (json: boolean) => {
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const code = await runVerifyCommand(['--data-dir', dataDir, ...(json ? ['--json'] : [])], {
+      stdout,
+      stderr: new PassThrough(),
+      signal: new AbortController().signal,
+    });
+    return { code, text };
+  };
+  const people = await run(false);
+  const machine = await run(true);
+  expect(machine.code).toBe(people.code);
+  return { code: people.code, stdout: people.text, report: JSON.parse(machine.text) as VerifyReport };
+}
+
+/** Opens the store file directly, to damage it as a bug or an intruder would. */
+function raw(dataDir: string): Database.Database {
+  return new Database(databaseFileOf(dataDir));
+}
+
+/** The store file's hash, and any write-ahead log's size: a read-only command changes neither (SQLite may leave an empty log and its index). */
+function fingerprint(dataDir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dataDir)
+      .filter((name) => !name.endsWith('-shm'))
+      .sort()
+      .map((name): [string, string] => {
+        const bytes = readFileSync(path.join(dataDir, name));
+        return name.endsWith('-wal')
+          ? [`${name} (bytes)`, String(bytes.length)]
+          : [name, createHash('sha256').update(bytes).digest('hex')];
+      })
+      .filter(([name, value]) => !(name.endsWith('(bytes)') && value === '0')),
+  );
+}
+
+describe('home-agent verify', () => {
+  it('passes a store the agent wrote, rebuilding every step, and writes nothing', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const before = fingerprint(dataDir);
+    const { code, stdout, report } = await verify(dataDir);
+    expect(code).toBe(0);
+    expect(report.steps).toEqual({ verified: 4, unverifiable: 0, mismatched: [] });
+    expect(stdout).toContain('request headers: 4 step(s) rebuilt, 0 unverifiable');
+    expect(stdout).toContain('All checks hold.');
+    expect(fingerprint(dataDir)).toEqual(before);
+  });
+
+  it('exits 0 through the real command line too, and 1 for a data folder without a store', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    expect((await runCli(['verify', '--data-dir', dataDir])).code).toBe(0);
+    const empty = await runCli(['verify', '--data-dir', tempDir()]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('does not exist');
+  });
+
+  it('names every step whose stored system prompt no longer hashes to its header', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    db.prepare("UPDATE request_parts SET body = body || ' (edited)' WHERE kind = 'system'").run();
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.steps.mismatched).toHaveLength(4);
+    expect(report.steps.mismatched[0]!.differences[0]).toMatch(
+      /^the stored system prompt hashes to [0-9a-f]{12}, the header says [0-9a-f]{12}$/,
+    );
+    expect(stdout).toContain('FAILED  request headers: 4 step(s) do not rebuild');
+  });
+
+  it('names the steps after a message that was changed, and only those', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    // Message 5 is the second turn's user message: the first turn's two steps never carried it.
+    const changed = db
+      .prepare(
+        "UPDATE messages SET payload = json_set(payload, '$.text', 'something else') WHERE conversation_id = 'c1' AND seq = 5 AND role = 'user'",
+      )
+      .run();
+    expect(changed.changes).toBe(1);
+    db.close();
+    const { code, report } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.steps.verified).toBe(2);
+    expect(report.steps.mismatched.map((step) => step.step)).toEqual([1, 2]);
+    expect(report.steps.mismatched[0]!.differences).toEqual([
+      expect.stringMatching(/^the messages through #5 hash to [0-9a-f]{12}, the header says [0-9a-f]{12}$/),
+      expect.stringMatching(/^the request rebuilds to [0-9a-f]{12}, the header says [0-9a-f]{12}$/),
+    ]);
+  });
+
+  it('names a step whose recorded tool list is not what its declarations were', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    db.prepare(
+      "UPDATE events SET payload = json_set(payload, '$.tools', json('[\"output_send__chat\"]')) WHERE seq = (SELECT MIN(seq) FROM events WHERE type = 'request/header')",
+    ).run();
+    db.close();
+    const { code, report } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.steps.mismatched).toHaveLength(1);
+    expect(report.steps.mismatched[0]!.differences).toEqual([
+      'the tool list differs: the header says [output_send__chat], the stored declarations give [output_list_channels, output_send__chat, output_send__notifications, seq_check, seq_delete, seq_list, seq_run, seq_save, seq_show, system_list_tools]',
+    ]);
+  });
+
+  it('reports steps recorded before headers named their parts as unverifiable, not failed', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    db.prepare(
+      "UPDATE events SET payload = json_remove(payload, '$.toolsHash', '$.messagesHash', '$.messageSeq') WHERE type = 'request/header'",
+    ).run();
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(0);
+    expect(report.steps).toEqual({ verified: 0, unverifiable: 4, mismatched: [] });
+    expect(stdout).toContain('0 step(s) rebuilt, 4 unverifiable');
+  });
+
+  it('reads a store of an older schema, whose steps are all unverifiable', async () => {
+    const dataDir = tempDir();
+    const file = databaseFileOf(dataDir);
+    const old = new Database(file);
+    runMigrations({ db: old, file, migrations: migrations.slice(0, 6) });
+    const store = new SqliteConversationStore({ db: old });
+    store.ensureConversation('c1', 'old');
+    store.appendMessage('c1', { role: 'user', text: 'hi' });
+    const base = { conversationId: 'c1', turnId: 't1', at: 1 };
+    store.appendEvent({ ...base, type: 'turn/start', text: 'hi', model: 'm' });
+    store.appendEvent({ ...base, type: 'request/header', step: 1, tools: [], systemPromptHash: 'a', requestHash: 'b' });
+    store.appendEvent({ ...base, type: 'turn/end', reason: 'done' });
+    old.close();
+    const { code, report } = await verify(dataDir);
+    expect(code).toBe(0);
+    expect(report.steps).toEqual({ verified: 0, unverifiable: 1, mismatched: [] });
+  });
+
+  it('fails on a turn without an end and on a tool call without an answer, naming them', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db });
+    store.ensureConversation('c1', 'killed');
+    store.appendMessage('c1', { role: 'user', text: 'lamps' });
+    store.appendMessage('c1', {
+      role: 'assistant',
+      text: '',
+      toolCalls: [
+        { id: 'k1', name: 'lamp__set', args: {} },
+        { id: 'k2', name: 'lamp__set', args: {} },
+      ],
+    });
+    store.appendMessage('c1', { role: 'tool', toolCallId: 'k1', toolName: 'lamp__set', content: '{}', isError: false });
+    store.appendMessage('c1', { role: 'tool', toolCallId: 'k1', toolName: 'lamp__set', content: '{}', isError: false });
+    store.appendEvent({ conversationId: 'c1', turnId: 't9', at: 1, type: 'turn/start', text: 'lamps', model: 'm' });
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.openTurns).toEqual([{ conversationId: 'c1', turnId: 't9' }]);
+    expect(report.unansweredCalls).toEqual([
+      { conversationId: 'c1', position: 3, callId: 'k1', problem: 'answered_twice' },
+      { conversationId: 'c1', position: 1, callId: 'k2', problem: 'unanswered' },
+    ]);
+    expect(stdout).toContain('FAILED  1 turn(s) have no end');
+    expect(stdout).toContain('conversation c1, message 2: k2 unanswered');
+  });
+});
