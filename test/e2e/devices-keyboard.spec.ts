@@ -17,8 +17,12 @@ test('pairs a device and allows an action with the keyboard alone', async ({ pag
   const host = await home.serve();
   await home.open(page, host);
 
-  await tabTo(page, page.getByRole('tab', { name: 'Devices' }));
-  await page.keyboard.press('Enter');
+  // The side tabs are one tab stop (the tabs pattern): Tab to the tab shown, then the arrow keys.
+  const devicesTab = page.getByRole('tab', { name: 'Devices' });
+  await tabTo(page, page.getByRole('tab', { selected: true }));
+  for (let press = 0; press < 6 && (await devicesTab.getAttribute('aria-selected')) !== 'true'; press++)
+    await page.keyboard.press('ArrowRight');
+  await expect(devicesTab).toHaveAttribute('aria-selected', 'true');
   await tabTo(page, page.getByTestId('add-device'));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Add a device' })).toBeFocused();

@@ -131,80 +131,83 @@ async function mirror(files: Record<string, Buffer | string>): Promise<ElectronM
 // A display is all the desktop path needs before it fetches; no X server has to answer.
 const display = { DISPLAY: ':99' };
 
-describe.skipIf(gitMissing)('a fresh clone (git is missing: apt-get install git)', () => {
-  it('installs with plain `npm ci` and no variable: electron unpacked without its download, the native modules built', () => {
-    expect(install.status, install.output).toBe(0);
-    expect(existsSync(path.join(electronDir, 'package.json'))).toBe(true);
-    expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
-    expect(existsSync(path.join(clone, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
-  });
-
-  it('leaves no install script to npm defaults: every one is allowed or denied in package.json', () => {
-    // npm 12 blocks unreviewed install scripts where npm 11 runs them; a reviewed list behaves the same in both.
-    const listed = spawnSync('npm', ['install-scripts', 'ls'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
-    expect(listed.status, listed.stderr).toBe(0);
-    expect(listed.stdout).toContain('No packages with unreviewed install scripts');
-  });
-
-  it('npm start tries Electron’s own install step and, when the download fails, serves browser mode within 60 s saying why', async () => {
-    const unreachable = await mirror({});
-    const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
-    const app = npmStart({ ...display, ELECTRON_MIRROR: unreachable.url, electron_config_cache: electronCache });
-    const failed = await app.waitFor(/^Home Agent starts in browser mode:/);
-    expect(failed.line).toMatch(/the Electron download failed: .*404/);
-    expect(unreachable.requests).toEqual([`/v${version}/${zipName}`]);
-    const served = await within(60_000, 'browser mode after the failed download', app.waitFor(/serving at (\S+)/));
-    expect(app.lines).toContain(
-      'For the desktop app, set ELECTRON_MIRROR to a mirror this machine can reach, or use a proxy ' +
-        '(ELECTRON_GET_USE_PROXY=1 with HTTPS_PROXY), then run npm start again.',
-    );
-    const origin = new URL(/serving at (\S+)/.exec(served.line)![1]!).origin;
-    expect(await (await fetch(`${origin}/`)).text()).toContain('<div id="root">');
-    expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
-  }, 180_000);
-
-  it('npm start honours ELECTRON_SKIP_BINARY_DOWNLOAD: no fetch, browser mode naming the variable', async () => {
-    const watched = await mirror({});
-    const app = npmStart({ ...display, ELECTRON_MIRROR: watched.url, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
-    const reason = await app.waitFor(/^Home Agent starts in browser mode:/);
-    expect(reason.line).toBe(
-      'Home Agent starts in browser mode: the Electron binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set.',
-    );
-    expect(app.lines.some((line) => line.startsWith('Fetching the Electron'))).toBe(false);
-    expect(watched.requests).toEqual([]);
-  }, 120_000);
-
-  it('npm start refuses a downloaded binary whose checksum is not the one Electron published', async () => {
-    const tampered = await mirror({ [`/v${version}/${zipName}`]: fakeZip });
-    const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
-    const app = npmStart({ ...display, ELECTRON_MIRROR: tampered.url, electron_config_cache: electronCache });
-    const failed = await app.waitFor(/^Home Agent starts in browser mode:/);
-    expect(failed.line).toMatch(/the Electron download failed: .*checksum/i);
-    expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
-  }, 120_000);
-
-  it('npm start fetches the binary from a mirror that has it and opens the desktop window', async () => {
-    const working = await mirror({
-      [`/v${version}/${zipName}`]: fakeZip,
-      [`/v${version}/SHASUMS256.txt`]: shasumsLine(zipName, fakeZip),
+describe.skipIf(gitMissing)(
+  gitMissing ? 'a fresh clone (skipped: git is missing; apt-get install git)' : 'a fresh clone',
+  () => {
+    it('installs with plain `npm ci` and no variable: electron unpacked without its download, the native modules built', () => {
+      expect(install.status, install.output).toBe(0);
+      expect(existsSync(path.join(electronDir, 'package.json'))).toBe(true);
+      expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
+      expect(existsSync(path.join(clone, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
     });
-    const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
-    const app = npmStart({
-      ...display,
-      ELECTRON_MIRROR: working.url,
-      electron_config_cache: electronCache,
-      // Our stand-in zip is not the published one, so check it against the mirror's SHASUMS256.txt.
-      electron_use_remote_checksums: '1',
+
+    it('leaves no install script to npm defaults: every one is allowed or denied in package.json', () => {
+      // npm 12 blocks unreviewed install scripts where npm 11 runs them; a reviewed list behaves the same in both.
+      const listed = spawnSync('npm', ['install-scripts', 'ls'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain('No packages with unreviewed install scripts');
     });
-    const outcome = await app.waitFor(/^Home Agent (opens the desktop window|starts in browser mode)/);
-    expect(outcome.line).toBe('Home Agent opens the desktop window (electron-forge start).');
-    expect(app.lines.some((line) => line.startsWith('Fetched the Electron binary'))).toBe(true);
-    expect(working.requests).toEqual(
-      expect.arrayContaining([`/v${version}/${zipName}`, `/v${version}/SHASUMS256.txt`]),
-    );
-    // Electron's index.js (what forge launches) now names the binary the install step unpacked.
-    const resolved = spawnSync(process.execPath, ['-p', "require('electron')"], { cwd: clone, encoding: 'utf8' });
-    expect(resolved.stdout.trim()).toBe(path.join(electronDir, 'dist', 'electron'));
-    expect(readFileSync(path.join(electronDir, 'dist', 'electron'), 'utf8')).toBe(fakeBinary);
-  }, 120_000);
-});
+
+    it('npm start tries Electron’s own install step and, when the download fails, serves browser mode within 60 s saying why', async () => {
+      const unreachable = await mirror({});
+      const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
+      const app = npmStart({ ...display, ELECTRON_MIRROR: unreachable.url, electron_config_cache: electronCache });
+      const failed = await app.waitFor(/^Home Agent starts in browser mode:/);
+      expect(failed.line).toMatch(/the Electron download failed: .*404/);
+      expect(unreachable.requests).toEqual([`/v${version}/${zipName}`]);
+      const served = await within(60_000, 'browser mode after the failed download', app.waitFor(/serving at (\S+)/));
+      expect(app.lines).toContain(
+        'For the desktop app, set ELECTRON_MIRROR to a mirror this machine can reach, or use a proxy ' +
+          '(ELECTRON_GET_USE_PROXY=1 with HTTPS_PROXY), then run npm start again.',
+      );
+      const origin = new URL(/serving at (\S+)/.exec(served.line)![1]!).origin;
+      expect(await (await fetch(`${origin}/`)).text()).toContain('<div id="root">');
+      expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
+    }, 180_000);
+
+    it('npm start honours ELECTRON_SKIP_BINARY_DOWNLOAD: no fetch, browser mode naming the variable', async () => {
+      const watched = await mirror({});
+      const app = npmStart({ ...display, ELECTRON_MIRROR: watched.url, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
+      const reason = await app.waitFor(/^Home Agent starts in browser mode:/);
+      expect(reason.line).toBe(
+        'Home Agent starts in browser mode: the Electron binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set.',
+      );
+      expect(app.lines.some((line) => line.startsWith('Fetching the Electron'))).toBe(false);
+      expect(watched.requests).toEqual([]);
+    }, 120_000);
+
+    it('npm start refuses a downloaded binary whose checksum is not the one Electron published', async () => {
+      const tampered = await mirror({ [`/v${version}/${zipName}`]: fakeZip });
+      const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
+      const app = npmStart({ ...display, ELECTRON_MIRROR: tampered.url, electron_config_cache: electronCache });
+      const failed = await app.waitFor(/^Home Agent starts in browser mode:/);
+      expect(failed.line).toMatch(/the Electron download failed: .*checksum/i);
+      expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
+    }, 120_000);
+
+    it('npm start fetches the binary from a mirror that has it and opens the desktop window', async () => {
+      const working = await mirror({
+        [`/v${version}/${zipName}`]: fakeZip,
+        [`/v${version}/SHASUMS256.txt`]: shasumsLine(zipName, fakeZip),
+      });
+      const electronCache = mkdtempSync(path.join(work, 'electron-cache-'));
+      const app = npmStart({
+        ...display,
+        ELECTRON_MIRROR: working.url,
+        electron_config_cache: electronCache,
+        // Our stand-in zip is not the published one, so check it against the mirror's SHASUMS256.txt.
+        electron_use_remote_checksums: '1',
+      });
+      const outcome = await app.waitFor(/^Home Agent (opens the desktop window|starts in browser mode)/);
+      expect(outcome.line).toBe('Home Agent opens the desktop window (electron-forge start).');
+      expect(app.lines.some((line) => line.startsWith('Fetched the Electron binary'))).toBe(true);
+      expect(working.requests).toEqual(
+        expect.arrayContaining([`/v${version}/${zipName}`, `/v${version}/SHASUMS256.txt`]),
+      );
+      // Electron's index.js (what forge launches) now names the binary the install step unpacked.
+      const resolved = spawnSync(process.execPath, ['-p', "require('electron')"], { cwd: clone, encoding: 'utf8' });
+      expect(resolved.stdout.trim()).toBe(path.join(electronDir, 'dist', 'electron'));
+      expect(readFileSync(path.join(electronDir, 'dist', 'electron'), 'utf8')).toBe(fakeBinary);
+    }, 120_000);
+  },
+);
