@@ -26,9 +26,17 @@ export interface CommandHelp {
 
 const OPTION_COLUMN = 30;
 
+/** Every command takes it; each help lists it last without saying so itself. */
+const HELP_OPTION: OptionHelp = { flag: '-h, --help', text: 'Show this help.' };
+
+/** A command's options as its help lists them: its own, then `-h, --help`. */
+function listedOptions(help: CommandHelp): OptionHelp[] {
+  return [...help.options, HELP_OPTION];
+}
+
 /** Pure: a command's full help text. */
 export function formatHelp(help: CommandHelp): string {
-  const options = help.options.map((option) =>
+  const options = listedOptions(help).map((option) =>
     option.flag.length < OPTION_COLUMN - 2
       ? `  ${option.flag.padEnd(OPTION_COLUMN - 2)}${option.text}`
       : `  ${option.flag}\n  ${' '.repeat(OPTION_COLUMN - 2)}${option.text}`,
@@ -41,7 +49,9 @@ export function formatHelp(help: CommandHelp): string {
     ...help.usage.map((line) => `  home-agent ${line}`),
     '',
     help.description,
-    ...(options.length > 0 ? ['', 'Options:', ...options] : []),
+    '',
+    'Options:',
+    ...options,
     ...(examples.length > 0 ? ['', 'Examples:', ...examples] : []),
     '',
   ].join('\n');
@@ -59,7 +69,7 @@ export function formatUsage(help: CommandHelp): string {
 
 /** Pure: the option names a help lists (`--port P` → `--port`, `-h, --help` → both). */
 export function optionNames(help: CommandHelp): string[] {
-  return help.options.flatMap((option) =>
+  return listedOptions(help).flatMap((option) =>
     [...option.flag.matchAll(/(?:^|[\s,[])(--?[a-z][\w-]*)/g)].map((found) => found[1]!),
   );
 }

@@ -37,3 +37,9 @@ export const DEVICE_AND_DATA_FLAG_HELP: readonly OptionHelp[] = [
     text: 'The replies of --provider scripted: a JSON file {"replies":[…]} (see README, "Scripted model").',
   },
 ];
+
+/** `--data-dir DIR` of the commands that read or write the store directly. */
+export const DATA_DIR_OPTION_HELP: OptionHelp = {
+  flag: '--data-dir DIR',
+  text: 'The data folder (default: $HOME_AGENT_DATA_DIR, else the usual one).',
+};

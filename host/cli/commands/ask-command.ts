@@ -43,7 +43,6 @@ export const ASK_HELP: CommandHelp = {
       text: 'Allow calls that need a person’s approval; without it they are denied (nobody can be asked from a script).',
     },
     { flag: '--json', text: 'Print every event as one JSON object per line (the stable contract for scripts).' },
-    { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
     {

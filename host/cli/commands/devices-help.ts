@@ -38,7 +38,6 @@ export const DEVICES_HELP: CommandHelp = {
     { flag: '--baud B', text: 'pair: the Modbus bus speed.' },
     { flag: '--parity P', text: 'pair: the Modbus bus parity (none, even, odd).' },
     { flag: '--stopbits S', text: 'pair: the Modbus bus stop bits (1 or 2).' },
-    { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
     { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },

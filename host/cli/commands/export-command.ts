@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
-import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
-import { openDatabase } from '../../store/open-database.ts';
-import { SqliteConversationStore } from '../../store/sqlite-conversation-store.ts';
+import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
 import { exportConversations } from '../../store/export-conversations.ts';
+import { readStoreSnapshot } from '../read-store-snapshot.ts';
 
 export const EXPORT_HELP: CommandHelp = {
   name: 'export',
@@ -19,8 +18,7 @@ export const EXPORT_HELP: CommandHelp = {
   options: [
     { flag: '--conversation ID', text: 'Only this conversation.' },
     { flag: '--format json', text: 'The format (json, the only one).' },
-    { flag: '--data-dir DIR', text: 'The data folder (default: $HOME_AGENT_DATA_DIR, else the usual one).' },
-    { flag: '-h, --help', text: 'Show this help.' },
+    DATA_DIR_OPTION_HELP,
   ],
   examples: [
     { command: 'home-agent export > home-agent.json', text: 'Every conversation, into a file.' },
@@ -47,31 +45,24 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
   });
   if (values.format !== undefined && values.format !== 'json')
     throw new UsageError(`--format must be json, got '${values.format}'`);
-  const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])), readonly: true });
-  try {
-    const store = new SqliteConversationStore({
-      db,
-      onInvalidRow: (report) =>
-        void io.stderr.write(
-          `home-agent export: left out row ${report.key} of ${report.table}, which does not validate: ${report.detail}\n`,
-        ),
-    });
-    // One read transaction: a `serve` writing meanwhile cannot make the document half old, half new.
-    const document = db.transaction(() =>
+  const document = await readStoreSnapshot({
+    dataDir: values['data-dir'],
+    onInvalidRow: (report) =>
+      void io.stderr.write(
+        `home-agent export: left out row ${report.key} of ${report.table}, which does not validate: ${report.detail}\n`,
+      ),
+    read: ({ store }) =>
       exportConversations({
         store,
         ...(values.conversation !== undefined ? { conversationId: values.conversation } : {}),
       }),
-    )();
-    if (values.conversation !== undefined && document.conversations.length === 0) {
-      io.stderr.write(
-        `home-agent export: no conversation has the id ${values.conversation} (without --conversation, every conversation is exported)\n`,
-      );
-      return 1;
-    }
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-    return 0;
-  } finally {
-    db.close();
+  });
+  if (values.conversation !== undefined && document.conversations.length === 0) {
+    io.stderr.write(
+      `home-agent export: no conversation has the id ${values.conversation} (without --conversation, every conversation is exported)\n`,
+    );
+    return 1;
   }
+  io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  return 0;
 }

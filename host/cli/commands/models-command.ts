@@ -22,7 +22,6 @@ export const MODELS_HELP: CommandHelp = {
     { flag: '--base-url URL', text: 'Where the server answers (default: the provider’s usual address).' },
     { flag: '--api-key-env VAR', text: 'The environment variable that holds the key.' },
     { flag: '--json', text: 'Print one JSON array of {id, name?} instead.' },
-    { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
     { command: 'home-agent models --provider ollama', text: 'The models pulled into the local Ollama.' },

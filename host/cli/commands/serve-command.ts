@@ -35,7 +35,6 @@ export const SERVE_HELP: CommandHelp = {
     { flag: '--static DIR', text: 'Serve the page from DIR instead of the built dist/renderer.' },
     ...SETTING_FLAG_HELP,
     ...DEVICE_AND_DATA_FLAG_HELP,
-    { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
     { command: 'home-agent serve --sim', text: 'The app with simulated devices; open the address it prints.' },

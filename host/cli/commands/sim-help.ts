@@ -18,7 +18,6 @@ export const SIM_HELP: CommandHelp = {
       flag: '--devices KIND,…',
       text: `Which devices, in order (default lamp,lamp,thermometer,display); kinds: ${SIMULATED_KINDS.join(', ')}.`,
     },
-    { flag: '-h, --help', text: 'Show this help.' },
   ],
   examples: [
     { command: 'home-agent sim', text: 'Two lamps, a thermometer and a display.' },

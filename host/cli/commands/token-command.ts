@@ -3,6 +3,7 @@ import { resolveDataDir } from '../../config/data-dir.ts';
 import { readOrCreateWebToken, rotateWebToken, webTokenFileOf } from '../../web/token-file.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
+import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
 
 export const TOKEN_HELP: CommandHelp = {
   name: 'token',
@@ -14,10 +15,7 @@ export const TOKEN_HELP: CommandHelp = {
     '(making it the first time); `rotate` replaces it: every address and tab holding the old one stops',
     'working once serve restarts.',
   ].join('\n'),
-  options: [
-    { flag: '--data-dir DIR', text: 'The data folder (default: $HOME_AGENT_DATA_DIR, else the usual one).' },
-    { flag: '-h, --help', text: 'Show this help.' },
-  ],
+  options: [DATA_DIR_OPTION_HELP],
   examples: [
     { command: 'home-agent token', text: 'The token of this data folder.' },
     { command: 'home-agent token rotate', text: 'A new token (restart serve to use it).' },

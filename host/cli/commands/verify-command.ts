@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
-import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
-import { openDatabase } from '../../store/open-database.ts';
-import { SqliteConversationStore } from '../../store/sqlite-conversation-store.ts';
+import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
 import { verifyStore, type VerifyReport } from '../../store/verify-store.ts';
+import { readStoreSnapshot } from '../read-store-snapshot.ts';
 
 export const VERIFY_HELP: CommandHelp = {
   name: 'verify',
@@ -17,11 +16,7 @@ export const VERIFY_HELP: CommandHelp = {
     'unverifiable, not failed). Exit status: 0 when everything holds, 1 otherwise or when the store',
     'cannot be read, 2 a wrong command line.',
   ].join('\n'),
-  options: [
-    { flag: '--data-dir DIR', text: 'The data folder (default: $HOME_AGENT_DATA_DIR, else the usual one).' },
-    { flag: '--json', text: 'Print the report as one JSON object.' },
-    { flag: '-h, --help', text: 'Show this help.' },
-  ],
+  options: [DATA_DIR_OPTION_HELP, { flag: '--json', text: 'Print the report as one JSON object.' }],
   examples: [
     { command: 'home-agent verify', text: 'Check this machine’s store.' },
     { command: 'home-agent verify --data-dir backup --json', text: 'Check a copy, as JSON for a script.' },
@@ -40,29 +35,17 @@ export async function runVerifyCommand(argv: string[], io: CliIo): Promise<numbe
     options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   });
-  const file = databaseFileOf(resolveDataDir(values['data-dir']));
-  const db = openDatabase({ file, readonly: true, olderSchema: true });
-  try {
-    const invalidRows: string[] = [];
-    const store = new SqliteConversationStore({
-      db,
-      onInvalidRow: (report) => invalidRows.push(`row ${report.key} of ${report.table}: ${report.detail}`),
-    });
-    // One read transaction: a `serve` writing meanwhile cannot make the report half old, half new.
-    db.exec('BEGIN');
-    let report: VerifyReport;
-    try {
-      report = await verifyStore({ db, store });
-    } finally {
-      db.exec('COMMIT');
-    }
-    const ok = report.ok && invalidRows.length === 0;
-    if (values.json) io.stdout.write(`${JSON.stringify({ ...report, ok, invalidRows, file })}\n`);
-    else io.stdout.write(describeReport({ report, invalidRows, file, ok }));
-    return ok ? 0 : 1;
-  } finally {
-    db.close();
-  }
+  const invalidRows: string[] = [];
+  const { report, file } = await readStoreSnapshot({
+    dataDir: values['data-dir'],
+    olderSchema: true,
+    onInvalidRow: (row) => invalidRows.push(`row ${row.key} of ${row.table}: ${row.detail}`),
+    read: async ({ db, store, file }) => ({ report: await verifyStore({ db, store }), file }),
+  });
+  const ok = report.ok && invalidRows.length === 0;
+  if (values.json) io.stdout.write(`${JSON.stringify({ ...report, ok, invalidRows, file })}\n`);
+  else io.stdout.write(describeReport({ report, invalidRows, file, ok }));
+  return ok ? 0 : 1;
 }
 
 function describeReport(options: { report: VerifyReport; invalidRows: string[]; file: string; ok: boolean }): string {
