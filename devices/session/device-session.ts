@@ -316,7 +316,9 @@ export class DeviceSession {
         this.reportProblem({ problem: 'hello_refused', detail: `hello refused: ${hello.reason}` });
         await this.pause(undefined);
       } catch (error) {
-        if (signal.aborted || this.transport !== transport) return undefined;
+        // A port that says it is closed will not answer: wait for its close (serialport reports it a
+        // moment later) instead of asking again, which would never give the close a chance to arrive.
+        if (signal.aborted || this.transport !== transport || !transport.isOpen) return undefined;
         if (sentId !== undefined) this.restarts.asked(sentId);
         // Woken by `ready`: the device just started, so ask again at once without reporting anything.
         if (!woken.signal.aborted)
