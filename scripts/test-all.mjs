@@ -82,6 +82,15 @@ if (p?.stats) {
   failed += p.stats.unexpected + (p.stats.flaky ?? 0);
   skipped += p.stats.skipped;
 } else failed += 1;
+// A runner that fails with no failed test (a crashed worker, an error outside any test) still
+// failed: it counts once, and the line says so instead of reading as all green.
+const runnerErrors = [
+  vitest.status !== 0 && (v?.numFailedTests ?? 0) === 0 ? 'Vitest' : undefined,
+  playwright.status !== 0 && (p?.stats?.unexpected ?? 0) === 0 ? 'Playwright' : undefined,
+].filter(Boolean);
+failed += runnerErrors.length;
 const ok = vitest.status === 0 && playwright.status === 0 && failed === 0;
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+const why =
+  runnerErrors.length > 0 ? ` (${runnerErrors.join(' and ')} failed outside any test: see its output above)` : '';
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${why}`);
 process.exit(ok ? 0 : 1);
