@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import {
   agentEventSchema,
-  apiContract,
   apiEnvelopeSchema,
   hostNoticeSchema,
   type ApiInput,
@@ -10,6 +9,7 @@ import {
   type HomeAgentBridge,
 } from '../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient } from './api-client.ts';
+import { outputOfEnvelope } from './output-of-envelope.ts';
 
 /**
  * The API through the preload's `window.homeAgent`. The preload is trusted less than its name
@@ -47,23 +47,7 @@ export function createElectronApiClient(bridge: HomeAgentBridge): ApiClient {
       const envelope = apiEnvelopeSchema.safeParse(raw);
       if (!envelope.success)
         throw new ApiCallError({ method, message: `The host's answer to ${method} is not an API envelope.` });
-      if (!envelope.data.ok) {
-        const { message, status, field, issues } = envelope.data.error;
-        throw new ApiCallError({
-          method,
-          message,
-          status,
-          ...(field !== undefined ? { field } : {}),
-          ...(issues !== undefined ? { issues } : {}),
-        });
-      }
-      const output = apiContract[method].output.safeParse(envelope.data.result);
-      if (!output.success)
-        throw new ApiCallError({
-          method,
-          message: `The host's answer to ${method} does not match the contract: ${output.error.message}`,
-        });
-      return output.data as ApiOutput<M>;
+      return outputOfEnvelope({ method, envelope: envelope.data });
     },
     onNotice: (listener) => subscribeChecked(bridge.onNotice, hostNoticeSchema, 'notice', listener),
     onEvent: (listener) => subscribeChecked(bridge.onEvent, agentEventSchema, 'event', listener),

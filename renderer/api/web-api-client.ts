@@ -11,6 +11,7 @@ import {
   type HostNotice,
 } from '../../host/contract/api-contract.ts';
 import { ApiCallError, parseJson, type ApiClient, type ConnectionState } from './api-client.ts';
+import { outputOfEnvelope } from './output-of-envelope.ts';
 
 /** Where and how the web client reaches `home-agent serve`. */
 export interface WebApiClientOptions {
@@ -149,8 +150,7 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
 
   async function call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
     if (disposed) throw new ApiCallError({ method, message: 'The API client was disposed.' });
-    const entry = apiContract[method];
-    const body = entry.input.safeParse(input);
+    const body = apiContract[method].input.safeParse(input);
     if (!body.success)
       throw new ApiCallError({ method, message: `Invalid input for ${method}: ${body.error.message}` });
     const controller = new AbortController();
@@ -172,28 +172,12 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
           message: `The host answered ${method} with HTTP ${response.status} and no readable body.`,
         });
       }
-      if (!envelope.data.ok) {
-        const failure = envelope.data.error;
-        if (response.status === 401)
-          setConnection({
-            status: 'unauthorized',
-            message: `The host refused this page's token (${failure.message}). If the token was rotated, open the address home-agent serve prints now.`,
-          });
-        throw new ApiCallError({
-          method,
-          status: response.status,
-          message: failure.message,
-          ...('field' in failure && failure.field !== undefined ? { field: failure.field } : {}),
-          ...('issues' in failure && failure.issues !== undefined ? { issues: failure.issues } : {}),
+      if (!envelope.data.ok && response.status === 401)
+        setConnection({
+          status: 'unauthorized',
+          message: `The host refused this page's token (${envelope.data.error.message}). If the token was rotated, open the address home-agent serve prints now.`,
         });
-      }
-      const output = entry.output.safeParse(envelope.data.result);
-      if (!output.success)
-        throw new ApiCallError({
-          method,
-          message: `The host's answer to ${method} does not match the contract: ${output.error.message}`,
-        });
-      return output.data as ApiOutput<M>;
+      return outputOfEnvelope({ method, envelope: envelope.data, status: response.status });
     } catch (error) {
       if (error instanceof ApiCallError) throw error;
       const timedOut = signal.aborted && !controller.signal.aborted;

@@ -1,4 +1,5 @@
 import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { dropConversationEntries } from './drop-conversation-entries.ts';
 
 type BatchStartEvent = Extract<HostAgentEvent, { type: 'batch/start' }>;
 type ToolEndEvent = Extract<HostAgentEvent, { type: 'tool/end' }>;
@@ -121,13 +122,8 @@ function attachStateAfterStop(data: BatchesData, event: DeviceStateEvent): Batch
 
 /** Drops every batch of one conversation (before its journal is folded again). */
 export function dropConversationBatches(data: BatchesData, conversationId: string): BatchesData {
-  const ids = data.batchOrder[conversationId];
-  if (!ids) return data;
-  const batches = { ...data.batches };
-  for (const id of ids) delete batches[id];
-  const batchOrder = { ...data.batchOrder };
-  delete batchOrder[conversationId];
-  return { batches, batchOrder };
+  const kept = dropConversationEntries({ byId: data.batches, order: data.batchOrder }, conversationId);
+  return kept ? { batches: kept.byId, batchOrder: kept.order } : data;
 }
 
 function startBatch(data: BatchesData, event: BatchStartEvent): BatchesData {

@@ -3,6 +3,7 @@ import type { ConversationSummary } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import type { AppState } from './create-app-store.ts';
 import { messageOf } from './message-of.ts';
+import { newestWins } from './newest-wins.ts';
 
 /** A search of the conversations: the text typed, and what the host found for it. */
 export interface ConversationSearch {
@@ -38,7 +39,7 @@ export interface ConversationsSlice {
 
 /** The slice, with the API its actions call. */
 export function createConversationsSlice(api: ApiClient): StateCreator<AppState, [], [], ConversationsSlice> {
-  let latestSearch = 0;
+  const searches = newestWins();
   return (set, get) => {
     /** Puts a changed summary in the list (and in the search results), keeping newest first. */
     function replaceSummary(summary: ConversationSummary): void {
@@ -72,19 +73,20 @@ export function createConversationsSlice(api: ApiClient): StateCreator<AppState,
       startNewConversation: () =>
         set((state) => ({ openConversationId: null, drawer: state.drawer === 'conversations' ? null : state.drawer })),
       async searchConversations(query) {
-        const request = ++latestSearch;
         if (query.trim() === '') {
+          // Cleared: a search still in flight must not bring its results back.
+          searches.supersede();
           set({ conversationSearch: null });
           return;
         }
         set((state) => ({
           conversationSearch: { query, status: 'searching', results: state.conversationSearch?.results ?? [] },
         }));
-        try {
-          const { conversations } = await api.call('conversations/search', { query });
-          if (request === latestSearch) set({ conversationSearch: { query, status: 'done', results: conversations } });
-        } catch (error) {
-          if (request === latestSearch)
+        await searches.run({
+          request: () => api.call('conversations/search', { query }),
+          onAnswer: ({ conversations }) =>
+            set({ conversationSearch: { query, status: 'done', results: conversations } }),
+          onError: (error) =>
             set({
               conversationSearch: {
                 query,
@@ -92,8 +94,8 @@ export function createConversationsSlice(api: ApiClient): StateCreator<AppState,
                 results: [],
                 error: `The search failed: ${messageOf(error)}`,
               },
-            });
-        }
+            }),
+        });
       },
       async renameConversation(conversationId, title) {
         try {

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
+import { newestWins } from './newest-wins.ts';
 
 /** The host's devices as it last listed them, and how the last look-up went. */
 export interface DevicesSlice {
@@ -20,22 +21,19 @@ export interface DevicesSlice {
 
 /** The slice, with the API its actions call. */
 export function createDevicesSlice(api: ApiClient): StateCreator<AppState, [], [], DevicesSlice> {
-  // Look-ups overlap (a turn ends while the button is pressed): an older answer must not win.
-  let latest = 0;
+  const lookUps = newestWins();
   return (set, get) => ({
     devices: [],
     devicesStatus: 'idle',
     devicesError: null,
     async refreshDevices() {
-      const request = ++latest;
       set({ devicesStatus: 'loading' });
-      try {
-        const { devices } = await api.call('devices/list', {});
-        if (request === latest) set({ devices, devicesStatus: 'loaded', devicesError: null });
-      } catch (error) {
-        if (request === latest)
-          set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` });
-      }
+      await lookUps.run({
+        request: () => api.call('devices/list', {}),
+        onAnswer: ({ devices }) => set({ devices, devicesStatus: 'loaded', devicesError: null }),
+        onError: (error) =>
+          set({ devicesStatus: 'failed', devicesError: `Could not list the devices: ${messageOf(error)}` }),
+      });
     },
     receiveDeviceEvent(notice) {
       set({ devices: addDeviceEvent(get().devices, notice, Date.now()) });

@@ -30,14 +30,7 @@ export function foldEvent(data: FoldedData, event: HostAgentEvent): FoldedData {
   const channels = reduceChannels(data, { event, batchSequence });
   const approvals = reduceApprovals(data, event);
   if (turns === data && batches === data && channels === data && approvals === data) return data;
-  return {
-    turns: turns.turns,
-    turnOrder: turns.turnOrder,
-    batches: batches.batches,
-    batchOrder: batches.batchOrder,
-    channelOutputs: channels.channelOutputs,
-    approvals: approvals.approvals,
-  };
+  return combineFolded({ turns, batches, channels, approvals });
 }
 
 /** Pure: folds events in order. */
@@ -54,16 +47,25 @@ export function replaceConversation(
   const batches = dropConversationBatches(data, options.conversationId);
   const channels = dropConversationChannels(data, options.conversationId);
   const approvals = dropConversationApprovals(data, options.conversationId);
-  const cleared: FoldedData = {
-    turns: turns.turns,
-    turnOrder: turns.turnOrder,
-    batches: batches.batches,
-    batchOrder: batches.batchOrder,
-    channelOutputs: channels.channelOutputs,
-    approvals: approvals.approvals,
-  };
   return foldEvents(
-    cleared,
+    combineFolded({ turns, batches, channels, approvals }),
     options.events.filter((event) => event.conversationId === options.conversationId),
   );
+}
+
+/** The folded data made of each reducer's own part (a reducer's answer may carry the others' fields too). */
+function combineFolded(parts: {
+  turns: TurnsData;
+  batches: BatchesData;
+  channels: ChannelsData;
+  approvals: ApprovalsData;
+}): FoldedData {
+  return {
+    turns: parts.turns.turns,
+    turnOrder: parts.turns.turnOrder,
+    batches: parts.batches.batches,
+    batchOrder: parts.batches.batchOrder,
+    channelOutputs: parts.channels.channelOutputs,
+    approvals: parts.approvals.approvals,
+  };
 }

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
+import { newestWins } from './newest-wins.ts';
 import {
   idlePluginToggle,
   nextPluginToggle,
@@ -32,7 +33,7 @@ export interface PluginsSlice {
 
 /** The slice, with the API its actions call. */
 export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [], PluginsSlice> {
-  let latest = 0;
+  const lookUps = newestWins();
   return (set, get) => {
     function step(input: PluginToggleInput): void {
       set({ pluginToggle: nextPluginToggle(get().pluginToggle, input) });
@@ -68,15 +69,13 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
       pluginsError: null,
       pluginToggle: idlePluginToggle,
       async refreshPlugins() {
-        const request = ++latest;
         set({ pluginsStatus: 'loading' });
-        try {
-          const { plugins } = await api.call('plugins/list', {});
-          if (request === latest) set({ plugins, pluginsStatus: 'loaded', pluginsError: null });
-        } catch (error) {
-          if (request === latest)
-            set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` });
-        }
+        await lookUps.run({
+          request: () => api.call('plugins/list', {}),
+          onAnswer: ({ plugins }) => set({ plugins, pluginsStatus: 'loaded', pluginsError: null }),
+          onError: (error) =>
+            set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` }),
+        });
       },
       async setPluginEnabled(name, enabled) {
         const before = get().pluginToggle;

@@ -4,6 +4,7 @@ import { ApiCallError, type ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
+import { newestWins } from './newest-wins.ts';
 import { parseSettingText, settingErrorText, settingFields, type SettingKey } from './setting-fields.ts';
 
 /** The model fields the form can try against the server before saving them. */
@@ -60,9 +61,9 @@ const kindOf = new Map(settingFields.map((field) => [field.key, field.kind]));
 
 /** The slice, with the API its actions call. */
 export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], [], SettingsSlice> {
-  let latest = 0;
-  let latestModels = 0;
-  let latestTest = 0;
+  const reads = newestWins();
+  const modelLookUps = newestWins();
+  const connectionTests = newestWins();
   return (set, get) => {
     async function saveOne(key: SettingKey, text: string): Promise<boolean> {
       const parsed = parseSettingText(kindOf.get(key) ?? 'text', text);
@@ -72,8 +73,8 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
       }
       try {
         const { settings } = await api.call('settings/set', { key, value: parsed.value });
-        // Saved: the stored value is shown again, and a new read wins over any older one in flight.
-        latest += 1;
+        // Saved: the stored value is shown again, and wins over any older read in flight.
+        reads.supersede();
         set((state) => ({
           settings,
           settingDrafts: without(state.settingDrafts, key),
@@ -102,48 +103,41 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
       modelChoices: { status: 'idle', models: [] },
       connectionTest: null,
       async loadModelChoices() {
-        const request = ++latestModels;
         set((state) => ({ modelChoices: { ...state.modelChoices, status: 'loading' } }));
-        try {
-          const answer = await api.call('models/list', modelFields(get()));
-          if (request !== latestModels) return;
-          set({
-            modelChoices: answer.ok
-              ? { status: 'loaded', models: answer.models }
-              : { status: 'failed', models: [], message: answer.message },
-          });
-        } catch (error) {
-          if (request === latestModels)
+        await modelLookUps.run({
+          request: () => api.call('models/list', modelFields(get())),
+          onAnswer: (answer) =>
+            set({
+              modelChoices: answer.ok
+                ? { status: 'loaded', models: answer.models }
+                : { status: 'failed', models: [], message: answer.message },
+            }),
+          onError: (error) =>
             set({
               modelChoices: { status: 'failed', models: [], message: settingErrorText({ message: messageOf(error) }) },
-            });
-        }
+            }),
+        });
       },
       async testConnection() {
-        const request = ++latestTest;
         set({ connectionTest: { phase: 'testing' } });
-        try {
-          const answer = await api.call('models/test', modelFields(get()));
-          if (request === latestTest)
-            set({ connectionTest: { phase: 'done', ok: answer.ok, message: answer.message } });
-        } catch (error) {
-          if (request === latestTest)
+        await connectionTests.run({
+          request: () => api.call('models/test', modelFields(get())),
+          onAnswer: (answer) => set({ connectionTest: { phase: 'done', ok: answer.ok, message: answer.message } }),
+          onError: (error) =>
             set({
               connectionTest: { phase: 'done', ok: false, message: settingErrorText({ message: messageOf(error) }) },
-            });
-        }
+            }),
+        });
       },
       async refreshSettings() {
-        const request = ++latest;
         set({ settingsStatus: 'loading' });
-        try {
-          const { settings, fixed } = await api.call('settings/get', {});
-          if (request === latest)
-            set({ settings, fixedSettings: fixed ?? [], settingsStatus: 'loaded', settingsError: null });
-        } catch (error) {
-          if (request === latest)
-            set({ settingsStatus: 'failed', settingsError: `Could not read the settings: ${messageOf(error)}` });
-        }
+        await reads.run({
+          request: () => api.call('settings/get', {}),
+          onAnswer: ({ settings, fixed }) =>
+            set({ settings, fixedSettings: fixed ?? [], settingsStatus: 'loaded', settingsError: null }),
+          onError: (error) =>
+            set({ settingsStatus: 'failed', settingsError: `Could not read the settings: ${messageOf(error)}` }),
+        });
       },
       editSetting(key, text) {
         set((state) => ({

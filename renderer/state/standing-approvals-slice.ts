@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/api-client.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
 import { messageOf } from './message-of.ts';
+import { newestWins } from './newest-wins.ts';
 
 /** Every standing approval ("Always allow") of the host's data folder, as it last listed them. */
 export interface StandingApprovalsSlice {
@@ -15,25 +16,23 @@ export interface StandingApprovalsSlice {
 
 /** The slice, with the API its actions call. */
 export function createStandingApprovalsSlice(api: ApiClient): StateCreator<AppState, [], [], StandingApprovalsSlice> {
-  let latest = 0;
+  const lookUps = newestWins();
   return (set) => ({
     standingApprovals: [],
     standingApprovalsStatus: 'idle',
     standingApprovalsError: null,
     async refreshStandingApprovals() {
-      const request = ++latest;
       set({ standingApprovalsStatus: 'loading' });
-      try {
-        const { approvals } = await api.call('approvals/list', {});
-        if (request === latest)
-          set({ standingApprovals: approvals, standingApprovalsStatus: 'loaded', standingApprovalsError: null });
-      } catch (error) {
-        if (request === latest)
+      await lookUps.run({
+        request: () => api.call('approvals/list', {}),
+        onAnswer: ({ approvals }) =>
+          set({ standingApprovals: approvals, standingApprovalsStatus: 'loaded', standingApprovalsError: null }),
+        onError: (error) =>
           set({
             standingApprovalsStatus: 'failed',
             standingApprovalsError: `Could not list the standing approvals: ${messageOf(error)}`,
-          });
-      }
+          }),
+      });
     },
   });
 }

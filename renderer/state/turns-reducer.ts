@@ -1,4 +1,5 @@
 import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { dropConversationEntries } from './drop-conversation-entries.ts';
 
 export type TurnStatus = 'running' | 'done' | 'error' | 'aborted' | 'max_steps';
 
@@ -109,13 +110,8 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
 
 /** Drops every turn of one conversation (before its journal is folded again). */
 export function dropConversationTurns(data: TurnsData, conversationId: string): TurnsData {
-  const ids = data.turnOrder[conversationId];
-  if (!ids) return data;
-  const turns = { ...data.turns };
-  for (const id of ids) delete turns[id];
-  const turnOrder = { ...data.turnOrder };
-  delete turnOrder[conversationId];
-  return { turns, turnOrder };
+  const kept = dropConversationEntries({ byId: data.turns, order: data.turnOrder }, conversationId);
+  return kept ? { turns: kept.byId, turnOrder: kept.order } : data;
 }
 
 function putTurn(data: TurnsData, turn: TurnView): TurnsData {

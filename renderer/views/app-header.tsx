@@ -1,4 +1,6 @@
+import type { Drawer } from '../state/app-slice.ts';
 import { ApprovalsPending } from './approvals-pending.tsx';
+import { DRAWER_PARTS } from './drawer.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 const connectionLabels = {
@@ -16,9 +18,6 @@ const connectionLabels = {
 export function AppHeader() {
   const model = useAppStore((state) => state.appInfo?.model);
   const connection = useAppStore((state) => state.connection.status);
-  const drawer = useAppStore((state) => state.drawer);
-  const setDrawer = useAppStore((state) => state.setDrawer);
-  const toggle = (which: 'conversations' | 'side') => setDrawer(drawer === which ? null : which);
   const modelClass =
     model?.ok === false
       ? 'model-label model-label-broken'
@@ -27,33 +26,9 @@ export function AppHeader() {
         : 'model-label';
   return (
     <header className="app-header">
-      <button
-        type="button"
-        className="drawer-toggle"
-        aria-expanded={drawer === 'conversations'}
-        aria-controls="conversation-drawer"
-        data-testid="open-conversations"
-        onClick={() => toggle('conversations')}
-      >
-        <span aria-hidden="true" className="drawer-toggle-icon">
-          ☰
-        </span>
-        <span className="drawer-toggle-text">Conversations</span>
-      </button>
+      <DrawerToggle which="conversations" className="drawer-toggle" icon="☰" text="Conversations" />
       <h1 className="app-title">Home Agent</h1>
-      <button
-        type="button"
-        className="drawer-toggle drawer-toggle-side"
-        aria-expanded={drawer === 'side'}
-        aria-controls="side-drawer"
-        data-testid="open-side-panel"
-        onClick={() => toggle('side')}
-      >
-        <span aria-hidden="true" className="drawer-toggle-icon">
-          ⚙
-        </span>
-        <span className="drawer-toggle-text">Devices &amp; settings</span>
-      </button>
+      <DrawerToggle which="side" className="drawer-toggle drawer-toggle-side" icon="⚙" text="Devices & settings" />
       <div className="app-header-right">
         <ApprovalsPending />
         {model && (
@@ -66,5 +41,27 @@ export function AppHeader() {
         </span>
       </div>
     </header>
+  );
+}
+
+/** The header button that opens a drawer (or closes it when open); shown on narrow screens only. */
+function DrawerToggle(props: { which: Drawer; className: string; icon: string; text: string }) {
+  const expanded = useAppStore((state) => state.drawer === props.which);
+  const setDrawer = useAppStore((state) => state.setDrawer);
+  const { id, toggleTestId } = DRAWER_PARTS[props.which];
+  return (
+    <button
+      type="button"
+      className={props.className}
+      aria-expanded={expanded}
+      aria-controls={id}
+      data-testid={toggleTestId}
+      onClick={() => setDrawer(expanded ? null : props.which)}
+    >
+      <span aria-hidden="true" className="drawer-toggle-icon">
+        {props.icon}
+      </span>
+      <span className="drawer-toggle-text">{props.text}</span>
+    </button>
   );
 }

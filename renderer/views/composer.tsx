@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -59,17 +60,14 @@ export function Composer() {
         onKeyDown={onKeyDown}
       />
       {running ? (
-        <button
-          type="button"
+        <AriaDisabledButton
           className="button button-stop"
           data-testid="stop-button"
-          aria-disabled={stopping}
-          onClick={() => {
-            if (!stopping) void abortTurn();
-          }}
+          unavailable={stopping}
+          onPress={() => void abortTurn()}
         >
           {stopping ? 'Stopping…' : 'Stop'}
-        </button>
+        </AriaDisabledButton>
       ) : (
         <button type="submit" className="button button-primary" data-testid="send-button" disabled={!canSend}>
           Send

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ConversationSummary } from '../../host/contract/api-contract.ts';
+import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
-
-type Mode = 'view' | 'rename' | 'delete';
+import { useModeReturningFocus } from './use-mode-returning-focus.ts';
 
 /**
  * One conversation of the list: a button that opens it (marked current when open), and Rename and
@@ -20,29 +20,15 @@ export function ConversationItem(props: { conversation: ConversationSummary }) {
   const openConversation = useAppStore((state) => state.openConversation);
   const renameConversation = useAppStore((state) => state.renameConversation);
   const deleteConversation = useAppStore((state) => state.deleteConversation);
-  const [mode, setMode] = useState<Mode>('view');
+  const { mode, open, close, opener } = useModeReturningFocus<'view' | 'rename' | 'delete'>('view');
   const [title, setTitle] = useState(conversation.title);
-  const renameButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef<'rename' | 'delete' | null>(null);
   const label = conversation.title || 'Untitled';
-
-  useEffect(() => {
-    if (mode !== 'view' || returnFocus.current === null) return;
-    (returnFocus.current === 'rename' ? renameButton : deleteButton).current?.focus();
-    returnFocus.current = null;
-  }, [mode]);
-
-  function leave(from: 'rename' | 'delete'): void {
-    returnFocus.current = from;
-    setMode('view');
-  }
 
   async function saveTitle(event: FormEvent): Promise<void> {
     event.preventDefault();
     const trimmed = title.trim();
-    if (trimmed === '' || trimmed === conversation.title) return leave('rename');
-    if (await renameConversation(conversation.id, trimmed)) leave('rename');
+    if (trimmed === '' || trimmed === conversation.title) return close();
+    if (await renameConversation(conversation.id, trimmed)) close();
   }
 
   return (
@@ -68,7 +54,7 @@ export function ConversationItem(props: { conversation: ConversationSummary }) {
               if (event.key === 'Escape') {
                 event.stopPropagation();
                 setTitle(conversation.title);
-                leave('rename');
+                close();
               }
             }}
           />
@@ -81,7 +67,7 @@ export function ConversationItem(props: { conversation: ConversationSummary }) {
               className="button button-small"
               onClick={() => {
                 setTitle(conversation.title);
-                leave('rename');
+                close();
               }}
             >
               Cancel
@@ -108,81 +94,54 @@ export function ConversationItem(props: { conversation: ConversationSummary }) {
           <div className="conversation-actions">
             <button
               type="button"
-              ref={renameButton}
+              ref={opener('rename')}
               className="link-button"
               data-testid="conversation-rename"
               aria-label={`Rename “${label}”`}
               onClick={() => {
                 setTitle(conversation.title);
-                setMode('rename');
+                open('rename');
               }}
             >
               Rename
             </button>
             <button
               type="button"
-              ref={deleteButton}
+              ref={opener('delete')}
               className="link-button link-button-danger"
               data-testid="conversation-delete"
               aria-label={`Delete “${label}”`}
-              onClick={() => setMode('delete')}
+              onClick={() => open('delete')}
             >
               Delete
             </button>
           </div>
           {mode === 'delete' && (
-            <DeleteQuestion
-              label={label}
-              busy={busy}
-              onKeep={() => leave('delete')}
-              onDelete={async () => {
-                if (!(await deleteConversation(conversation.id))) leave('delete');
-              }}
-            />
+            <ConfirmQuestion
+              className="conversation-delete-question"
+              role="group"
+              aria-label={`Delete “${label}”?`}
+              data-testid="conversation-delete-question"
+              actionsClassName="conversation-actions"
+              keep={{ label: 'Keep' }}
+              // While a turn runs there, only Keep is offered.
+              confirm={busy ? undefined : { label: 'Delete', testId: 'conversation-delete-confirm' }}
+              onKeep={close}
+              onConfirm={() =>
+                void deleteConversation(conversation.id).then((deleted) => {
+                  if (!deleted) close();
+                })
+              }
+            >
+              <p>
+                {busy
+                  ? 'A turn is running in this conversation: stop it before deleting.'
+                  : `Delete “${label}” and its whole history? This cannot be undone.`}
+              </p>
+            </ConfirmQuestion>
           )}
         </>
       )}
     </li>
-  );
-}
-
-/** "Delete … and its history?": Keep takes the focus; while a turn runs there, only Keep is offered. */
-function DeleteQuestion(props: { label: string; busy: boolean; onKeep: () => void; onDelete: () => Promise<void> }) {
-  const keep = useRef<HTMLButtonElement>(null);
-  useEffect(() => keep.current?.focus(), []);
-  return (
-    <div
-      className="conversation-delete-question"
-      role="group"
-      aria-label={`Delete “${props.label}”?`}
-      data-testid="conversation-delete-question"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          props.onKeep();
-        }
-      }}
-    >
-      <p>
-        {props.busy
-          ? 'A turn is running in this conversation: stop it before deleting.'
-          : `Delete “${props.label}” and its whole history? This cannot be undone.`}
-      </p>
-      <div className="conversation-actions">
-        <button type="button" ref={keep} className="button button-small" onClick={props.onKeep}>
-          Keep
-        </button>
-        {!props.busy && (
-          <button
-            type="button"
-            className="button button-small button-danger"
-            data-testid="conversation-delete-confirm"
-            onClick={() => void props.onDelete()}
-          >
-            Delete
-          </button>
-        )}
-      </div>
-    </div>
   );
 }

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ConversationSummary } from '../../host/contract/api-contract.ts';
 import { ConversationItem } from './conversation-item.tsx';
+import { Drawer, DrawerClose } from './drawer.tsx';
 import { useAppStore } from './use-app-store.ts';
-import { useDrawerFocus } from './use-drawer-focus.ts';
 
 const SEARCH_DELAY_MS = 200;
 const noResults: ConversationSummary[] = [];
@@ -15,13 +15,9 @@ const noResults: ConversationSummary[] = [];
 export function ConversationList() {
   const conversations = useAppStore((state) => state.conversations);
   const search = useAppStore((state) => state.conversationSearch);
-  const open = useAppStore((state) => state.drawer === 'conversations');
   const startNewConversation = useAppStore((state) => state.startNewConversation);
   const searchConversations = useAppStore((state) => state.searchConversations);
-  const setDrawer = useAppStore((state) => state.setDrawer);
   const [query, setQuery] = useState('');
-  const nav = useRef<HTMLElement>(null);
-  useDrawerFocus(open, nav, 'open-conversations');
 
   // The search runs once typing pauses; the timer belongs to this effect and ends with it.
   useEffect(() => {
@@ -31,24 +27,16 @@ export function ConversationList() {
 
   const shown = search ? search.results : conversations;
   return (
-    <nav
-      id="conversation-drawer"
-      ref={nav}
-      className={open ? 'conversation-list drawer drawer-left drawer-open' : 'conversation-list drawer drawer-left'}
-      aria-label="Conversations"
-      data-testid="conversation-list"
+    <Drawer
+      which="conversations"
+      element="nav"
+      className="conversation-list"
+      label="Conversations"
+      testId="conversation-list"
     >
       <div className="drawer-head">
         <h2 className="section-title">Conversations</h2>
-        <button
-          type="button"
-          className="drawer-close"
-          aria-label="Close the conversations"
-          data-testid="close-conversations"
-          onClick={() => setDrawer(null)}
-        >
-          ×
-        </button>
+        <DrawerClose label="Close the conversations" testId="close-conversations" />
       </div>
       <button
         type="button"
@@ -87,7 +75,7 @@ export function ConversationList() {
           <ConversationItem key={conversation.id} conversation={conversation} />
         ))}
       </ul>
-    </nav>
+    </Drawer>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -62,48 +63,39 @@ export function DeviceGrants(props: { device: DeviceSummary }) {
                 )}
               </span>
               {always.has(action.name) && (
-                <button
-                  type="button"
+                <AriaDisabledButton
                   className="button button-small"
                   data-testid="stop-always-allowing"
                   aria-label={`Stop always allowing ${action.name} on ${device.alias}`}
-                  aria-disabled={pending}
-                  onClick={() => {
-                    if (!pending) void stopAlwaysAllowing(`${device.kind}__${action.name}`, device.id);
-                  }}
+                  unavailable={pending}
+                  onPress={() => void stopAlwaysAllowing(`${device.kind}__${action.name}`, device.id)}
                 >
                   Ask each time
-                </button>
+                </AriaDisabledButton>
               )}
             </li>
           );
         })}
       </ul>
       <div className="device-buttons">
-        <button
-          type="button"
+        <AriaDisabledButton
           className="button button-small"
           data-testid="allow-all"
           aria-label={`Allow all on ${device.alias}`}
-          aria-disabled={pending || allGranted}
-          onClick={() => {
-            if (!pending && !allGranted) void allowAllActions(device.id);
-          }}
+          unavailable={pending || allGranted}
+          onPress={() => void allowAllActions(device.id)}
         >
           Allow all
-        </button>
-        <button
-          type="button"
+        </AriaDisabledButton>
+        <AriaDisabledButton
           className="button button-small"
           data-testid="revoke-all"
           aria-label={`Revoke all on ${device.alias}`}
-          aria-disabled={pending || granted.size === 0}
-          onClick={() => {
-            if (!pending && granted.size > 0) void revokeAllActions(device.id);
-          }}
+          unavailable={pending || granted.size === 0}
+          onPress={() => void revokeAllActions(device.id)}
         >
           Revoke all
-        </button>
+        </AriaDisabledButton>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { IdentityList } from './shown-device.tsx';
 import { useAppStore } from './use-app-store.ts';
 
@@ -38,17 +39,14 @@ export function DeviceIdentityChange(props: { device: DeviceSummary }) {
           <IdentityList identity={change.current} differsFrom={change.trusted} testId="identity-current" />
         </div>
       </div>
-      <button
-        type="button"
+      <AriaDisabledButton
         className="button button-small button-primary"
         data-testid="trust-identity"
-        aria-disabled={pending}
-        onClick={() => {
-          if (!pending) void trustNewIdentity(device.id, change.current);
-        }}
+        unavailable={pending}
+        onPress={() => void trustNewIdentity(device.id, change.current)}
       >
         Trust the new identity
-      </button>
+      </AriaDisabledButton>
     </div>
   );
 }

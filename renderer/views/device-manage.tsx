@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { useModeReturningFocus } from './use-mode-returning-focus.ts';
 
 /**
  * Rename and Forget of a paired device. Rename opens a small form in place; Forget asks first
@@ -9,34 +11,22 @@ import { useAppStore } from './use-app-store.ts';
  */
 export function DeviceManage(props: { device: DeviceSummary }) {
   const { device } = props;
-  const [mode, setMode] = useState<'idle' | 'renaming' | 'forgetting'>('idle');
-  const renameButton = useRef<HTMLButtonElement>(null);
-  const forgetButton = useRef<HTMLButtonElement>(null);
-  const back = useRef<'rename' | 'forget' | null>(null);
-  useEffect(() => {
-    if (mode !== 'idle' || back.current === null) return;
-    (back.current === 'rename' ? renameButton : forgetButton).current?.focus();
-    back.current = null;
-  }, [mode]);
-  const close = (from: 'rename' | 'forget'): void => {
-    back.current = from;
-    setMode('idle');
-  };
+  const { mode, open, close, opener } = useModeReturningFocus<'idle' | 'renaming' | 'forgetting'>('idle');
   const leftOut = device.status === 'left-out';
   return (
     <div className="device-manage">
-      {mode === 'renaming' && <RenameForm device={device} onDone={() => close('rename')} />}
-      {mode === 'forgetting' && <ForgetQuestion device={device} onKeep={() => close('forget')} />}
+      {mode === 'renaming' && <RenameForm device={device} onDone={close} />}
+      {mode === 'forgetting' && <ForgetQuestion device={device} onKeep={close} />}
       {mode === 'idle' && (
         <div className="device-buttons">
           {!leftOut && (
             <button
               type="button"
               className="button button-small"
-              ref={renameButton}
+              ref={opener('renaming')}
               data-testid="rename-device"
               aria-label={`Rename ${device.alias}`}
-              onClick={() => setMode('renaming')}
+              onClick={() => open('renaming')}
             >
               Rename
             </button>
@@ -44,10 +34,10 @@ export function DeviceManage(props: { device: DeviceSummary }) {
           <button
             type="button"
             className="button button-small"
-            ref={forgetButton}
+            ref={opener('forgetting')}
             data-testid="forget-device"
             aria-label={`Forget ${device.alias}`}
-            onClick={() => setMode('forgetting')}
+            onClick={() => open('forgetting')}
           >
             Forget
           </button>
@@ -107,22 +97,24 @@ function RenameForm(props: { device: DeviceSummary; onDone: () => void }) {
 
 function ForgetQuestion(props: { device: DeviceSummary; onKeep: () => void }) {
   const forgetDevice = useAppStore((state) => state.forgetDevice);
-  const keep = useRef<HTMLButtonElement>(null);
   const ids = useId();
-  useEffect(() => keep.current?.focus(), []);
   return (
-    <div
+    <ConfirmQuestion
       className="forget-question"
       role="alertdialog"
       aria-labelledby={`${ids}-title`}
       aria-describedby={`${ids}-text`}
       data-testid="forget-question"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          props.onKeep();
-        }
-      }}
+      actionsClassName="device-buttons"
+      keep={{ label: 'Keep it', testId: 'forget-keep' }}
+      confirm={{ label: `Forget ${props.device.alias}`, testId: 'forget-confirm' }}
+      onKeep={props.onKeep}
+      onConfirm={() =>
+        void forgetDevice(props.device.id).then((forgotten) => {
+          // The card goes with the device: the focus moves to the tab's first control instead of getting lost.
+          if (forgotten) document.getElementById('add-device-button')?.focus();
+        })
+      }
     >
       <p className="forget-title" id={`${ids}-title`}>
         Forget {props.device.alias}?
@@ -131,30 +123,6 @@ function ForgetQuestion(props: { device: DeviceSummary; onKeep: () => void }) {
         Its pairing, its allowed actions and its standing approvals go, and the host lets go of {props.device.path}. To
         use it again, pair it again.
       </p>
-      <div className="device-buttons">
-        <button
-          type="button"
-          className="button button-small"
-          ref={keep}
-          data-testid="forget-keep"
-          onClick={props.onKeep}
-        >
-          Keep it
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger"
-          data-testid="forget-confirm"
-          onClick={() =>
-            void forgetDevice(props.device.id).then((forgotten) => {
-              // The card goes with the device: the focus moves to the tab's first control instead of getting lost.
-              if (forgotten) document.getElementById('add-device-button')?.focus();
-            })
-          }
-        >
-          Forget {props.device.alias}
-        </button>
-      </div>
-    </div>
+    </ConfirmQuestion>
   );
 }

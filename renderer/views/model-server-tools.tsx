@@ -1,3 +1,4 @@
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -20,28 +21,22 @@ export function ModelServerTools() {
   return (
     <div className="model-server-tools" data-testid="model-server-tools">
       <div className="settings-actions">
-        <button
-          type="button"
+        <AriaDisabledButton
           className="button button-small"
           data-testid="load-models"
-          aria-disabled={loading}
-          onClick={() => {
-            if (!loading) void loadModelChoices();
-          }}
+          unavailable={loading}
+          onPress={() => void loadModelChoices()}
         >
           {loading ? 'Asking the server…' : 'Show the server’s models'}
-        </button>
-        <button
-          type="button"
+        </AriaDisabledButton>
+        <AriaDisabledButton
           className="button button-small"
           data-testid="test-connection"
-          aria-disabled={testing}
-          onClick={() => {
-            if (!testing) void testConnection();
-          }}
+          unavailable={testing}
+          onPress={() => void testConnection()}
         >
           {testing ? 'Testing…' : 'Test connection'}
-        </button>
+        </AriaDisabledButton>
       </div>
       {choices.status === 'loaded' && (
         <div className="setting-field">

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
+import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { StandingToolApprovals } from './standing-tool-approvals.tsx';
 
@@ -104,22 +104,24 @@ function PluginRow(props: { name: string }) {
 function PluginWarning(props: { name: string; warning: string; onClose: () => void }) {
   const confirm = useAppStore((state) => state.confirmPluginWarning);
   const cancel = useAppStore((state) => state.cancelPluginWarning);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancelButton.current?.focus(), []);
   const titleId = `plugin-warning-title-${props.name}`;
   return (
-    <div
+    <ConfirmQuestion
       className="plugin-warning"
       role="alertdialog"
       aria-labelledby={titleId}
       data-testid="plugin-warning"
       data-plugin={props.name}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          cancel();
-          props.onClose();
-        }
+      actionsClassName="plugin-warning-actions"
+      keep={{ label: 'Keep enabled', testId: 'plugin-warning-cancel' }}
+      confirm={{ label: 'Disable anyway', testId: 'plugin-warning-confirm' }}
+      onKeep={() => {
+        cancel();
+        props.onClose();
+      }}
+      onConfirm={() => {
+        void confirm();
+        props.onClose();
       }}
     >
       <p className="plugin-warning-title" id={titleId}>
@@ -128,31 +130,6 @@ function PluginWarning(props: { name: string; warning: string; onClose: () => vo
       <p className="plugin-warning-text" data-testid="plugin-warning-text">
         {props.warning}
       </p>
-      <div className="plugin-warning-actions">
-        <button
-          type="button"
-          className="button button-small"
-          ref={cancelButton}
-          data-testid="plugin-warning-cancel"
-          onClick={() => {
-            cancel();
-            props.onClose();
-          }}
-        >
-          Keep enabled
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger"
-          data-testid="plugin-warning-confirm"
-          onClick={() => {
-            void confirm();
-            props.onClose();
-          }}
-        >
-          Disable anyway
-        </button>
-      </div>
-    </div>
+    </ConfirmQuestion>
   );
 }

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
 import { settingFields, type SettingKey } from '../state/setting-fields.ts';
 import type { SettingsSaveResult } from '../state/settings-slice.ts';
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { ModelServerTools } from './model-server-tools.tsx';
 import { SettingInput } from './setting-input.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -62,17 +63,14 @@ export function SettingsForm() {
         >
           {saving ? 'Saving…' : 'Save'}
         </button>
-        <button
-          type="button"
+        <AriaDisabledButton
           className="button button-small"
           data-testid="settings-discard"
-          aria-disabled={dirty.length === 0 || saving}
-          onClick={() => {
-            if (dirty.length > 0 && !saving) discard();
-          }}
+          unavailable={dirty.length === 0 || saving}
+          onPress={discard}
         >
           Discard changes
-        </button>
+        </AriaDisabledButton>
       </div>
       <p
         className={

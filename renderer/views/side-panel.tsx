@@ -2,10 +2,10 @@ import { useRef, type KeyboardEvent } from 'react';
 import { SIDE_TABS, type SideTab } from '../state/app-slice.ts';
 import { ChannelOutputs } from './channel-outputs.tsx';
 import { DeviceList } from './device-list.tsx';
+import { Drawer, DrawerClose } from './drawer.tsx';
 import { PluginList } from './plugin-list.tsx';
 import { SettingsForm } from './settings-form.tsx';
 import { useAppStore } from './use-app-store.ts';
-import { useDrawerFocus } from './use-drawer-focus.ts';
 
 const tabLabels: Record<SideTab, string> = {
   channels: 'Channels',
@@ -21,12 +21,8 @@ const tabLabels: Record<SideTab, string> = {
  */
 export function SidePanel() {
   const tab = useAppStore((state) => state.sideTab);
-  const open = useAppStore((state) => state.drawer === 'side');
   const showSideTab = useAppStore((state) => state.showSideTab);
-  const setDrawer = useAppStore((state) => state.setDrawer);
   const tabs = useRef<Partial<Record<SideTab, HTMLButtonElement | null>>>({});
-  const aside = useRef<HTMLElement>(null);
-  useDrawerFocus(open, aside, 'open-side-panel');
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
     const position = SIDE_TABS.indexOf(tab);
@@ -47,12 +43,12 @@ export function SidePanel() {
   }
 
   return (
-    <aside
-      id="side-drawer"
-      ref={aside}
-      className={open ? 'side-panel drawer drawer-right drawer-open' : 'side-panel drawer drawer-right'}
-      aria-label="Channels, devices, plugins and settings"
-      data-testid="side-panel"
+    <Drawer
+      which="side"
+      element="aside"
+      className="side-panel"
+      label="Channels, devices, plugins and settings"
+      testId="side-panel"
     >
       <div className="side-panel-head">
         <div className="side-tabs" role="tablist" aria-label="Side panel" onKeyDown={onKeyDown}>
@@ -77,15 +73,7 @@ export function SidePanel() {
             </button>
           ))}
         </div>
-        <button
-          type="button"
-          className="drawer-close"
-          aria-label="Close the side panel"
-          data-testid="close-side-panel"
-          onClick={() => setDrawer(null)}
-        >
-          ×
-        </button>
+        <DrawerClose label="Close the side panel" testId="close-side-panel" />
       </div>
       <div
         className="side-tab-panel"
@@ -100,6 +88,6 @@ export function SidePanel() {
         {tab === 'plugins' && <PluginList />}
         {tab === 'settings' && <SettingsForm />}
       </div>
-    </aside>
+    </Drawer>
   );
 }

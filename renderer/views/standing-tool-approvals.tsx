@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
+import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -22,17 +23,14 @@ export function StandingToolApprovals(props: { plugin: string; tools: readonly s
       {tools.map((tool) => (
         <li key={tool}>
           <span className="tool-name">{tool}</span> runs without asking{' '}
-          <button
-            type="button"
+          <AriaDisabledButton
             className="button button-small"
             aria-label={`Stop always allowing ${tool}`}
-            aria-disabled={pending}
-            onClick={() => {
-              if (!pending) void stopAlwaysAllowing(tool);
-            }}
+            unavailable={pending}
+            onPress={() => void stopAlwaysAllowing(tool)}
           >
             Ask each time
-          </button>
+          </AriaDisabledButton>
         </li>
       ))}
     </ul>

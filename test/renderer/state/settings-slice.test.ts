@@ -106,6 +106,27 @@ describe('settings slice', () => {
     expect(store.getState().settingErrors).toEqual({});
   });
 
+  it('shows a save’s answer over a read that was asked before the save and answers after it', async () => {
+    const { host } = await startSettingsHost({ model: 'old' });
+    let answerRead: () => void = () => undefined;
+    let readAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (readAsked = resolve));
+    host.routes['settings/get'] = () =>
+      new Promise((resolve) => {
+        // The read sees the settings as they were when it was asked, and answers only when the test says.
+        answerRead = () => resolve({ result: { settings: { model: 'old' } } });
+        readAsked();
+      });
+    const store = open(host);
+    const read = store.getState().refreshSettings();
+    await asked;
+    store.getState().editSetting('model', 'new');
+    await store.getState().saveSettings();
+    answerRead();
+    await read;
+    expect(store.getState().settings).toEqual({ model: 'new' });
+  });
+
   it('discards drafts and errors on request, showing the stored values again', async () => {
     const { host } = await startSettingsHost();
     const store = open(host);
