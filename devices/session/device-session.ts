@@ -316,7 +316,9 @@ export class DeviceSession {
         this.reportProblem({ problem: 'hello_refused', detail: `hello refused: ${hello.reason}` });
         await this.pause(undefined);
       } catch (error) {
-        if (signal.aborted || this.transport !== transport) return undefined;
+        // A port that is closing refuses the hello at once, before its close event: asking again
+        // straight away would spin without ever yielding to that event. Its close ends `serve`.
+        if (signal.aborted || this.transport !== transport || !transport.isOpen) return undefined;
         if (sentId !== undefined) this.restarts.asked(sentId);
         // Woken by `ready`: the device just started, so ask again at once without reporting anything.
         if (!woken.signal.aborted)
