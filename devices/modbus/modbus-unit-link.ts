@@ -1,8 +1,7 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
-import type { DeviceTool, EventFrame, HelloResult } from '../protocol/frame-schema.ts';
-import type { DeviceLink } from '../registry/device-link.ts';
-import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/device-session.ts';
-import { Emitter } from '../../core/events/emitter.ts';
+import type { DeviceTool } from '../protocol/frame-schema.ts';
+import { DeviceLinkBase } from '../registry/device-link-base.ts';
+import type { CallOptions } from '../session/session-types.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import { decodeSensor } from './decode-sensor.ts';
 import type { ModbusBus } from './modbus-bus.ts';
@@ -24,6 +23,13 @@ export interface ModbusUnitLinkOptions {
   probeIntervalMs?: number;
 }
 
+/** What every transaction of one call carries: its timeout, its signal, and who hears it was sent. */
+interface TransactionSending {
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  onSent: (() => void) | undefined;
+}
+
 /**
  * One Modbus device: a unit id on a bus, described by a profile. It has no hello: once the bus's
  * port is open it reads the profile's `identify` registers (or, without them, its first read) to
@@ -32,100 +38,29 @@ export interface ModbusUnitLinkOptions {
  * profile says `verify`. Transactions queue on the bus, shared with the other units on it. Made, it
  * holds the bus (whose port opens); `dispose()` lets go.
  */
-/** What every transaction of one call carries: its timeout, its signal, and who hears it was sent. */
-interface TransactionSending {
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
-  onSent: (() => void) | undefined;
-}
-
-export class ModbusUnitLink implements DeviceLink {
-  readonly label: string;
-  readonly stats: SessionStats = { oversized: 0, invalidJson: 0, invalidFrame: 0, unmatchedResponse: 0, connects: 0 };
+export class ModbusUnitLink extends DeviceLinkBase {
   /** What the last identity read found (identify values, or the first read): shown when pairing. */
   lastReading: Record<string, unknown> = {};
   private readonly options: Required<ModbusUnitLinkOptions>;
   private readonly tools: DeviceTool[];
-  private readonly lifetime = new AbortController();
-  private readonly statusListeners = new Emitter<SessionStatus>({ name: 'device status' });
-  private readonly eventListeners = new Emitter<EventFrame>({ name: 'device event' });
-  private readonly problemListeners = new Emitter<FrameProblem>({ name: 'device problem' });
-  private statusValue: SessionStatus = 'connecting';
-  private helloValue: HelloResult | undefined;
   private readonly releaseBus: () => Promise<void>;
   private loop: Promise<void> | undefined;
 
   constructor(options: ModbusUnitLinkOptions) {
+    super(`unit ${options.unit} on ${options.bus.path}`);
     this.options = { transactionTimeoutMs: 1000, helloTimeoutMs: 2000, probeIntervalMs: 2000, ...options };
-    this.label = `unit ${options.unit} on ${options.bus.path}`;
     this.tools = modbusTools(options.profile);
     // Claimed from the start, so a second unit made for the same port meets this bus, not a new one.
     this.releaseBus = options.bus.use();
   }
 
-  get status(): SessionStatus {
-    return this.statusValue;
-  }
-
-  get hello(): HelloResult | undefined {
-    return this.helloValue;
-  }
-
-  onStatus(listener: (status: SessionStatus) => void): () => void {
-    return this.statusListeners.subscribe(listener);
-  }
-
-  /** Modbus devices announce nothing by themselves; kept for the DeviceLink shape. */
-  onEvent(listener: (event: EventFrame) => void): () => void {
-    return this.eventListeners.subscribe(listener);
-  }
-
-  onProblem(listener: (problem: FrameProblem) => void): () => void {
-    return this.problemListeners.subscribe(listener);
-  }
-
   start(): void {
-    if (this.loop || this.statusValue === 'closed') return;
+    if (this.loop || this.status === 'closed') return;
     this.loop = this.connectLoop();
   }
 
-  whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
-    if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
-    return new Promise((resolve, reject) => {
-      const signal = AbortSignal.any([
-        this.lifetime.signal,
-        AbortSignal.timeout(options.timeoutMs),
-        ...(options.signal ? [options.signal] : []),
-      ]);
-      const stop = (): void => {
-        remove();
-        reject(
-          new ToolError({
-            reason: 'device_offline',
-            detail: `${this.label}: not online within ${options.timeoutMs} ms (does unit ${this.options.unit} answer at these bus settings?)`,
-          }),
-        );
-      };
-      const remove = this.onStatus((status) => {
-        if (status !== 'online' || !this.helloValue) return;
-        signal.removeEventListener('abort', stop);
-        remove();
-        resolve(this.helloValue);
-      });
-      signal.addEventListener('abort', stop, { once: true });
-    });
-  }
-
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
-    if (this.statusValue === 'connecting') {
-      await this.whenOnline({
-        timeoutMs: this.options.helloTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }).catch(() => undefined);
-    }
-    const hello = this.requireOnline();
-    if (!hello.tools.some((declared) => declared.name === tool))
-      throw new ToolError({ reason: 'failed', detail: `${hello.device.id} has no action "${tool}"` });
+    await this.helloFor(tool, { waitMs: this.options.helloTimeoutMs, signal: options.signal });
     const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs;
     const sending = { timeoutMs, signal: options.signal, onSent: options.onSent };
     if (tool === 'read') return this.read(readItems(this.options.profile), sending);
@@ -133,14 +68,17 @@ export class ModbusUnitLink implements DeviceLink {
   }
 
   async dispose(): Promise<void> {
-    if (this.statusValue === 'closed') return;
+    if (this.status === 'closed') return;
     this.lifetime.abort();
     this.setStatus('closed');
     await this.releaseBus();
     await this.loop;
-    this.statusListeners.clear();
-    this.eventListeners.clear();
-    this.problemListeners.clear();
+    this.clearListeners();
+  }
+
+  /** A unit that never answers is most often one at other bus settings (or another unit id). */
+  protected override notOnlineHint(): string {
+    return `does unit ${this.options.unit} answer at these bus settings?`;
   }
 
   private async connectLoop(): Promise<void> {
@@ -154,7 +92,7 @@ export class ModbusUnitLink implements DeviceLink {
       }
       try {
         const identified = await this.probe(signal);
-        this.helloValue = {
+        this.goOnline({
           device: modbusIdentity({
             profile: this.options.profile,
             path: bus.path,
@@ -163,12 +101,10 @@ export class ModbusUnitLink implements DeviceLink {
           }),
           tools: this.tools,
           concurrent: false,
-        };
-        this.stats.connects += 1;
-        this.setStatus('online');
+        });
       } catch (error) {
         if (signal.aborted) return;
-        this.problemListeners.emit({
+        this.reportProblem({
           problem: 'connection',
           detail: `${this.label}: reading its identity failed: ${ToolError.isInstance(error) ? error.detail : String(error)}`,
         });
@@ -292,29 +228,9 @@ export class ModbusUnitLink implements DeviceLink {
       ...(options.onSent ? { onSent: options.onSent } : {}),
       onFrameProblem: (detail) => {
         this.stats.invalidFrame += 1;
-        this.problemListeners.emit({ problem: 'invalid_frame', detail });
+        this.reportProblem({ problem: 'invalid_frame', detail });
       },
     });
-  }
-
-  private get deviceId(): string {
-    return this.helloValue?.device.id ?? this.label;
-  }
-
-  private requireOnline(): HelloResult {
-    if (this.statusValue !== 'online' || this.helloValue === undefined)
-      throw new ToolError({
-        reason: 'device_offline',
-        detail: `${this.helloValue?.device.id ?? this.label} is ${this.statusValue}`,
-        hint: 'retry once the device is back',
-      });
-    return this.helloValue;
-  }
-
-  private setStatus(status: SessionStatus): void {
-    if (this.statusValue === status) return;
-    this.statusValue = status;
-    this.statusListeners.emit(status);
   }
 }
 

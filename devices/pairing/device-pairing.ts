@@ -87,32 +87,12 @@ export class DevicePairing {
       return this.pairModbus({ ...options, profile: resolved.name }, resolved.profile);
     if (options.modbus !== undefined)
       throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
-    const { registry, store } = this.options;
+    const { registry } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
     const candidate = await this.probe(options);
     if (!(await options.confirm(candidate))) return null;
-    const hello = { device: candidate.identity, tools: candidate.tools };
-    await this.makeRoomFor(hello.device.id, options.path);
-    const paired: PairedDevice = {
-      path: options.path,
-      alias: options.alias ?? hello.device.id,
-      identity: hello.device,
-      tools: hello.tools,
-      grants: [],
-      pairedAt: (this.options.now ?? Date.now)(),
-      confirmedIdentity: true,
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
-    };
-    store.save(paired);
-    await registry.attachConnector(this.connector(paired.path, paired.profile), {
-      grant: [],
-      alias: paired.alias,
-      trustedIdentity: paired.identity,
-      knownTools: paired.tools,
-      waitOnlineMs: 0,
-    });
-    return paired;
+    return this.keep(candidate, options);
   }
 
   /**
@@ -209,7 +189,7 @@ export class DevicePairing {
     },
     profile: ModbusProfile,
   ): Promise<PairedDevice | null> {
-    const { registry, store } = this.options;
+    const { registry } = this.options;
     const unit = options.modbus?.unit;
     if (unit !== undefined) {
       const address = modbusPlacement(options.path, unit).address;
@@ -217,30 +197,7 @@ export class DevicePairing {
     }
     const candidate = await this.probeModbus(options, profile);
     if (!(await options.confirm(candidate))) return null;
-    const { bus } = candidate.modbus;
-    const address = modbusPlacement(options.path, candidate.modbus.unit).address;
-    await this.makeRoomFor(candidate.identity.id, address);
-    const paired: PairedDevice = {
-      path: options.path,
-      alias: options.alias ?? candidate.identity.id,
-      identity: candidate.identity,
-      tools: candidate.tools,
-      grants: [],
-      pairedAt: (this.options.now ?? Date.now)(),
-      confirmedIdentity: true,
-      profile: options.profile,
-      modbus: { unit: candidate.modbus.unit, bus },
-    };
-    store.save(paired);
-    await registry.attach(paired.path, {
-      grant: [],
-      alias: paired.alias,
-      trustedIdentity: paired.identity,
-      knownTools: paired.tools,
-      waitOnlineMs: 0,
-      modbus: { profile, unit: candidate.modbus.unit, bus },
-    });
-    return paired;
+    return this.keep(candidate, options);
   }
 
   /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached). */
@@ -274,6 +231,31 @@ export class DevicePairing {
       ],
       modbus: { unit, bus },
     };
+  }
+
+  /**
+   * Stores the device the person confirmed, with no grants, and attaches it as stored: the same
+   * record the next start attaches (`attach`). The id it answers with must be free (`makeRoomFor`).
+   */
+  private async keep(
+    candidate: PairingCandidate & { modbus?: ModbusPlacement },
+    options: { alias?: string; profile?: string },
+  ): Promise<PairedDevice> {
+    const paired: PairedDevice = {
+      path: candidate.path,
+      alias: options.alias ?? candidate.identity.id,
+      identity: candidate.identity,
+      tools: candidate.tools,
+      grants: [],
+      pairedAt: (this.options.now ?? Date.now)(),
+      confirmedIdentity: true,
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(candidate.modbus ? { modbus: candidate.modbus } : {}),
+    };
+    await this.makeRoomFor(paired.identity.id, pairedAddress(paired));
+    this.options.store.save(paired);
+    await this.attach(paired);
+    return paired;
   }
 
   /**

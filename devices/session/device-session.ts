@@ -2,16 +2,16 @@ import { ToolError } from '../../core/tools/tool-error.ts';
 import { encodeRequest, requestLimit } from '../protocol/encode-request.ts';
 import { MAX_FRAME_BYTES, READY_EVENT } from '../protocol/frame-schema.ts';
 import { checkHello } from '../protocol/check-hello.ts';
-import type { EventFrame, HelloResult, RequestBody, ResponseFrame } from '../protocol/frame-schema.ts';
+import type { HelloResult, RequestBody, ResponseFrame } from '../protocol/frame-schema.ts';
 import { parseDeviceFrame } from '../protocol/parse-device-frame.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { LineTransport, TransportClose, TransportConnector } from '../transport/line-transport.ts';
 import { CallLane } from './call-lane.ts';
-import { Emitter } from '../../core/events/emitter.ts';
+import { DeviceLinkBase } from '../registry/device-link-base.ts';
 import { mapDeviceError } from './map-device-error.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { DeviceRestarts } from './device-restarts.ts';
-import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
+import type { CallOptions, DeviceSessionOptions, FrameProblem } from './session-types.ts';
 
 /** An open port and the promise that settles when it closes. */
 interface Connection {
@@ -27,28 +27,18 @@ export type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, Ses
  * device said `concurrent`, its request size limit, per-call timeout and abort, and reconnection
  * after an unplug. Owns its transport; `dispose()` closes it and stops reconnecting.
  */
-export class DeviceSession {
-  readonly label: string;
+export class DeviceSession extends DeviceLinkBase {
   private readonly options: Required<Omit<DeviceSessionOptions, 'connector' | 'toolNameOwner'>> &
     Pick<DeviceSessionOptions, 'toolNameOwner'> & { connector: TransportConnector };
-  private readonly lifetime = new AbortController();
   private readonly lane = new CallLane();
   private readonly pending = new PendingRequests();
   private transport: LineTransport | undefined;
   private nextId = 1;
-  private statusValue: SessionStatus = 'connecting';
-  private helloValue: HelloResult | undefined;
   private loop: Promise<void> | undefined;
-  readonly stats: SessionStats = { oversized: 0, invalidJson: 0, invalidFrame: 0, unmatchedResponse: 0, connects: 0 };
-  private readonly statusListeners = new Emitter<SessionStatus>({ name: 'device status' });
-  private readonly eventListeners = new Emitter<EventFrame>({ name: 'device event' });
-  private readonly problemListeners = new Emitter<FrameProblem>({ name: 'device problem' });
   private readonly restarts = new DeviceRestarts();
-  /** The latest trouble while not online (a refused hello, a dropped line, a timeout): why it is not online yet. */
-  private trouble: FrameProblem | undefined;
 
   constructor(options: DeviceSessionOptions) {
-    this.label = options.connector.label;
+    super(options.connector.label);
     this.options = {
       connector: options.connector,
       callTimeoutMs: options.callTimeoutMs ?? 5000,
@@ -56,27 +46,6 @@ export class DeviceSession {
       reconnectIntervalMs: options.reconnectIntervalMs ?? 100,
       ...(options.toolNameOwner ? { toolNameOwner: options.toolNameOwner } : {}),
     };
-  }
-
-  get status(): SessionStatus {
-    return this.statusValue;
-  }
-
-  /** The latest hello (kept while offline, so the device's tools stay known). */
-  get hello(): HelloResult | undefined {
-    return this.helloValue;
-  }
-
-  onStatus(listener: (status: SessionStatus) => void): () => void {
-    return this.statusListeners.subscribe(listener);
-  }
-
-  onEvent(listener: (event: EventFrame) => void): () => void {
-    return this.eventListeners.subscribe(listener);
-  }
-
-  onProblem(listener: (problem: FrameProblem) => void): () => void {
-    return this.problemListeners.subscribe(listener);
   }
 
   /** Starts connecting (and reconnecting, for the session's whole life). */
@@ -87,73 +56,9 @@ export class DeviceSession {
     });
   }
 
-  /**
-   * Resolves with the hello once online. Rejects `device_offline` on timeout, abort or dispose —
-   * saying what went wrong meanwhile (the last trouble) — and at once when the device's hello is
-   * refused, with the reason (the session keeps asking: a reflashed device may come up later).
-   */
-  whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
-    if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
-    return new Promise((resolve, reject) => {
-      const signals = [
-        this.lifetime.signal,
-        AbortSignal.timeout(options.timeoutMs),
-        ...(options.signal ? [options.signal] : []),
-      ];
-      const signal = AbortSignal.any(signals);
-      const finish = (): void => {
-        signal.removeEventListener('abort', stop);
-        removeStatus();
-        removeProblem();
-      };
-      const refused = (detail: string): void => {
-        finish();
-        reject(
-          new ToolError({
-            reason: 'device_offline',
-            detail: `${this.label}: ${detail}`,
-            hint: 'the device must change its hello (its firmware) before Home Agent can use it',
-          }),
-        );
-      };
-      const stop = (): void => {
-        finish();
-        const why = this.trouble === undefined ? '' : ` (last: ${this.trouble.detail})`;
-        reject(
-          new ToolError({
-            reason: 'device_offline',
-            detail: `${this.label}: not online within ${options.timeoutMs} ms${why}`,
-          }),
-        );
-      };
-      const removeStatus = this.onStatus((status) => {
-        if (status !== 'online' || !this.helloValue) return;
-        finish();
-        resolve(this.helloValue);
-      });
-      const removeProblem = this.onProblem((problem) => {
-        if (problem.problem === 'hello_refused') refused(problem.detail);
-      });
-      if (this.trouble?.problem === 'hello_refused') refused(this.trouble.detail);
-      else if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-    });
-  }
-
   /** Runs one device tool; rejects with a ToolError (`device_offline`, `timeout`, `aborted`, or the device's own). */
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
-    // A session still making its first connection (the app just started) gets the hello's time to
-    // come up; a device that was online and dropped ('offline') fails fast, as DESIGN.md asks.
-    if (this.statusValue === 'connecting') {
-      await this.whenOnline({
-        timeoutMs: this.options.helloTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }).catch(() => undefined);
-    }
-    const hello = this.requireOnline();
-    if (!hello.tools.some((declared) => declared.name === tool)) {
-      throw new ToolError({ reason: 'failed', detail: `${hello.device.id} has no action "${tool}"` });
-    }
+    const hello = await this.helloFor(tool, { waitMs: this.options.helloTimeoutMs, signal: options.signal });
     const release = hello.concurrent ? () => undefined : await this.lane.acquire(options.signal);
     try {
       this.requireOnline();
@@ -175,26 +80,13 @@ export class DeviceSession {
 
   /** Stops reconnecting, fails what is pending, closes the port. */
   async dispose(): Promise<void> {
-    if (this.statusValue === 'closed') return;
+    if (this.status === 'closed') return;
     this.lifetime.abort(new ToolError({ reason: 'device_offline', detail: `${this.label}: session closed` }));
     this.setStatus('closed');
     this.failEverything('session closed');
     await this.transport?.close();
     await this.loop;
-    this.statusListeners.clear();
-    this.eventListeners.clear();
-    this.problemListeners.clear();
-  }
-
-  private requireOnline(): HelloResult {
-    if (this.statusValue !== 'online' || this.helloValue === undefined) {
-      throw new ToolError({
-        reason: 'device_offline',
-        detail: `${this.helloValue?.device.id ?? this.label} is ${this.statusValue}`,
-        hint: 'retry once the device is back',
-      });
-    }
-    return this.helloValue;
+    this.clearListeners();
   }
 
   /** Writes one request; `answer` settles with its response. Throws (sending nothing) when the line is too long. */
@@ -212,7 +104,7 @@ export class DeviceSession {
     if (bytes > maxBytes) {
       throw new ToolError({
         reason: 'failed',
-        detail: `${this.helloValue?.device.id ?? this.label}: the request would be ${bytes} bytes, but the device reads at most ${maxBytes} (maxFrameBytes in its hello); nothing was sent`,
+        detail: `${this.deviceId}: the request would be ${bytes} bytes, but the device reads at most ${maxBytes} (maxFrameBytes in its hello); nothing was sent`,
         hint: 'send shorter arguments',
       });
     }
@@ -278,10 +170,7 @@ export class DeviceSession {
     for (;;) {
       const hello = await this.greet(transport);
       if (hello === undefined) break;
-      this.helloValue = hello;
-      this.trouble = undefined;
-      this.stats.connects += 1;
-      this.setStatus('online');
+      this.goOnline(hello);
       if (!(await this.restarts.restartedBefore(closed))) break;
       this.failEverything('it restarted (said ready), so calls in flight were lost');
       this.setStatus('offline');
@@ -343,13 +232,13 @@ export class DeviceSession {
   private handleClose(reason: TransportClose): void {
     this.transport = undefined;
     this.failEverything(reason.disconnected ? `port lost${reason.detail ? ` (${reason.detail})` : ''}` : 'port closed');
-    if (this.statusValue !== 'closed') this.setStatus(this.helloValue ? 'offline' : 'connecting');
+    if (this.status !== 'closed') this.setStatus(this.hello ? 'offline' : 'connecting');
   }
 
   private failEverything(why: string): void {
     const error = new ToolError({
       reason: 'device_offline',
-      detail: `${this.helloValue?.device.id ?? this.label}: ${why}`,
+      detail: `${this.deviceId}: ${why}`,
       hint: 'retry once the device is back',
     });
     this.lane.failAll(error);
@@ -364,7 +253,7 @@ export class DeviceSession {
     } else if (parsed.kind === 'event' && parsed.frame.event === READY_EVENT) {
       this.restarts.ready();
     } else if (parsed.kind === 'event') {
-      this.eventListeners.emit(parsed.frame);
+      this.reportEvent(parsed.frame);
     } else {
       this.countProblem({ problem: parsed.problem, detail: parsed.detail });
       // An answer that cannot be read (nested too deep, broken JSON after its id) fails its call now.
@@ -383,16 +272,5 @@ export class DeviceSession {
     else if (problem.problem === 'invalid_frame') this.stats.invalidFrame += 1;
     else if (problem.problem === 'unmatched_response') this.stats.unmatchedResponse += 1;
     this.reportProblem(problem);
-  }
-
-  private reportProblem(problem: FrameProblem): void {
-    if (this.statusValue !== 'online') this.trouble = problem;
-    this.problemListeners.emit(problem);
-  }
-
-  private setStatus(status: SessionStatus): void {
-    if (this.statusValue === status) return;
-    this.statusValue = status;
-    this.statusListeners.emit(status);
   }
 }

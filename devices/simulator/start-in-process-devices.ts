@@ -1,21 +1,13 @@
 import { createMemoryLinePair } from '../transport/memory-line-pair.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
-import { createFirmwares, profileForKind } from './device-catalog.ts';
+import { createFirmwares } from './device-catalog.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
-import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import type { SimulatedKind } from './device-catalog.ts';
-import type { SimulatedFirmware } from './simulated-firmware.ts';
+import { findSimulatedDevice, simulatedDevice, type SimulatedDevice } from './simulated-device.ts';
 
-/** One simulated device reached in-process; hand `connector` to the device registry. */
-export interface InProcessDevice {
-  id: string;
-  kind: SimulatedKind;
-  /** A label shaped like a path, for listings (`sim:lamp-1`). */
-  path: string;
+/** One simulated device reached in-process (`path` is a label, `sim:lamp-1`); hand `connector` to the device registry. */
+export interface InProcessDevice extends SimulatedDevice {
   connector: TransportConnector;
-  firmware: SimulatedFirmware;
-  /** Set for devices that speak text lines: attach with `{ profile }` so the host can talk to them. */
-  profile?: LineProfile;
 }
 
 /** The owner of in-process simulated devices. */
@@ -68,22 +60,10 @@ export function startInProcessDevices(options: {
         return hostEnd.open(handlers);
       },
     };
-    const kind = firmware.identity.kind as SimulatedKind;
-    const profile = profileForKind(kind);
-    return {
-      id,
-      kind,
-      path: `sim:${id}`,
-      connector: profile ? profileConnector(connector, profile) : connector,
-      firmware,
-      ...(profile ? { profile } : {}),
-    };
+    const device = simulatedDevice(firmware, `sim:${id}`);
+    return { ...device, connector: device.profile ? profileConnector(connector, device.profile) : connector };
   });
-  const find = (id: string): InProcessDevice => {
-    const device = devices.find((candidate) => candidate.id === id);
-    if (device === undefined) throw new Error(`no simulated device ${id}`);
-    return device;
-  };
+  const find = (id: string): InProcessDevice => findSimulatedDevice(devices, id);
   return {
     devices,
     device: find,

@@ -3,22 +3,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSerialLineTransport } from '../transport/serial-line-transport.ts';
-import { createFirmwares, defaultSimulatedNames, profileForKind } from './device-catalog.ts';
-import type { LineProfile } from '../profiles/line-profile-schema.ts';
+import { createFirmwares, defaultSimulatedNames } from './device-catalog.ts';
 import type { SimulatedKind } from './device-catalog.ts';
 import { startPseudoTerminalPair } from './pseudo-terminal-pair.ts';
 import type { PseudoTerminalPair } from './pseudo-terminal-pair.ts';
-import type { SimulatedFirmware } from './simulated-firmware.ts';
-
-/** One simulated device behind its own pseudo-terminal: the app opens `path`. */
-export interface SimulatedDevice {
-  id: string;
-  kind: SimulatedKind;
-  path: string;
-  firmware: SimulatedFirmware;
-  /** Set for devices that speak text lines: attach with `{ profile }` so the host can talk to them. */
-  profile?: LineProfile;
-}
+import { findSimulatedDevice, simulatedDevice, type SimulatedDevice } from './simulated-device.ts';
 
 /** The owner of the simulated devices: their socat processes, ports and temp folder. */
 export interface SimulatedDevices {
@@ -67,22 +56,8 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
   const sweeper = ownFolder ? sweepWhenOwnerDies(directory) : undefined;
   const pairs = new Map<string, PseudoTerminalPair>();
   const owner = new AbortController();
-  const devices: SimulatedDevice[] = firmwares.map((firmware, index) => {
-    const kind = firmware.identity.kind as SimulatedKind;
-    const profile = profileForKind(kind);
-    return {
-      id: firmware.identity.id,
-      kind,
-      path: join(directory, names[index]!),
-      firmware,
-      ...(profile ? { profile } : {}),
-    };
-  });
-  const find = (id: string): SimulatedDevice => {
-    const device = devices.find((candidate) => candidate.id === id);
-    if (device === undefined) throw new Error(`no simulated device ${id}`);
-    return device;
-  };
+  const devices = firmwares.map((firmware, index) => simulatedDevice(firmware, join(directory, names[index]!)));
+  const find = (id: string): SimulatedDevice => findSimulatedDevice(devices, id);
   const plug = async (device: SimulatedDevice): Promise<void> => {
     const pair = await startPseudoTerminalPair({
       hostPath: device.path,

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { DevicePairing, type PairingCandidate } from '../../devices/pairing/device-pairing.ts';
-import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
+import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { scanPorts } from '../../devices/pairing/scan-ports.ts';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
@@ -133,21 +133,11 @@ export class DeviceAdmin {
   }
 
   grant(input: ApiInput<'devices/grant'>): ApiOutput<'devices/grant'> {
-    const paired = this.requirePaired(input.deviceId);
-    const actions = input.all === true ? paired.tools.map((tool) => tool.name) : (input.actions ?? []);
-    this.requireActions(paired.identity.id, paired.tools, actions);
-    const updated = this.options.pairing.grant(input.deviceId, actions);
-    this.options.sync.refresh();
-    return { deviceId: input.deviceId, granted: updated.grants };
+    return this.changeGrants(input, (deviceId, actions) => this.options.pairing.grant(deviceId, actions));
   }
 
   revoke(input: ApiInput<'devices/revoke'>): ApiOutput<'devices/revoke'> {
-    const paired = this.requirePaired(input.deviceId);
-    const actions = input.all === true ? paired.tools.map((tool) => tool.name) : (input.actions ?? []);
-    this.requireActions(paired.identity.id, paired.tools, actions);
-    const updated = this.options.pairing.revoke(input.deviceId, actions);
-    this.options.sync.refresh();
-    return { deviceId: input.deviceId, granted: updated.grants };
+    return this.changeGrants(input, (deviceId, actions) => this.options.pairing.revoke(deviceId, actions));
   }
 
   rename(input: ApiInput<'devices/rename'>): ApiOutput<'devices/rename'> {
@@ -231,6 +221,22 @@ export class DeviceAdmin {
       );
     }
     if (!isPort) throw new DeviceAdminError(400, `${input.path} is not a serial port (not a character device)`);
+  }
+
+  /**
+   * Grants or revokes (`change`) the actions `input` names — all the device's, or those listed, each
+   * one it has — and answers what is granted now.
+   */
+  private changeGrants(
+    input: ApiInput<'devices/grant' | 'devices/revoke'>,
+    change: (deviceId: string, actions: readonly string[]) => PairedDevice,
+  ): ApiOutput<'devices/grant' | 'devices/revoke'> {
+    const paired = this.requirePaired(input.deviceId);
+    const actions = input.all === true ? paired.tools.map((tool) => tool.name) : (input.actions ?? []);
+    this.requireActions(paired.identity.id, paired.tools, actions);
+    const updated = change(input.deviceId, actions);
+    this.options.sync.refresh();
+    return { deviceId: input.deviceId, granted: updated.grants };
   }
 
   private requirePaired(deviceId: string) {

@@ -20,6 +20,7 @@ export interface PairedDeviceStoreOptions {
   onInvalidRow?: InvalidRowHandler;
 }
 
+/** One row of `paired_devices`, by the names `COLUMNS` gives it (JSON columns as their text). */
 type DeviceRow = {
   deviceId: string;
   path: string;
@@ -56,18 +57,8 @@ export class PairedDeviceStore implements PairingStore {
       byPath: db.prepare<[string], DeviceRow>(
         `SELECT ${COLUMNS} FROM paired_devices WHERE path = ? ORDER BY paired_at`,
       ),
-      upsert: db.prepare<{
-        deviceId: string;
-        path: string;
-        alias: string;
-        identity: string;
-        tools: string;
-        grants: string;
-        pairedAt: number;
-        confirmedIdentity: number;
-        profile: string | null;
-        modbus: string | null;
-      }>(
+      // A row in, as a row out: the named parameters are the columns' aliases.
+      upsert: db.prepare<DeviceRow>(
         `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus)
          VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
