@@ -67,13 +67,13 @@ export class Home {
 
   /**
    * A screenshot of one step, attached to the test's results, and copied to
-   * `$HOME_AGENT_SCREENSHOTS` when set (the closing note's pictures).
+   * `$HOME_AGENT_SCREENS_DIR` when set (the same folder the other screenshot specs use).
    */
   async screenshot(page: Page, name: string): Promise<void> {
     const file = this.testInfo.outputPath(`${name}.png`);
     await page.screenshot({ path: file, fullPage: false });
     await this.testInfo.attach(name, { path: file, contentType: 'image/png' });
-    const folder = process.env.HOME_AGENT_SCREENSHOTS;
+    const folder = process.env.HOME_AGENT_SCREENS_DIR;
     if (folder) {
       await mkdir(folder, { recursive: true });
       await copyFile(file, path.join(folder, `${name}.png`));
