@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHost } from '../../../host/app/create-host.ts';
+import { createHost, type Host } from '../../../host/app/create-host.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 import { databaseFileOf } from '../../../host/config/data-dir.ts';
@@ -14,10 +14,29 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A fresh data folder, removed after the test. */
+function tempDataDir(): string {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return dataDir;
+}
+
+/** The host started again on the journal the killed process left, disposed after the test. */
+async function startHost(dataDir: string, log: (line: string) => void = () => {}): Promise<Host> {
+  const host = await createHost({
+    dataDir,
+    transport: 'web',
+    model: new ScriptedModel({ replies: [] }),
+    log,
+    version: 'test',
+  });
+  cleanups.push(() => host.dispose());
+  return host;
+}
+
 describe('a turn the process was killed in', () => {
   it('is closed as aborted when the host starts again, and a finished turn is left alone', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = tempDataDir();
     // The journal as a killed process leaves it: one finished turn, one that stopped mid-approval.
     const db = openDatabase({ file: databaseFileOf(dataDir) });
     const store = new SqliteConversationStore({ db });
@@ -38,14 +57,7 @@ describe('a turn the process was killed in', () => {
     });
     db.close();
 
-    const host = await createHost({
-      dataDir,
-      transport: 'web',
-      model: new ScriptedModel({ replies: [] }),
-      log: () => {},
-      version: 'test',
-    });
-    cleanups.push(() => host.dispose());
+    const host = await startHost(dataDir);
     const ends = host.store.loadEvents('c1').filter((event) => event.type === 'turn/end');
     expect(ends.map((event) => [event.turnId, event.type === 'turn/end' ? event.reason : ''])).toEqual([
       ['t1', 'done'],
@@ -57,8 +69,7 @@ describe('a turn the process was killed in', () => {
 
 describe('a batch the process was killed in', () => {
   it('gets every call answered in the messages from the journal, and its turn closed in balance', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = tempDataDir();
     const db = openDatabase({ file: databaseFileOf(dataDir) });
     const store = new SqliteConversationStore({ db });
     store.ensureConversation('c1', 'lamps');
@@ -101,14 +112,7 @@ describe('a batch the process was killed in', () => {
     db.close();
 
     const logged: string[] = [];
-    const host = await createHost({
-      dataDir,
-      transport: 'web',
-      model: new ScriptedModel({ replies: [] }),
-      log: (line) => logged.push(line),
-      version: 'test',
-    });
-    cleanups.push(() => host.dispose());
+    const host = await startHost(dataDir, (line) => logged.push(line));
 
     const tools = host.store.loadMessages('c1').filter((message) => message.role === 'tool');
     expect(tools.map((message) => (message.role === 'tool' ? [message.toolCallId, message.isError] : []))).toEqual([
@@ -136,8 +140,7 @@ describe('a batch the process was killed in', () => {
 describe('a killed batch whose call ids an earlier turn used too', () => {
   it('is answered from its own turn, never with the result of an earlier call of the same id', async () => {
     // Some servers number calls per reply (call_0, call_1, …), so ids repeat across turns.
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-interrupted-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = tempDataDir();
     const db = openDatabase({ file: databaseFileOf(dataDir) });
     const store = new SqliteConversationStore({ db });
     store.ensureConversation('c1', 'lamps');
@@ -207,14 +210,7 @@ describe('a killed batch whose call ids an earlier turn used too', () => {
     }
     db.close();
 
-    const host = await createHost({
-      dataDir,
-      transport: 'web',
-      model: new ScriptedModel({ replies: [] }),
-      log: () => {},
-      version: 'test',
-    });
-    cleanups.push(() => host.dispose());
+    const host = await startHost(dataDir);
     const last = host.store.loadMessages('c1').at(-1);
     expect(last).toMatchObject({ role: 'tool', toolCallId: 'call_0', isError: true });
     expect(JSON.parse(last?.role === 'tool' ? last.content : '{}')).toMatchObject({ outcome: 'not_sent' });
