@@ -9,15 +9,21 @@ import { Disposables, waitForStatus } from '../helpers/pty-pair.ts';
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
 
+/** The Lamp sketch on a simulated Uno, attached as uno-lamp-1, and a way to its device tools. */
+async function attachLamp() {
+  const lamp = owned.add(await startLinkedBoard({ example: 'Lamp' }));
+  // A minute of call timeout: only the unplug (or reset) can end the call in time.
+  const registry = owned.add(new DeviceRegistry({ callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
+  await registry.attach(lamp.path, { grant: 'all' });
+  const session = registry.get('uno-lamp-1')!.session;
+  const tools = createDevicesPlugin(registry).tools();
+  const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+  return { lamp, session, tool };
+}
+
 describeBoards('a simulated Uno that dies and comes back', () => {
   it('fails the call in flight with device_offline when simavr is killed, then says hello again and is back online through the re-pointed link', async () => {
-    const lamp = owned.add(await startLinkedBoard({ example: 'Lamp' }));
-    // A minute of call timeout: only the unplug can end the call in time.
-    const registry = owned.add(new DeviceRegistry({ callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
-    await registry.attach(lamp.path, { grant: 'all' });
-    const session = registry.get('uno-lamp-1')!.session;
-    const tools = createDevicesPlugin(registry).tools();
-    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    const { lamp, session, tool } = await attachLamp();
 
     // The chip stops with the request in its UART, unanswered: the call is truly in flight.
     const { frozen } = await lamp.board.freezeOnNextRequest();
@@ -39,12 +45,7 @@ describeBoards('a simulated Uno that dies and comes back', () => {
   }, 60_000);
 
   it('fails the call in flight when the board is reset with its port open, because the sketch says ready when it starts, and greets it again', async () => {
-    const lamp = owned.add(await startLinkedBoard({ example: 'Lamp' }));
-    const registry = owned.add(new DeviceRegistry({ callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
-    await registry.attach(lamp.path, { grant: 'all' });
-    const session = registry.get('uno-lamp-1')!.session;
-    const tools = createDevicesPlugin(registry).tools();
-    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    const { lamp, session, tool } = await attachLamp();
 
     const { frozen } = await lamp.board.freezeOnNextRequest();
     const call = runTool(tool('lamp__set'), { device_id: 'uno-lamp-1', on: true });
