@@ -27,6 +27,31 @@ export function runCli(
   });
 }
 
+/**
+ * `home-agent ask --provider scripted --script <script> --data-dir <dataDir> [...args] --json <text>`:
+ * one turn of a scripted model on a data folder, its events as JSON Lines on stdout.
+ */
+export function askScripted(
+  options: { script: string; dataDir: string; args?: string[]; env?: NodeJS.ProcessEnv },
+  text: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runCli(
+    [
+      'ask',
+      '--provider',
+      'scripted',
+      '--script',
+      options.script,
+      '--data-dir',
+      options.dataDir,
+      ...(options.args ?? []),
+      '--json',
+      text,
+    ],
+    options.env ? { env: options.env } : {},
+  );
+}
+
 /** Parses JSON Lines output into objects. */
 export function jsonLines(text: string): Record<string, unknown>[] {
   return text

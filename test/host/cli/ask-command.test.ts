@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { jsonLines, runCli, REPO_ROOT } from '../../helpers/run-cli.ts';
+import { askScripted, jsonLines, runCli, REPO_ROOT } from '../../helpers/run-cli.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -17,20 +17,10 @@ afterEach(() => {
 describe('home-agent ask --json', () => {
   it('prints the contract events of a parallel batch on the simulated devices and exits 0', async () => {
     const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
-    const result = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--sim',
-      '--sim-latency-ms',
-      '20',
-      '--data-dir',
-      tempDir(),
-      '--json',
+    const result = await askScripted(
+      { script, dataDir: tempDir(), args: ['--sim', '--sim-latency-ms', '20'] },
       'turn on the lamps',
-    ]);
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
@@ -69,17 +59,7 @@ describe('home-agent ask --json', () => {
         replies: [{ toolCalls: [{ name: 'teleport__now', args: {} }] }, { text: 'I cannot do that.' }],
       }),
     );
-    const result = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--data-dir',
-      dir,
-      '--json',
-      'teleport me',
-    ]);
+    const result = await askScripted({ script, dataDir: dir }, 'teleport me');
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
     expect(events.find((event) => event.type === 'tool/end')).toMatchObject({
@@ -94,19 +74,10 @@ describe('home-agent ask --json', () => {
     const dir = tempDir();
     const script = path.join(dir, 'script.json');
     writeFileSync(script, JSON.stringify({ replies: [{ text: 'never sent' }] }));
-    const result = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--data-dir',
-      dir,
-      '--tool-order',
-      '["lamp__fly","<unlisted-tools>"]',
-      '--json',
+    const result = await askScripted(
+      { script, dataDir: dir, args: ['--tool-order', '["lamp__fly","<unlisted-tools>"]'] },
       'hi',
-    ]);
+    );
     expect(result.code).toBe(1);
     const events = jsonLines(result.stdout);
     expect(events.map((event) => event.type)).toEqual(['turn/start', 'agent/error', 'turn/end']);
@@ -143,22 +114,10 @@ describe('home-agent ask --json', () => {
 
   it('runs at most --concurrency-cap calls of a parallel batch at once', async () => {
     const script = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
-    const result = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--sim',
-      '--sim-latency-ms',
-      '20',
-      '--concurrency-cap',
-      '1',
-      '--data-dir',
-      tempDir(),
-      '--json',
+    const result = await askScripted(
+      { script, dataDir: tempDir(), args: ['--sim', '--sim-latency-ms', '20', '--concurrency-cap', '1'] },
       'lamps',
-    ]);
+    );
     expect(result.code).toBe(0);
     const events = jsonLines(result.stdout);
     expect(events.find((event) => event.type === 'batch/start')).toMatchObject({ mode: 'parallel' });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,17 +54,7 @@ describe('home-agent devices', () => {
         ],
       }),
     );
-    const asked = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--data-dir',
-      dir,
-      '--json',
-      'lamps on',
-    ]);
+    const asked = await askScripted({ script, dataDir: dir }, 'lamps on');
     const ends = jsonLines(asked.stdout)
       .filter((event) => event.type === 'tool/end')
       .sort((a, b) => Number(a.index) - Number(b.index));

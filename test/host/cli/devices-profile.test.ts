@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -34,34 +34,13 @@ describe('a device that speaks plain lines (AT relay board)', () => {
         ],
       }),
     );
-    const unattended = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--data-dir',
-      dir,
-      '--json',
-      'garden lights on',
-    ]);
+    const unattended = await askScripted({ script, dataDir: dir }, 'garden lights on');
     expect(jsonLines(unattended.stdout).find((event) => event.type === 'tool/end')).toMatchObject({
       ok: false,
       error: { reason: 'denied' },
     });
 
-    const approved = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      script,
-      '--data-dir',
-      dir,
-      '--approve-all',
-      '--json',
-      'garden lights on',
-    ]);
+    const approved = await askScripted({ script, dataDir: dir, args: ['--approve-all'] }, 'garden lights on');
     expect(jsonLines(approved.stdout).find((event) => event.type === 'tool/end')).toMatchObject({
       ok: true,
       result: { device_id: 'relay-1', result: { channel: 2, on: true } },

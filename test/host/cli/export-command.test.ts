@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -51,20 +51,9 @@ async function recordConversation(dataDir: string) {
   );
   dirs.push(script);
   const ask = (text: string, conversation?: string) =>
-    runCli(
-      [
-        'ask',
-        '--provider',
-        'scripted',
-        '--script',
-        script,
-        '--data-dir',
-        dataDir,
-        '--json',
-        ...(conversation ? ['--conversation', conversation] : []),
-        text,
-      ],
-      { env: environment },
+    askScripted(
+      { script, dataDir, args: conversation ? ['--conversation', conversation] : [], env: environment },
+      text,
     );
   const first = await ask('what can you do?');
   expect(first.code).toBe(0);
