@@ -19,23 +19,27 @@ function tempDir(): string {
 }
 
 const SCRIPT = path.join(REPO_ROOT, 'test/fixtures/scripts/lamps-and-thermometer.json');
+/** `home-agent ask` on the lamps-and-thermometer script and simulated devices, output for people (no --json). */
+function askLampsArgs(dataDir: string): string[] {
+  return [
+    'ask',
+    '--provider',
+    'scripted',
+    '--script',
+    SCRIPT,
+    '--sim',
+    '--sim-latency-ms',
+    '20',
+    '--data-dir',
+    dataDir,
+  ];
+}
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 describe('home-agent ask, for people', () => {
   it('prints the batch with 1-based rows in index order, their arguments and outcomes, and the conversation id last on stderr', async () => {
-    const dir = tempDir();
-    const args = [
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      SCRIPT,
-      '--sim',
-      '--sim-latency-ms',
-      '20',
-      '--data-dir',
-      dir,
-    ];
+    const args = askLampsArgs(tempDir());
     const result = await runCli([...args, 'turn on the lamps']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
@@ -62,21 +66,7 @@ describe('home-agent ask, for people', () => {
   });
 
   it('names the cap that ran a parallel batch one call at a time', async () => {
-    const result = await runCli([
-      'ask',
-      '--provider',
-      'scripted',
-      '--script',
-      SCRIPT,
-      '--sim',
-      '--sim-latency-ms',
-      '20',
-      '--concurrency-cap',
-      '1',
-      '--data-dir',
-      tempDir(),
-      'turn on the lamps',
-    ]);
+    const result = await runCli([...askLampsArgs(tempDir()), '--concurrency-cap', '1', 'turn on the lamps']);
     expect(result.stdout).toContain(
       '┌ batch 1 · parallel — all 3 calls are parallel-safe, but the cap of 1 parallel call ran them one after another',
     );
