@@ -177,23 +177,21 @@ export function relayApprovalTurn(answer: RelayAnswer): HostAgentEvent[] {
       name: 'relay__set',
       args: relayArgs,
     }),
-    ...(answer === 'none'
-      ? []
-      : [
-          event({
-            type: 'approval/end',
-            at: 2300,
-            batchId: 'rb1',
-            callId: 'relay-call',
-            approved: answer.approved,
-            why: answer.why,
-          }),
-        ]),
+    ...(answer === 'none' ? [] : [relayQuestionEnded({ approved: answer.approved, why: answer.why })]),
     toolEnd,
     event({ type: 'batch/end', at: 2401, batchId: 'rb1', wallMs: 1301, executed: allowed ? 1 : 0 }),
     event({ type: 'step/end', at: 2402, step: 0 }),
     event({ type: 'turn/end', at: 2500, reason: answer !== 'none' && answer.why === 'aborted' ? 'aborted' : 'done' }),
   ];
+}
+
+type ApprovalEnd = Extract<HostAgentEvent, { type: 'approval/end' }>;
+
+/** The end of the question `relayApprovalTurn` asks (batch rb1, call relay-call, at 2300), with how it ended. */
+export function relayQuestionEnded(
+  answer: Omit<ApprovalEnd, 'type' | 'at' | 'batchId' | 'callId' | 'conversationId' | 'turnId'>,
+): HostAgentEvent {
+  return event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', ...answer });
 }
 
 /** The events of `relayApprovalTurn` up to and including the question: what a window sees while the host waits. */

@@ -7,7 +7,13 @@ import {
   emptyApprovalsData,
 } from '../../../renderer/state/approvals-reducer.ts';
 import { emptyFoldedData, foldEvent, foldEvents, replaceConversation } from '../../../renderer/state/fold-event.ts';
-import { event, relayApprovalTurn, relayArgs, relayQuestionAsked } from '../helpers/agent-events.ts';
+import {
+  event,
+  relayApprovalTurn,
+  relayArgs,
+  relayQuestionAsked,
+  relayQuestionEnded,
+} from '../helpers/agent-events.ts';
 
 describe('reduceApprovals', () => {
   it('opens a question with the tool name and its arguments while the host waits', () => {
@@ -82,14 +88,7 @@ describe('reduceApprovals', () => {
     const [toolEnd] = relayApprovalTurn({ approved: false, why: 'timeout' }).filter(
       (entry) => entry.type === 'tool/end',
     );
-    const end = event({
-      type: 'approval/end',
-      at: 2300,
-      batchId: 'rb1',
-      callId: 'relay-call',
-      approved: false,
-      why: 'timeout',
-    });
+    const end = relayQuestionEnded({ approved: false, why: 'timeout' });
     const early = foldEvents(emptyFoldedData, [...relayQuestionAsked(), toolEnd!]);
     expect(early.approvals['relay-call']?.status).toBe('unanswered');
     expect(foldEvent(early, end).approvals['relay-call']?.status).toBe('timeout');
@@ -97,14 +96,7 @@ describe('reduceApprovals', () => {
 
   it('never reopens an ended question when a request for it comes again or late', () => {
     const asked = relayQuestionAsked()[5]!;
-    const end = event({
-      type: 'approval/end',
-      at: 2300,
-      batchId: 'rb1',
-      callId: 'relay-call',
-      approved: true,
-      why: 'answered',
-    });
+    const end = relayQuestionEnded({ approved: true, why: 'answered' });
     const view = foldEvents(emptyFoldedData, [end, asked]);
     expect(view.approvals['relay-call']).toMatchObject({
       status: 'allowed',
@@ -117,16 +109,7 @@ describe('reduceApprovals', () => {
   });
 
   it('shows a call a standing approval covered as always allowed, with its tool and device, nobody asked', () => {
-    const covered = event({
-      type: 'approval/end',
-      at: 2300,
-      batchId: 'rb1',
-      callId: 'relay-call',
-      approved: true,
-      why: 'standing',
-      name: 'relay__set',
-      deviceId: 'relay-1',
-    });
+    const covered = relayQuestionEnded({ approved: true, why: 'standing', name: 'relay__set', deviceId: 'relay-1' });
     const view = foldEvents(emptyFoldedData, [covered]);
     expect(view.approvals['relay-call']).toMatchObject({ status: 'standing', name: 'relay__set', deviceId: 'relay-1' });
     expect(countOpenApprovals(view)).toBe(0);
@@ -134,15 +117,7 @@ describe('reduceApprovals', () => {
 
   it('remembers that the person chose Always allow, and the device the request named', () => {
     const asked = { ...relayQuestionAsked()[5]!, deviceId: 'relay-1' } as ReturnType<typeof relayQuestionAsked>[number];
-    const end = event({
-      type: 'approval/end',
-      at: 2300,
-      batchId: 'rb1',
-      callId: 'relay-call',
-      approved: true,
-      why: 'answered',
-      remembered: true,
-    });
+    const end = relayQuestionEnded({ approved: true, why: 'answered', remembered: true });
     const view = foldEvents(emptyFoldedData, [asked, end]);
     expect(view.approvals['relay-call']).toMatchObject({ status: 'allowed', remembered: true, deviceId: 'relay-1' });
   });
