@@ -29,6 +29,10 @@ function script(dir: string, replies: unknown[]): string {
   return file;
 }
 
+/** `home-agent devices pair <port> --profile <profile> [...options] --data-dir <dir>`. */
+const pair = (dir: string, port: string, profile: string, options: string[]) =>
+  runCli(['devices', 'pair', port, '--profile', profile, ...options, '--data-dir', dir]);
+
 const ask = (dir: string, file: string, extra: string[] = []) =>
   runCli(['ask', '--provider', 'scripted', '--script', file, '--data-dir', dir, '--json', ...extra, 'go']);
 
@@ -38,38 +42,14 @@ describeWithPymodbus('Modbus devices from the command line', () => {
     const port = modbus.paths[0]!;
     const dir = dataDir();
 
-    const meter = await runCli([
-      'devices',
-      'pair',
-      port,
-      '--profile',
-      'eastron-sdm120',
-      '--unit',
-      '1',
-      '--baud',
-      '9600',
-      '--yes',
-      '--data-dir',
-      dir,
-    ]);
+    const meter = await pair(dir, port, 'eastron-sdm120', ['--unit', '1', '--baud', '9600', '--yes']);
     expect(meter.stderr).toBe('');
     const meterId = /id (\S+), kind energy_meter, model SDM120/.exec(meter.stdout)?.[1];
     expect(meterId).toMatch(/^sdm120-.*-u1$/);
     expect(meter.stdout).toContain('Modbus unit 1 at 9600 8N1, profile eastron-sdm120 (Eastron SDM120 energy meter)');
     expect(meter.stdout).toContain('reads now: voltage_v 229.8 V');
     expect(meter.code).toBe(0);
-    const relay = await runCli([
-      'devices',
-      'pair',
-      port,
-      '--profile',
-      'relay-8',
-      '--unit',
-      '2',
-      '--yes',
-      '--data-dir',
-      dir,
-    ]);
+    const relay = await pair(dir, port, 'relay-8', ['--unit', '2', '--yes']);
     expect(relay.code).toBe(0);
     const relayId = /id (\S+), kind relay/.exec(relay.stdout)?.[1];
 
@@ -103,49 +83,15 @@ describeWithPymodbus('Modbus devices from the command line', () => {
   it('says what is missing when a Modbus profile comes without a unit, or the unit does not answer', async () => {
     const modbus = await peer([{ units: { 1: meterRegisters() } }]);
     const dir = dataDir();
-    const noUnit = await runCli([
-      'devices',
-      'pair',
-      modbus.paths[0]!,
-      '--profile',
-      'eastron-sdm120',
-      '--yes',
-      '--data-dir',
-      dir,
-    ]);
+    const noUnit = await pair(dir, modbus.paths[0]!, 'eastron-sdm120', ['--yes']);
     expect(noUnit.code).not.toBe(0);
     expect(noUnit.stderr).toContain(
       'eastron-sdm120 is a Modbus profile: give the unit id of the device (--unit N, 1–247)',
     );
-    const absent = await runCli([
-      'devices',
-      'pair',
-      modbus.paths[0]!,
-      '--profile',
-      'eastron-sdm120',
-      '--unit',
-      '9',
-      '--baud',
-      '9600',
-      '--yes',
-      '--data-dir',
-      dir,
-    ]);
+    const absent = await pair(dir, modbus.paths[0]!, 'eastron-sdm120', ['--unit', '9', '--baud', '9600', '--yes']);
     expect(absent.code).not.toBe(0);
     expect(absent.stderr).toContain(`unit 9 on ${modbus.paths[0]}: not online within`);
-    const badParity = await runCli([
-      'devices',
-      'pair',
-      modbus.paths[0]!,
-      '--profile',
-      'eastron-sdm120',
-      '--unit',
-      '1',
-      '--parity',
-      'mark',
-      '--data-dir',
-      dir,
-    ]);
+    const badParity = await pair(dir, modbus.paths[0]!, 'eastron-sdm120', ['--unit', '1', '--parity', 'mark']);
     expect(badParity.stderr).toContain("--parity must be none, even or odd, got 'mark'");
     expect((await runCli(['devices', 'list', '--data-dir', dir])).stdout).toContain('No paired devices');
   });
@@ -228,18 +174,7 @@ describeWithPymodbus('Modbus devices from the command line', () => {
     const modbus = await peer([
       { units: { 3: { hr: { 0xfc00: { uint32: 39_081_234 } }, ir: { 12: { float32: 1500 } } } } },
     ]);
-    const paired = await runCli([
-      'devices',
-      'pair',
-      modbus.paths[0]!,
-      '--profile',
-      profile,
-      '--unit',
-      '3',
-      '--yes',
-      '--data-dir',
-      dir,
-    ]);
+    const paired = await pair(dir, modbus.paths[0]!, profile, ['--unit', '3', '--yes']);
     expect(paired.stdout).toContain('kind meter, model WM-3, firmware serial=39081234');
     const id = /id (\S+), kind meter/.exec(paired.stdout)?.[1];
     expect((await runCli(['devices', 'grant', id!, '--all', '--data-dir', dir])).code).toBe(0);
