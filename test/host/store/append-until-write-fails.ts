@@ -3,6 +3,7 @@
 // {"error":{…}} for the failure, then exits 0.
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
+import { fullDiskDelta } from './full-disk-delta.ts';
 
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: append-until-write-fails.ts <database file>');
@@ -11,14 +12,7 @@ const store = new SqliteConversationStore({ db });
 store.ensureConversation('full', 'A file-size limit');
 for (let index = 1; index <= 5_000; index += 1) {
   try {
-    const seq = store.appendEvent({
-      type: 'text/delta',
-      at: 1_700_000_000_000 + index,
-      conversationId: 'full',
-      turnId: 't1',
-      step: 1,
-      text: `delta ${index} `.repeat(40),
-    });
+    const seq = store.appendEvent(fullDiskDelta(index));
     process.stdout.write(`${JSON.stringify({ seq })}\n`);
   } catch (error) {
     const { name, message } = error as Error;

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../../../host/store/settings-store.ts';
@@ -12,18 +11,8 @@ import { PluginStateStore } from '../../../host/store/plugin-state-store.ts';
 import { SqliteSequenceStore } from '../../../host/store/sqlite-sequence-store.ts';
 import { StoreError } from '../../../host/store/store-error.ts';
 import { mountTmpfs, type MountedTmpfs } from '../../helpers/mount-tmpfs.ts';
+import { fullDiskDelta } from './full-disk-delta.ts';
 import { TempStoreFolder } from './temp-store-folder.ts';
-
-function delta(index: number): AgentEvent {
-  return {
-    type: 'text/delta',
-    at: 1_700_000_000_000 + index,
-    conversationId: 'full',
-    turnId: 't1',
-    step: 1,
-    text: `delta ${index} `.repeat(40),
-  };
-}
 
 /** Fills what is left of the file system with one file, so only space SQLite already holds remains. */
 function fillDisk(folder: string): void {
@@ -74,7 +63,7 @@ describe('the store on a full disk (a 1 MB tmpfs; skipped, saying why, where non
     // Bounded: the disk holds a few hundred of these events; before the fix none ever threw.
     for (let index = 1; index <= 5_000 && thrown === undefined; index += 1) {
       try {
-        returned.push(store.appendEvent(delta(index)));
+        returned.push(store.appendEvent(fullDiskDelta(index)));
       } catch (error) {
         thrown = error;
       }
