@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import WebSocket from 'ws';
-import { createHost } from '../../../host/app/create-host.ts';
 import { attachDevices } from '../../../host/devices/attach-devices.ts';
-import { startWebServer } from '../../../host/web/web-server.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
-import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import { serveTestHost } from '../../helpers/serve-test-host.ts';
 
 const TOKEN = 'notice-token-0123456789abcdef';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -19,12 +14,10 @@ describe('notices on the live stream', () => {
   it('tells every browser when a device goes away, when a plugin is toggled, and when a device announces something', async () => {
     const sim = await startSimulatedDevices({ kinds: ['lamp', 'door_sensor'], latencyMs: 0 });
     cleanups.push(() => sim.close());
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-notices-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const host = await createHost({
-      dataDir,
-      transport: 'web',
-      model: new ScriptedModel({ replies: [] }),
+    const { host, server } = await serveTestHost(cleanups, {
+      dataDirPrefix: 'home-agent-notices-',
+      token: TOKEN,
+      notices: true,
       attachDevices: () =>
         attachDevices({
           sim: false,
@@ -32,19 +25,7 @@ describe('notices on the live stream', () => {
           log: () => {},
           signal: new AbortController().signal,
         }),
-      log: () => {},
-      version: 'test',
     });
-    cleanups.push(() => host.dispose());
-    const server = await startWebServer({
-      handlers: host.handlers,
-      bus: host.events,
-      notices: host.notices,
-      staticDir: dataDir,
-      port: 0,
-      token: TOKEN,
-    });
-    cleanups.push(() => server.close());
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}api/events?token=${TOKEN}`);
     cleanups.push(() => socket.close());
     const received: { type: string; [key: string]: unknown }[] = [];

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import path from 'node:path';
+import { hostname } from 'node:os';
 import WebSocket from 'ws';
-import { createHost } from '../../../host/app/create-host.ts';
-import { startWebServer, type WebServer } from '../../../host/web/web-server.ts';
-import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import type { WebServer } from '../../../host/web/web-server.ts';
+import { serveTestHost } from '../../helpers/serve-test-host.ts';
 import { rawRequest } from './raw-http.ts';
 
 const TOKEN = 'guard-token-0123456789abcdef';
@@ -14,30 +11,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function serve(
+function serve(
   options: { allowedHosts?: string[]; now?: () => number; host?: string } = {},
 ): Promise<{ server: WebServer }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-guards-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  writeFileSync(path.join(dataDir, 'index.html'), '<!doctype html><title>Home Agent</title>');
-  const host = await createHost({
-    dataDir,
-    transport: 'web',
-    model: new ScriptedModel({ replies: [] }),
-    log: () => {},
-    version: 'test',
-  });
-  cleanups.push(() => host.dispose());
-  const server = await startWebServer({
-    handlers: host.handlers,
-    bus: host.events,
-    staticDir: dataDir,
-    port: 0,
+  return serveTestHost(cleanups, {
+    dataDirPrefix: 'home-agent-guards-',
     token: TOKEN,
-    ...options,
+    indexHtml: '<!doctype html><title>Home Agent</title>',
+    server: options,
   });
-  cleanups.push(() => server.close());
-  return { server };
 }
 
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import WebSocket from 'ws';
-import { createHost, type Host } from '../../../host/app/create-host.ts';
+import type { Host } from '../../../host/app/create-host.ts';
 import { startWebServer, type WebServer } from '../../../host/web/web-server.ts';
-import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import { serveTestHost } from '../../helpers/serve-test-host.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -13,26 +10,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function serve(): Promise<{ host: Host; server: WebServer }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-web-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const host = await createHost({
-    dataDir,
-    transport: 'web',
-    model: new ScriptedModel({ replies: [{ text: 'Hello from the script.' }] }),
-    log: () => {},
-    version: 'test',
-  });
-  cleanups.push(() => host.dispose());
-  const server = await startWebServer({
-    handlers: host.handlers,
-    bus: host.events,
-    staticDir: dataDir,
-    port: 0,
+function serve(): Promise<{ host: Host; server: WebServer }> {
+  return serveTestHost(cleanups, {
+    dataDirPrefix: 'home-agent-web-',
     token: TOKEN,
+    replies: [{ text: 'Hello from the script.' }],
   });
-  cleanups.push(() => server.close());
-  return { host, server };
 }
 
 function post(server: WebServer, method: string, body: unknown, token: string | null = TOKEN): Promise<Response> {
