@@ -24,6 +24,18 @@ function serve(
 
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
+/** POST /api/app/info with an empty body, written byte for byte with these headers (from `localAddress` when given). */
+function postInfo(port: number, headers: Record<string, string>, localAddress?: string) {
+  return rawRequest({
+    port,
+    method: 'POST',
+    path: '/api/app/info',
+    headers,
+    body: '{}',
+    ...(localAddress ? { localAddress } : {}),
+  });
+}
+
 function openSocket(server: WebServer, headers: Record<string, string> = {}, token = TOKEN) {
   const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/events?token=${token}`, { headers });
   cleanups.push(() => socket.terminate());
@@ -55,13 +67,7 @@ describe('web server: Host and Origin', () => {
     ]) {
       const page = await rawRequest({ port, path: '/', headers: { host } });
       expect(page.status, host).toBe(200);
-      const api = await rawRequest({
-        port,
-        method: 'POST',
-        path: '/api/app/info',
-        headers: { host, ...auth },
-        body: '{}',
-      });
+      const api = await postInfo(port, { host, ...auth });
       expect(api.status, host).toBe(200);
     }
   });
@@ -73,13 +79,7 @@ describe('web server: Host and Origin', () => {
       const page = await rawRequest({ port, path: '/', headers: { host } });
       expect(page.status, host).toBe(403);
       expect(page.body).toContain('--allowed-host');
-      const api = await rawRequest({
-        port,
-        method: 'POST',
-        path: '/api/app/info',
-        headers: { host, ...auth },
-        body: '{}',
-      });
+      const api = await postInfo(port, { host, ...auth });
       expect(api.status, host).toBe(403);
     }
     expect((await openSocket(server, { host: 'evil.example' })).status).toBe(403);
@@ -97,16 +97,10 @@ describe('web server: Host and Origin', () => {
   it('refuses an API call from another Origin and answers one without an Origin (CLI and MCP clients)', async () => {
     const { server } = await serve();
     const port = server.port;
-    const evil = await rawRequest({
-      port,
-      method: 'POST',
-      path: '/api/app/info',
-      headers: { ...auth, origin: 'http://evil.example' },
-      body: '{}',
-    });
+    const evil = await postInfo(port, { ...auth, origin: 'http://evil.example' });
     expect(evil.status).toBe(403);
     expect(evil.body).toContain('evil.example');
-    const none = await rawRequest({ port, method: 'POST', path: '/api/app/info', headers: auth, body: '{}' });
+    const none = await postInfo(port, auth);
     expect(none.status).toBe(200);
   });
 });
@@ -117,13 +111,7 @@ describe('web server: wrong tokens', () => {
     const { server } = await serve({ now: () => clock.now });
     const port = server.port;
     const call = (token: string) =>
-      rawRequest({
-        port,
-        method: 'POST',
-        path: '/api/app/info',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
+      postInfo(port, { authorization: `Bearer ${token}`, 'content-type': 'application/json' });
     for (let attempt = 1; attempt <= 10; attempt += 1) expect((await call('wrong-token')).status).toBe(401);
     const limited = await call('wrong-token');
     expect(limited.status).toBe(429);
@@ -140,14 +128,7 @@ describe('web server: wrong tokens', () => {
     expect((await call(TOKEN)).status).toBe(429);
     expect((await openSocket(server, {}, TOKEN)).status).toBe(429);
     // Another client (another loopback address) is not held back.
-    const other = await rawRequest({
-      port,
-      method: 'POST',
-      path: '/api/app/info',
-      headers: auth,
-      body: '{}',
-      localAddress: '127.0.0.2',
-    });
+    const other = await postInfo(port, auth, '127.0.0.2');
     expect(other.status).toBe(200);
     clock.now += 6_000;
     expect((await call(TOKEN)).status).toBe(200);
