@@ -77,18 +77,7 @@ test('the reason names the cap that ran parallel-safe calls one after another', 
 });
 
 test('the time a call waited for the person is shown apart from its run time', async ({ page, harness }) => {
-  const sim = await harness.sim({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
-  const folder = await harness.folder([
-    { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
-    { text: 'Done.' },
-  ]);
-  const host = await harness.host({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
-  });
+  const host = await harness.relayHost();
   await openPage(page, host);
   await page.getByTestId('composer-input').fill('Switch relay 2 on.');
   await page.getByTestId('composer-input').press('Enter');

@@ -116,18 +116,7 @@ for (const scheme of SCHEMES) {
 }
 
 test('an open question for the person passes axe-core too, in both themes', async ({ browser, harness }) => {
-  const sim = await harness.sim({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
-  const folder = await harness.folder([
-    { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
-    { text: 'Done.' },
-  ]);
-  const host = await harness.host({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
-  });
+  const host = await harness.relayHost();
   const entries: AxeEntry[] = [];
   let conversationId: string | null = null;
   for (const scheme of SCHEMES) {

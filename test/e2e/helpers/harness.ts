@@ -32,6 +32,25 @@ export class Harness {
     return sim;
   }
 
+  /**
+   * A relay board (relay-1, speaking AT lines) in its own simulator process, and `serve` attached to
+   * it with the at-relay-4 profile, on a script that switches relay 2 on and then says "Done.".
+   */
+  async relayHost(): Promise<RunningHost> {
+    const sim = await this.sim({ kinds: ['relay'] });
+    const relay = sim.devices.find((device) => device.id === 'relay-1')!;
+    const folder = await this.folder([
+      { toolCalls: [{ name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } }] },
+      { text: 'Done.' },
+    ]);
+    return this.host({
+      dataDir: folder.dataDir,
+      scriptFile: folder.scriptFile,
+      sim: false,
+      extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+    });
+  }
+
   /** Runs something after the test, with the rest of the teardown. */
   onDispose(cleanup: () => Promise<void>): void {
     this.cleanups.push(cleanup);
