@@ -36,17 +36,7 @@ test('the Devices tab has no serious or critical accessibility violation, in eve
   const dir = await home.tempDir('sim-dir');
   const sim = await home.sim({ kinds: ['lamp', 'relay'], dir });
   const host = await home.serve();
-  await home.cli([
-    'devices',
-    'pair',
-    sim.devices[1]!.path,
-    '--profile',
-    'at-relay-4',
-    '--yes',
-    '--alias',
-    'Garden relay',
-  ]);
-  await home.cli(['devices', 'grant', 'relay-1', 'set']);
+  await home.pairGardenRelay(sim.devices[1]!.path);
   await home.open(page, host);
   await page.getByRole('tab', { name: 'Devices' }).click();
   await expect(page.locator('[data-testid="device-row"][data-device-id="relay-1"]')).toHaveAttribute(

@@ -203,17 +203,7 @@ const relayTurns = (count: number): ScriptedReply[] =>
 test('Always allow lets the next call run unasked; revoking it asks again', async ({ page, home }) => {
   const sim = await home.sim({ kinds: ['relay'] });
   const host = await home.serve({ replies: relayTurns(3) });
-  await home.cli([
-    'devices',
-    'pair',
-    sim.devices[0]!.path,
-    '--profile',
-    'at-relay-4',
-    '--yes',
-    '--alias',
-    'Garden relay',
-  ]);
-  await home.cli(['devices', 'grant', 'relay-1', 'set']);
+  await home.pairGardenRelay(sim.devices[0]!.path);
   await home.open(page, host);
 
   await send(page, 'Relay 1 on.');

@@ -58,6 +58,12 @@ export class Home {
     return run.stdout;
   }
 
+  /** Pairs the AT relay board at `devicePath` from the CLI as relay-1, "Garden relay" (profile at-relay-4), and grants it `set`. */
+  async pairGardenRelay(devicePath: string): Promise<void> {
+    await this.cli(['devices', 'pair', devicePath, '--profile', 'at-relay-4', '--yes', '--alias', 'Garden relay']);
+    await this.cli(['devices', 'grant', 'relay-1', 'set']);
+  }
+
   /** Opens the page at the address serve printed and waits for the live link. */
   async open(page: Page, host: RunningHost): Promise<void> {
     this.problems.push(...watchForPageProblems(page));
