@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { agentRig } from '../../helpers/agent-rig.ts';
 import { Agent } from '../../../core/agent/agent.ts';
-import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { AgentEvents } from '../../../core/events/agent-events.ts';
-import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { ScriptedModel, type Script } from '../../../core/models/scripted/scripted-model.ts';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
@@ -53,22 +50,11 @@ function lampHome(options: { granted?: readonly string[]; getNeedsApproval?: boo
 }
 
 function setup(options: { script: Script; tools: ToolDefinition[]; approve?: () => boolean }) {
-  const store = new InMemoryConversationStore();
-  const agentEvents = new AgentEvents({ journal: store });
-  const events: AgentEvent[] = [];
-  agentEvents.subscribe((event) => events.push(event));
-  const plugins = new PluginRegistry();
-  plugins.register({ name: 'lamps', description: 'lamps', tools: () => options.tools });
-  const model = new ScriptedModel(options.script);
-  const agent = new Agent({
-    model: () => model,
-    plugins,
-    store,
-    events: agentEvents,
-    settings: () => ({}),
+  return agentRig({
+    model: new ScriptedModel(options.script),
+    plugins: [{ name: 'lamps', description: 'lamps', tools: () => options.tools }],
     ...(options.approve ? { approve: options.approve } : {}),
   });
-  return { agent, events, store };
 }
 
 const bothLampsOn: Script = {

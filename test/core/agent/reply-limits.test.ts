@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Agent } from '../../../core/agent/agent.ts';
-import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { AgentEvents } from '../../../core/events/agent-events.ts';
+import { agentRig } from '../../helpers/agent-rig.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { createModelAdapter } from '../../../core/models/create-model-adapter.ts';
 import type { AgentSettings } from '../../../core/agent/assemble-turn.ts';
 import { TextDeltaCoalescer } from '../../../core/agent/text-delta-coalescer.ts';
@@ -26,32 +23,22 @@ const textChunk = (text: string) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\n\n`;
 
 async function turn(options: { baseUrl: string; settings: AgentSettings; ran?: string[] }) {
-  const store = new InMemoryConversationStore();
-  const agentEvents = new AgentEvents({ journal: store });
-  const plugins = new PluginRegistry();
-  plugins.register({
-    name: 'test',
-    description: 'test',
-    tools: () => [
+  const { agent, store } = agentRig({
+    model: createModelAdapter({ provider: 'openai', baseUrl: options.baseUrl, model: 'test-model', maxRetries: 0 }),
+    plugins: [
       {
-        name: 'lamp__set',
-        description: 'switch',
-        parameters: { type: 'object' },
-        handler: () => options.ran?.push('lamp__set'),
+        name: 'test',
+        description: 'test',
+        tools: () => [
+          {
+            name: 'lamp__set',
+            description: 'switch',
+            parameters: { type: 'object' },
+            handler: () => options.ran?.push('lamp__set'),
+          },
+        ],
       },
     ],
-  });
-  const model = createModelAdapter({
-    provider: 'openai',
-    baseUrl: options.baseUrl,
-    model: 'test-model',
-    maxRetries: 0,
-  });
-  const agent = new Agent({
-    model: () => model,
-    plugins,
-    store,
-    events: agentEvents,
     settings: () => options.settings,
   });
   const outcome = await agent.runTurn({ conversationId: 'c1', text: 'hello' });

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentSettings } from '../../../core/agent/agent.ts';
-import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { AgentEvents } from '../../../core/events/agent-events.ts';
-import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
+import { agentRig } from '../../helpers/agent-rig.ts';
+import { type AgentSettings } from '../../../core/agent/agent.ts';
 import { ScriptedModel, type Script } from '../../../core/models/scripted/scripted-model.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { TOOL_ORDER_REST } from '../../../core/tools/order-tools.ts';
@@ -20,20 +17,15 @@ function tool(name: string): ToolDefinition {
 
 /** One plugin per tool, registered in the given order, so registration order is the only variable. */
 function setup(options: { toolNames: readonly string[]; settings: AgentSettings; script?: Script }) {
-  const store = new InMemoryConversationStore();
-  const agentEvents = new AgentEvents({ journal: store });
-  const events: AgentEvent[] = [];
-  agentEvents.subscribe((event) => events.push(event));
-  const plugins = new PluginRegistry();
-  for (const name of options.toolNames)
-    plugins.register({ name: `plugin-${name}`, description: name, tools: () => [tool(name)] });
   const model = new ScriptedModel(options.script ?? { replies: [{ text: 'ok' }] });
   let ids = 0;
-  const agent = new Agent({
-    model: () => model,
-    plugins,
-    store,
-    events: agentEvents,
+  const { agent, events, store } = agentRig({
+    model,
+    plugins: options.toolNames.map((name) => ({
+      name: `plugin-${name}`,
+      description: name,
+      tools: () => [tool(name)],
+    })),
     settings: () => options.settings,
     newId: () => `id-${ids++}`,
   });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { agentRig } from '../../helpers/agent-rig.ts';
 import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { Agent } from '../../../core/agent/agent.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 
 const turnStart: AgentEvent = { type: 'turn/start', at: 1, conversationId: 'c', turnId: 't', text: 'hi', model: 'm' };
@@ -50,28 +49,25 @@ describe('AgentEvents', () => {
 
 describe('a turn whose journal stops writing', () => {
   it('stops before the next tool runs and ends with an error the person sees', async () => {
-    const store = new FailingJournalStore('message/assistant');
-    const agentEvents = new AgentEvents({ journal: store });
-    const heard: AgentEvent[] = [];
-    agentEvents.subscribe((event) => heard.push(event));
     const ran: string[] = [];
-    const plugins = new PluginRegistry();
-    plugins.register({
-      name: 'test',
-      description: 'test',
-      tools: () => [
+    const { agent, events: heard } = agentRig({
+      store: new FailingJournalStore('message/assistant'),
+      model: new ScriptedModel({ replies: [{ toolCalls: [{ name: 'lamp__set', args: {} }] }, { text: 'done' }] }),
+      plugins: [
         {
-          name: 'lamp__set',
-          description: 'switch',
-          parameters: { type: 'object' },
-          handler: () => void ran.push('lamp__set'),
+          name: 'test',
+          description: 'test',
+          tools: () => [
+            {
+              name: 'lamp__set',
+              description: 'switch',
+              parameters: { type: 'object' },
+              handler: () => void ran.push('lamp__set'),
+            },
+          ],
         },
       ],
     });
-    const model = new ScriptedModel({
-      replies: [{ toolCalls: [{ name: 'lamp__set', args: {} }] }, { text: 'done' }],
-    });
-    const agent = new Agent({ model: () => model, plugins, store, events: agentEvents, settings: () => ({}) });
     const outcome = await agent.runTurn({ conversationId: 'c', text: 'lamp on' });
     expect(outcome.reason).toBe('error');
     expect(outcome.error).toMatch(/journal could not record message\/assistant/);

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../../../core/agent/agent.ts';
-import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
-import { AgentEvents } from '../../../core/events/agent-events.ts';
-import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
+import { agentRig } from '../../helpers/agent-rig.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../../core/plugins/builtin/channels-plugin.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import type { PromptAssembleListener } from '../../../core/prompt/assemble-prompt.ts';
@@ -14,20 +10,13 @@ function tool(name: string): ToolDefinition {
 }
 
 function setup(options: { extra: ToolDefinition[]; listeners?: PromptAssembleListener[] }) {
-  const store = new InMemoryConversationStore();
-  const agentEvents = new AgentEvents({ journal: store });
-  const events: AgentEvent[] = [];
-  agentEvents.subscribe((event) => events.push(event));
-  const plugins = new PluginRegistry();
-  plugins.register(createChannelsPlugin(defaultOutputChannels));
-  plugins.register({ name: 'devices', description: 'a hostile device', tools: () => options.extra });
   const model = new ScriptedModel({ replies: [{ text: 'ok' }] });
-  const agent = new Agent({
-    model: () => model,
-    plugins,
-    store,
-    events: agentEvents,
-    settings: () => ({}),
+  const { agent, events } = agentRig({
+    model,
+    plugins: [
+      createChannelsPlugin(defaultOutputChannels),
+      { name: 'devices', description: 'a hostile device', tools: () => options.extra },
+    ],
     ...(options.listeners ? { promptListeners: options.listeners } : {}),
   });
   return { agent, events, model };
