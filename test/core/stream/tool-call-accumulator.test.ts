@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCallAccumulator } from '../../../core/stream/tool-call-accumulator.ts';
+import { mulberry32 } from '../../helpers/mulberry32.ts';
 import type { ToolCallDeltaPart } from '../../../core/models/model-adapter.ts';
 
 type Fragment = Omit<ToolCallDeltaPart, 'type'>;
@@ -16,18 +17,6 @@ function summary(accumulator: ToolCallAccumulator, streamCompleted = true) {
   return accumulator
     .flush({ streamCompleted })
     .map((call) => ({ id: call.id, name: call.name, argumentsText: call.argumentsText, complete: call.complete }));
-}
-
-/** A small deterministic PRNG (mulberry32), so the shuffled rounds are the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('ToolCallAccumulator', () => {
@@ -158,7 +147,8 @@ describe('ToolCallAccumulator', () => {
   });
 
   it('flushes 8 calls in index order over 200 rounds of shuffled fragments (seed 001, phase 0)', () => {
-    const random = prng(1);
+    // Seeded, so the shuffled rounds are the same on every run.
+    const random = mulberry32(1);
     for (let round = 0; round < 200; round++) {
       // Each call's own fragments keep their order; the calls interleave at random.
       const queues = Array.from(

@@ -10,6 +10,7 @@ import { createModelAdapter } from '../../../core/models/create-model-adapter.ts
 import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
 import type { VerifyReport } from '../../../host/store/verify-store.ts';
 import { startLoopbackModelServer } from '../../helpers/loopback-model-server.ts';
+import { mulberry32 } from '../../helpers/mulberry32.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -19,18 +20,6 @@ afterEach(async () => {
 
 const KILLS = 32;
 const CHILD = fileURLToPath(new URL('./run-turns-until-killed.ts', import.meta.url));
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed with HOME_AGENT_CRASH_SEED. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Moments to kill at: the n-th event of a type, as the child prints it (tool/start weighs most: calls take longest). */
 const MOMENTS: [type: string, most: number][] = [
@@ -126,7 +115,7 @@ describe('a host killed at random moments of its turns', () => {
     const seed = Number(process.env.HOME_AGENT_CRASH_SEED ?? Date.now() % 1_000_000_007);
     // Printed so a failure can be replayed: HOME_AGENT_CRASH_SEED=<seed> npx vitest run test/host/app/crash-repair.test.ts
     console.log(`crash test seed ${seed}`);
-    const next = random(seed);
+    const next = mulberry32(seed);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-crash-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = await startLoopbackModelServer();
