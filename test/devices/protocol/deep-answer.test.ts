@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createHost } from '../../../host/app/create-host.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
-import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
+import { registryDeviceLayer } from '../../helpers/registry-device-layer.ts';
 import { parseDeviceFrame } from '../../../devices/protocol/parse-device-frame.ts';
 import { scriptedLineDevice, type ScriptedLineDevice } from '../../helpers/scripted-line-device.ts';
 
@@ -51,12 +51,7 @@ describe('a device answer nested thousands deep', () => {
       model: new ScriptedModel({
         replies: [{ toolCalls: [{ name: 'meter__read', args: { device_id: 'meter-1' } }] }, { text: 'done' }],
       }),
-      devices: {
-        plugin: createDevicesPlugin(registry),
-        displayChannels: () => [],
-        list: () => [],
-        dispose: () => registry.dispose(),
-      },
+      devices: registryDeviceLayer(registry),
       log: () => {},
       version: 'test',
     });

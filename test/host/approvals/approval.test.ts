@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createHost, type Host } from '../../../host/app/create-host.ts';
 import type { ApprovalPolicy } from '../../../host/approvals/person-approval-gate.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
-import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
+import { registryDeviceLayer } from '../../helpers/registry-device-layer.ts';
 import { startInProcessDevices, type InProcessDevices } from '../../../devices/simulator/start-in-process-devices.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
@@ -39,12 +39,7 @@ async function setup(
     model: new ScriptedModel(SWITCH_ON),
     approvalPolicy: policy,
     settings,
-    devices: {
-      plugin: createDevicesPlugin(registry),
-      displayChannels: () => [],
-      list: () => [],
-      dispose: () => registry.dispose(),
-    },
+    devices: registryDeviceLayer(registry),
     log: () => {},
     version: 'test',
   });
