@@ -21,6 +21,35 @@ function tempDataDir(): string {
   return dataDir;
 }
 
+/** The data folder's journal, opened as the killed process had it open. */
+function openJournal(dataDir: string): { db: ReturnType<typeof openDatabase>; store: SqliteConversationStore } {
+  const db = openDatabase({ file: databaseFileOf(dataDir) });
+  return { db, store: new SqliteConversationStore({ db }) };
+}
+
+/** The tool/end of call 0, lamp__set, that switched lamp-1 on (ran 3 ms). */
+function lampOneSwitchedOn(where: {
+  conversationId: string;
+  turnId: string;
+  at: number;
+  batchId: string;
+  callId: string;
+}): AgentEvent {
+  return {
+    ...where,
+    type: 'tool/end',
+    name: 'lamp__set',
+    index: 0,
+    ok: true,
+    result: { device_id: 'lamp-1', result: { on: true } },
+    outcome: 'done',
+    queuedMs: 0,
+    runMs: 3,
+    startedAt: 1,
+    endedAt: 4,
+  };
+}
+
 /** The host started again on the journal the killed process left, disposed after the test. */
 async function startHost(dataDir: string, log: (line: string) => void = () => {}): Promise<Host> {
   const host = await createHost({
@@ -38,8 +67,7 @@ describe('a turn the process was killed in', () => {
   it('is closed as aborted when the host starts again, and a finished turn is left alone', async () => {
     const dataDir = tempDataDir();
     // The journal as a killed process leaves it: one finished turn, one that stopped mid-approval.
-    const db = openDatabase({ file: databaseFileOf(dataDir) });
-    const store = new SqliteConversationStore({ db });
+    const { db, store } = openJournal(dataDir);
     store.ensureConversation('c1', 'test');
     const base = { conversationId: 'c1', at: 1 };
     store.appendEvent({ ...base, turnId: 't1', type: 'turn/start', text: 'a', model: 'm' });
@@ -70,8 +98,7 @@ describe('a turn the process was killed in', () => {
 describe('a batch the process was killed in', () => {
   it('gets every call answered in the messages from the journal, and its turn closed in balance', async () => {
     const dataDir = tempDataDir();
-    const db = openDatabase({ file: databaseFileOf(dataDir) });
-    const store = new SqliteConversationStore({ db });
+    const { db, store } = openJournal(dataDir);
     store.ensureConversation('c1', 'lamps');
     const base = { conversationId: 'c1', turnId: 't1', at: 1 };
     const calls = [
@@ -91,21 +118,7 @@ describe('a batch the process was killed in', () => {
       { ...base, type: 'step/start', step: 1 },
       { ...base, type: 'batch/start', step: 1, batchId: 'b1', mode: 'serial', reason: 'serial: test', calls },
       { ...base, type: 'tool/start', batchId: 'b1', callId: 'k0', name: 'lamp__set', index: 0 },
-      {
-        ...base,
-        type: 'tool/end',
-        batchId: 'b1',
-        callId: 'k0',
-        name: 'lamp__set',
-        index: 0,
-        ok: true,
-        result: { device_id: 'lamp-1', result: { on: true } },
-        outcome: 'done',
-        queuedMs: 0,
-        runMs: 3,
-        startedAt: 1,
-        endedAt: 4,
-      },
+      lampOneSwitchedOn({ ...base, batchId: 'b1', callId: 'k0' }),
       { ...base, type: 'tool/start', batchId: 'b1', callId: 'k1', name: 'lamp__set', index: 1 },
     ];
     for (const event of journal) store.appendEvent(event);
@@ -141,8 +154,7 @@ describe('a killed batch whose call ids an earlier turn used too', () => {
   it('is answered from its own turn, never with the result of an earlier call of the same id', async () => {
     // Some servers number calls per reply (call_0, call_1, …), so ids repeat across turns.
     const dataDir = tempDataDir();
-    const db = openDatabase({ file: databaseFileOf(dataDir) });
-    const store = new SqliteConversationStore({ db });
+    const { db, store } = openJournal(dataDir);
     store.ensureConversation('c1', 'lamps');
     const call = { index: 0, callId: 'call_0', name: 'lamp__set', args: { device_id: 'lamp-1', on: true } };
     const turn = (turnId: string) => ({ conversationId: 'c1', turnId, at: 1 });
@@ -182,21 +194,7 @@ describe('a killed batch whose call ids an earlier turn used too', () => {
         name: call.name,
         index: 0,
       });
-      store.appendEvent({
-        ...turn(turnId),
-        type: 'tool/end',
-        batchId: 'b-t1',
-        callId: 'call_0',
-        name: call.name,
-        index: 0,
-        ok: true,
-        result: { device_id: 'lamp-1', result: { on: true } },
-        outcome: 'done',
-        queuedMs: 0,
-        runMs: 3,
-        startedAt: 1,
-        endedAt: 4,
-      });
+      store.appendEvent(lampOneSwitchedOn({ ...turn(turnId), batchId: 'b-t1', callId: 'call_0' }));
       store.appendMessage('c1', {
         role: 'tool',
         toolCallId: 'call_0',
