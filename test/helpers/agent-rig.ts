@@ -26,3 +26,19 @@ export function agentRig<S extends ConversationStore = InMemoryConversationStore
   const agent = new Agent({ model: () => model, plugins, store, events: agentEvents, settings: () => ({}), ...rest });
   return { agent, events, store };
 }
+
+/** A plugin `test` with one tool, `lamp__set`, that does nothing but note in `ran` that it ran. */
+export function lampSetPlugin(ran: string[]): Plugin {
+  return {
+    name: 'test',
+    description: 'test',
+    tools: () => [
+      {
+        name: 'lamp__set',
+        description: 'switch',
+        parameters: { type: 'object' },
+        handler: () => void ran.push('lamp__set'),
+      },
+    ],
+  };
+}

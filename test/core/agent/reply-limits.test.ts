@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { agentRig } from '../../helpers/agent-rig.ts';
+import { agentRig, lampSetPlugin } from '../../helpers/agent-rig.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { createModelAdapter } from '../../../core/models/create-model-adapter.ts';
 import type { AgentSettings } from '../../../core/agent/assemble-turn.ts';
@@ -25,20 +25,7 @@ const textChunk = (text: string) =>
 async function turn(options: { baseUrl: string; settings: AgentSettings; ran?: string[] }) {
   const { agent, store } = agentRig({
     model: createModelAdapter({ provider: 'openai', baseUrl: options.baseUrl, model: 'test-model', maxRetries: 0 }),
-    plugins: [
-      {
-        name: 'test',
-        description: 'test',
-        tools: () => [
-          {
-            name: 'lamp__set',
-            description: 'switch',
-            parameters: { type: 'object' },
-            handler: () => options.ran?.push('lamp__set'),
-          },
-        ],
-      },
-    ],
+    plugins: [lampSetPlugin(options.ran ?? [])],
     settings: () => options.settings,
   });
   const outcome = await agent.runTurn({ conversationId: 'c1', text: 'hello' });

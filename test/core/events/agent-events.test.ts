@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentRig } from '../../helpers/agent-rig.ts';
+import { agentRig, lampSetPlugin } from '../../helpers/agent-rig.ts';
 import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { InMemoryConversationStore } from '../../../core/agent/conversation-store.ts';
@@ -53,20 +53,7 @@ describe('a turn whose journal stops writing', () => {
     const { agent, events: heard } = agentRig({
       store: new FailingJournalStore('message/assistant'),
       model: new ScriptedModel({ replies: [{ toolCalls: [{ name: 'lamp__set', args: {} }] }, { text: 'done' }] }),
-      plugins: [
-        {
-          name: 'test',
-          description: 'test',
-          tools: () => [
-            {
-              name: 'lamp__set',
-              description: 'switch',
-              parameters: { type: 'object' },
-              handler: () => void ran.push('lamp__set'),
-            },
-          ],
-        },
-      ],
+      plugins: [lampSetPlugin(ran)],
     });
     const outcome = await agent.runTurn({ conversationId: 'c', text: 'lamp on' });
     expect(outcome.reason).toBe('error');
