@@ -15,8 +15,6 @@ export const toolErrorReasonSchema = z.enum([
 ]);
 export type ToolErrorReason = z.infer<typeof toolErrorReasonSchema>;
 
-export const TOOL_ERROR_REASONS: readonly ToolErrorReason[] = toolErrorReasonSchema.options;
-
 /** The plain-data shape of a tool failure, as stored, sent to front ends and rendered for the model. */
 export const toolErrorDataSchema = z.object({
   reason: toolErrorReasonSchema,
@@ -59,9 +57,4 @@ export class ToolError extends Error {
     if (this.hint !== undefined) data.hint = this.hint;
     return data;
   }
-}
-
-/** Shorthand for `new ToolError({...})`. */
-export function toolError(data: ToolErrorData): ToolError {
-  return new ToolError(data);
 }
