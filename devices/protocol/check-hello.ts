@@ -19,19 +19,34 @@ export function checkHello(answer: unknown, owner: ToolNameOwner = builtinToolOw
   const parsed = helloResultSchema.safeParse(answer);
   if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error, answer) };
   const hello = parsed.data;
+  const refused = refusedToolNames(hello.device.kind, hello.tools, {
+    owner,
+    remedy: 'give the device another kind in its firmware',
+  });
+  return refused === undefined ? { ok: true, hello } : { ok: false, reason: refused };
+}
+
+/**
+ * Why the tools a device of `kind` declares cannot be offered (an action twice, or a tool name
+ * another plugin owns), or undefined when they can. A hello is checked by it, and so is a Modbus
+ * profile, whose tools come from a file rather than from the device.
+ */
+export function refusedToolNames(
+  kind: string,
+  tools: readonly { name: string }[],
+  options: { owner?: ToolNameOwner | undefined; remedy: string },
+): string | undefined {
+  const owner = options.owner ?? builtinToolOwner;
   const seen = new Set<string>();
-  for (const tool of hello.tools) {
-    if (seen.has(tool.name)) return { ok: false, reason: `it declares the action '${tool.name}' twice` };
+  for (const tool of tools) {
+    if (seen.has(tool.name)) return `it declares the action '${tool.name}' twice`;
     seen.add(tool.name);
-    const name = deviceToolName(hello.device.kind, tool.name);
+    const name = deviceToolName(kind, tool.name);
     const taken = owner(name);
     if (taken !== undefined)
-      return {
-        ok: false,
-        reason: `its kind '${hello.device.kind}' and action '${tool.name}' make the tool name '${name}', which belongs to the ${taken} plugin: a device may never take another plugin's tool (give the device another kind in its firmware)`,
-      };
+      return `its kind '${kind}' and action '${tool.name}' make the tool name '${name}', which belongs to the ${taken} plugin: a device may never take another plugin's tool (${options.remedy})`;
   }
-  return { ok: true, hello };
+  return undefined;
 }
 
 /** The first problem of a refused hello: where it is, what it holds, what is wrong. */

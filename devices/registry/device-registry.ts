@@ -14,7 +14,8 @@ import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
 import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from './device-link.ts';
-import { checkHello } from '../protocol/check-hello.ts';
+import { checkHello, refusedToolNames } from '../protocol/check-hello.ts';
+import { modbusTools } from '../modbus/modbus-tools.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
 
 /** How the registry is set up: defaults for every session, Modbus timings, the event rate, the clock. */
@@ -400,7 +401,17 @@ export class DeviceRegistry {
     return this.entries.map((entry) => entry.placement);
   }
 
+  /** A unit made from its profile; refused before any port opens when the profile's tool names are not the device's to take. */
   private modbusUnit(path: string, attachment: ModbusAttachment): ModbusUnitLink {
+    const { profile } = attachment;
+    const refused = refusedToolNames(profile.kind, modbusTools(profile), {
+      owner: this.sessionDefaults.toolNameOwner,
+      remedy: 'give the profile another kind',
+    });
+    if (refused !== undefined)
+      throw new Error(
+        `${profile.model} (unit ${attachment.unit} on ${path}): profile refused: ${refused} (give the profile another kind)`,
+      );
     return this.modbusBuses.unit({ path, profile: attachment.profile, placement: attachment });
   }
 
