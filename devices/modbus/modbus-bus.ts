@@ -196,7 +196,9 @@ export class ModbusBus {
       try {
         await this.open(client, signal);
       } catch {
-        port.close();
+        // Waits for the port to be really closed (an open still under way finishes first), so the
+        // next attempt never meets this one's lock.
+        await new Promise<void>((resolve) => port.close(resolve));
         if (signal.aborted) break;
         await abortableDelay(this.reconnectIntervalMs, signal).catch(() => undefined);
         continue;

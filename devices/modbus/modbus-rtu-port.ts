@@ -32,6 +32,8 @@ export class ModbusRtuPort extends EventEmitter {
   private closedOnce = false;
   private pathLost = false;
   private watch: PortPathWatch | undefined;
+  private opening = false;
+  private closeWhenOpened: (() => void)[] | undefined;
 
   constructor(private readonly options: { path: string; settings: ModbusBusSettings; watchPathMs: number }) {
     super();
@@ -71,9 +73,14 @@ export class ModbusRtuPort extends EventEmitter {
 
   /** Called by modbus-serial's `open`. */
   open(callback: (error: Error | null) => void): void {
+    this.opening = true;
     this.serial.open((error) => {
-      if (error) return callback(error);
+      if (error) {
+        this.opened();
+        return callback(error);
+      }
       void pathTarget(this.options.path).then((openedTarget) => {
+        if (this.opened()) return callback(new Error(`${this.options.path} was closed while it was opening`));
         this.watch = new PortPathWatch({
           path: this.options.path,
           openedTarget,
@@ -89,6 +96,18 @@ export class ModbusRtuPort extends EventEmitter {
     });
   }
 
+  /** The open finished: closes the port now if a close was asked meanwhile (true then). */
+  private opened(): boolean {
+    this.opening = false;
+    const waiters = this.closeWhenOpened;
+    if (waiters === undefined) return false;
+    this.closeWhenOpened = undefined;
+    this.close(() => {
+      for (const waiter of waiters) waiter();
+    });
+    return true;
+  }
+
   /** Called by modbus-serial with one complete request frame (CRC included). */
   write(frame: Buffer): void {
     this.awaited = awaitedReply(frame);
@@ -98,6 +117,12 @@ export class ModbusRtuPort extends EventEmitter {
 
   close(callback?: () => void): void {
     this.watch?.stop();
+    // Closing a port that is still opening would find it not open and leave it open for good once
+    // the open completes (holding its lock, so the bus could never open the path again).
+    if (this.opening) {
+      (this.closeWhenOpened ??= []).push(() => callback?.());
+      return;
+    }
     if (!this.serial.isOpen) {
       callback?.();
       return;

@@ -11,18 +11,28 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The RTU port on one end of a socat pair, and the raw other end a hostile peer writes to. */
-async function openHostilePair(): Promise<{ port: ModbusRtuPort; peer: SerialPort }> {
+/** A socat pair's two paths (removed after the test). */
+async function startPair(): Promise<{ hostPath: string; devicePath: string }> {
   const folder = mkdtempSync(path.join(tmpdir(), 'home-agent-rtu-'));
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const hostPath = path.join(folder, 'bus');
   const pair = await startPseudoTerminalPair({ hostPath, devicePath: `${hostPath}.device` });
   cleanups.push(() => pair.close());
-  const port = new ModbusRtuPort({
+  return pair;
+}
+
+function rtuPort(hostPath: string): ModbusRtuPort {
+  return new ModbusRtuPort({
     path: hostPath,
     settings: { baud: 9600, parity: 'none', stopbits: 1 },
     watchPathMs: 1000,
   });
+}
+
+/** The RTU port on one end of a socat pair, and the raw other end a hostile peer writes to. */
+async function openHostilePair(): Promise<{ port: ModbusRtuPort; peer: SerialPort }> {
+  const pair = await startPair();
+  const port = rtuPort(pair.hostPath);
   await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
   cleanups.push(() => new Promise<void>((resolve) => port.close(resolve)));
   const peer = new SerialPort({ path: pair.devicePath, baudRate: 9600, autoOpen: false });
@@ -50,5 +60,21 @@ describe('the Modbus RTU port against a peer that floods it', () => {
     expect(await reply).toEqual(expected);
     expect(mostHeld).toBeGreaterThan(0);
     expect(mostHeld).toBeLessThanOrEqual(256);
+  });
+});
+
+describe('the Modbus RTU port closed while it is still opening', () => {
+  it('ends closed once the open completes, so the next port on that path can open it', async () => {
+    const { hostPath } = await startPair();
+    const port = rtuPort(hostPath);
+    const opened = new Promise<Error | null>((resolve) => port.open(resolve));
+    const closed = new Promise<void>((resolve) => port.close(resolve));
+    await Promise.all([opened, closed]);
+    expect(port.isOpen).toBe(false);
+
+    const next = rtuPort(hostPath);
+    await new Promise<void>((resolve, reject) => next.open((error) => (error ? reject(error) : resolve())));
+    cleanups.push(() => new Promise<void>((resolve) => next.close(resolve)));
+    expect(next.isOpen).toBe(true);
   });
 });
