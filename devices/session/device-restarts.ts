@@ -1,5 +1,3 @@
-import type { TransportClose } from '../transport/line-transport.ts';
-
 // Late answers to hellos asked again are dropped quietly; a few ids are enough to remember.
 const STALE_HELLO_IDS = 8;
 
@@ -9,7 +7,9 @@ const STALE_HELLO_IDS = 8;
  */
 export class DeviceRestarts {
   private readonly waiters = new Set<() => void>();
+  private readonly closeWaiters = new Set<() => void>();
   private readonly staleHellos = new Set<number>();
+  private portClosed = false;
 
   /** The device said `ready`: wakes every waiter. */
   ready(): void {
@@ -22,18 +22,33 @@ export class DeviceRestarts {
     return () => this.waiters.delete(waiter);
   }
 
-  /** True when the device says `ready` before the port closes. */
-  restartedBefore(closed: Promise<TransportClose>): Promise<boolean> {
+  /**
+   * True when the device says `ready` before the port closes (`closed()`), false once it closed.
+   * Every wait removes itself when it ends: a device restarting for hours leaves nothing behind.
+   */
+  nextRestart(): Promise<boolean> {
+    if (this.portClosed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const stop = this.onReady(() => {
-        stop();
-        resolve(true);
-      });
-      void closed.then(() => {
-        stop();
-        resolve(false);
-      });
+      const finish = (restarted: boolean): void => {
+        stopReady();
+        this.closeWaiters.delete(onClose);
+        resolve(restarted);
+      };
+      const onClose = (): void => finish(false);
+      const stopReady = this.onReady(() => finish(true));
+      this.closeWaiters.add(onClose);
     });
+  }
+
+  /** The connection's port closed: no restart will come on it. */
+  closed(): void {
+    this.portClosed = true;
+    for (const wake of [...this.closeWaiters]) wake();
+  }
+
+  /** How many wait for a `ready` or a close (a diagnostic; zero between waits). */
+  get waiting(): number {
+    return this.waiters.size + this.closeWaiters.size;
   }
 
   /** Hello `id` was asked again: its answer, should it still come, is dropped quietly. */
@@ -53,5 +68,6 @@ export class DeviceRestarts {
   /** A new connection: nothing of the last one applies. */
   reset(): void {
     this.staleHellos.clear();
+    this.portClosed = false;
   }
 }

@@ -163,6 +163,7 @@ export class DeviceSession extends DeviceLinkBase {
   private async serve({ transport, closed }: Connection): Promise<void> {
     this.transport = transport;
     this.restarts.reset();
+    void closed.then(() => this.restarts.closed());
     if (this.lifetime.signal.aborted) {
       await transport.close();
       return;
@@ -171,7 +172,7 @@ export class DeviceSession extends DeviceLinkBase {
       const hello = await this.greet(transport);
       if (hello === undefined) break;
       this.goOnline(hello);
-      if (!(await this.restarts.restartedBefore(closed))) break;
+      if (!(await this.restarts.nextRestart())) break;
       this.failEverything('it restarted (said ready), so calls in flight were lost');
       this.setStatus('offline');
     }
