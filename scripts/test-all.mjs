@@ -6,6 +6,7 @@ import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summariseTestRuns } from './summarise-test-runs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const which = (name) => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
@@ -67,30 +68,9 @@ function read(file) {
     return undefined;
   }
 }
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-const v = read(vitestJson);
-if (v) {
-  passed += v.numPassedTests;
-  failed += v.numFailedTests;
-  skipped += v.numPendingTests + (v.numTodoTests ?? 0);
-} else failed += 1;
-const p = read(playwrightJson);
-if (p?.stats) {
-  passed += p.stats.expected;
-  failed += p.stats.unexpected + (p.stats.flaky ?? 0);
-  skipped += p.stats.skipped;
-} else failed += 1;
-// A runner that fails with no failed test (a crashed worker, an error outside any test) still
-// failed: it counts once, and the line says so instead of reading as all green.
-const runnerErrors = [
-  vitest.status !== 0 && (v?.numFailedTests ?? 0) === 0 ? 'Vitest' : undefined,
-  playwright.status !== 0 && (p?.stats?.unexpected ?? 0) === 0 ? 'Playwright' : undefined,
-].filter(Boolean);
-failed += runnerErrors.length;
-const ok = vitest.status === 0 && playwright.status === 0 && failed === 0;
-const why =
-  runnerErrors.length > 0 ? ` (${runnerErrors.join(' and ')} failed outside any test: see its output above)` : '';
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${why}`);
-process.exit(ok ? 0 : 1);
+const summary = summariseTestRuns(
+  { status: vitest.status, report: read(vitestJson) },
+  { status: playwright.status, report: read(playwrightJson) },
+);
+console.log(`\n${summary.line}`);
+process.exit(summary.ok ? 0 : 1);
