@@ -8,12 +8,11 @@ export interface ChatSlice {
   /** True between pressing Send and the host accepting the message. */
   sending: boolean;
   /**
-   * Conversations whose Stop the host accepted and whose turn has not ended yet: it is reading back
-   * the devices that may have acted. Cleared by the turn's end.
+   * Turns whose Stop the host accepted. While such a turn still runs, the host is reading back the
+   * devices that may have acted (`turnIsStopping`); once it ended, by a live event or a journal
+   * reload, the entry says nothing any more, so a missed `turn/end` can never mark the next turn.
    */
   stopping: Record<string, true>;
-  /** The turn of a conversation ended: it is no longer stopping. */
-  turnEnded(conversationId: string): void;
   /** Sends to the open conversation, or begins a new one (its id minted here); false when refused. */
   sendMessage(text: string): Promise<boolean>;
   /** Asks the host to stop the open conversation's running turn. */
@@ -25,14 +24,6 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
   return (set, get) => ({
     sending: false,
     stopping: {},
-    turnEnded(conversationId) {
-      if (!get().stopping[conversationId]) return;
-      set((state) => {
-        const stopping = { ...state.stopping };
-        delete stopping[conversationId];
-        return { stopping };
-      });
-    },
     async sendMessage(text) {
       let conversationId = get().openConversationId;
       if (conversationId === null) {
@@ -63,10 +54,15 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
         const order = get().turnOrder[conversationId];
         const last = order?.[order.length - 1];
         if (aborted && last !== undefined && get().turns[last]?.status === 'running')
-          set((state) => ({ stopping: { ...state.stopping, [conversationId]: true } }));
+          set((state) => ({ stopping: { ...state.stopping, [last]: true } }));
       } catch (error) {
         get().showNotice(`Could not stop the turn: ${messageOf(error)}`);
       }
     },
   });
+}
+
+/** Whether the turn's Stop was accepted and the turn still runs (the host reads the devices back). */
+export function turnIsStopping(state: Pick<AppState, 'stopping' | 'turns'>, turnId: string | undefined): boolean {
+  return turnId !== undefined && state.stopping[turnId] === true && state.turns[turnId]?.status === 'running';
 }

@@ -65,7 +65,6 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     }
     // A turn may have found a device gone or back: the devices list is re-read after every turn.
     if (event.type === 'turn/end') {
-      store.getState().turnEnded(event.conversationId);
       void store.getState().refreshDevices();
     }
   }

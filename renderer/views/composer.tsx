@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { turnIsStopping } from '../state/chat-slice.ts';
 
 /**
  * The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn.
@@ -15,9 +16,10 @@ export function Composer() {
     const last = order?.[order.length - 1];
     return last !== undefined && state.turns[last]?.status === 'running';
   });
-  const stopping = useAppStore((state) =>
-    state.openConversationId ? state.stopping[state.openConversationId] === true : false,
-  );
+  const stopping = useAppStore((state) => {
+    const order = state.openConversationId ? state.turnOrder[state.openConversationId] : undefined;
+    return turnIsStopping(state, order?.[order.length - 1]);
+  });
   const sendMessage = useAppStore((state) => state.sendMessage);
   const abortTurn = useAppStore((state) => state.abortTurn);
   const input = useRef<HTMLTextAreaElement>(null);

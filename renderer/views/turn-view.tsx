@@ -3,6 +3,7 @@ import { BatchPanel } from './batch-panel.tsx';
 import { ChatMessage } from './chat-message.tsx';
 import { describeState } from './format-value.ts';
 import { useAppStore } from './use-app-store.ts';
+import { turnIsStopping } from '../state/chat-slice.ts';
 
 const endings = { aborted: 'Stopped.', max_steps: 'Stopped at the step limit.', error: 'The turn failed.' } as const;
 
@@ -21,10 +22,7 @@ export function TurnView(props: { turnId: string }) {
       );
     });
   });
-  const stopping = useAppStore((state) => {
-    const conversationId = state.turns[props.turnId]?.conversationId;
-    return conversationId !== undefined && state.stopping[conversationId] === true;
-  });
+  const stopping = useAppStore((state) => turnIsStopping(state, props.turnId));
   if (!turn) return null;
   const lastAssistant = turn.items.findLastIndex((item) => item.kind === 'assistant');
   const states = turn.items.filter((item): item is DeviceStateItem => item.kind === 'device-state');
@@ -45,7 +43,7 @@ export function TurnView(props: { turnId: string }) {
         const streaming = turn.status === 'running' && !item.final && position === lastAssistant;
         return <ChatMessage key={`step-${item.step}`} role="assistant" text={item.text} streaming={streaming} />;
       })}
-      {stopping && turn.status === 'running' && (
+      {stopping && (
         <p className="turn-ending turn-ending-aborted" data-testid="turn-stopping">
           Stopping: reading the devices that may have acted…
         </p>
