@@ -26,26 +26,45 @@ export function scriptDenial(toolName: string): ApprovalRefusal {
 
 /**
  * Asks the person on the terminal, one question at a time (a parallel batch may ask several), and
- * sends each answer through `answer`. Returns the function that stops asking.
+ * sends each answer through `answer`. A question whose call stops waiting (answered in the app, timed
+ * out, its batch stopped) is taken off the terminal, so the next answer goes to the next question.
+ * Returns the function that stops asking.
  */
 export function askOnTerminal(options: {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   subscribe: (listener: (event: AgentEvent) => void) => () => void;
-  answer: (callId: string, answer: { approved: boolean; remember: boolean }) => Promise<unknown>;
+  answer: (callId: string, answer: { approved: boolean; remember: boolean }) => Promise<{ accepted: boolean }>;
   signal: AbortSignal;
 }): () => void {
   const prompt = createInterface({ input: options.input, output: options.output, terminal: true });
+  // The questions asked or queued, by call id: an approval/end takes its question away.
+  const waiting = new Map<string, AbortController>();
   let queue: Promise<void> = Promise.resolve();
   const unsubscribe = options.subscribe((event) => {
+    if (event.type === 'approval/end') {
+      waiting.get(event.callId)?.abort();
+      waiting.delete(event.callId);
+      return;
+    }
     if (event.type !== 'approval/request') return;
+    const question = new AbortController();
+    waiting.set(event.callId, question);
     queue = queue.then(async () => {
+      if (question.signal.aborted) return;
       try {
-        const text = await prompt.question(approvalQuestion(event), { signal: options.signal });
-        await options.answer(event.callId, readApprovalAnswer(text));
+        const text = await prompt.question(approvalQuestion(event), {
+          signal: AbortSignal.any([options.signal, question.signal]),
+        });
+        const { accepted } = await options.answer(event.callId, readApprovalAnswer(text));
+        if (!accepted)
+          options.output.write(`(${event.name} no longer waited for an answer: this one changed nothing)\n`);
       } catch (error) {
         // Stopped (Ctrl-C, the turn ended): the host denies an unanswered question on its own.
-        if (!options.signal.aborted) options.output.write(`\n(no answer: ${(error as Error).message})\n`);
+        if (question.signal.aborted) options.output.write(`\n(${event.name} no longer waits for an answer)\n`);
+        else if (!options.signal.aborted) options.output.write(`\n(no answer: ${(error as Error).message})\n`);
+      } finally {
+        waiting.delete(event.callId);
       }
     });
   });
