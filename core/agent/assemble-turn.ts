@@ -1,4 +1,4 @@
-import type { Plugin } from '../plugins/plugin.ts';
+import { withheldBy, type Plugin } from '../plugins/plugin.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
 import type { ToolError } from '../tools/tool-error.ts';
 import { assemblePrompt, DEFAULT_PERSONA, type PromptAssembleListener } from '../prompt/assemble-prompt.ts';
@@ -38,13 +38,7 @@ export function assembleTurn(options: {
       ...(options.settings.toolOrder !== undefined ? { toolOrder: options.settings.toolOrder } : {}),
       ...(options.listeners ? { listeners: options.listeners } : {}),
     });
-    const withheld = (name: string): ToolError | undefined => {
-      for (const plugin of options.plugins) {
-        const refusal = plugin.withheld?.(name);
-        if (refusal) return refusal;
-      }
-      return undefined;
-    };
+    const withheld = (name: string): ToolError | undefined => withheldBy(options.plugins, name);
     return {
       ok: true,
       value: { system, tools, byName: new Map(tools.map((tool) => [tool.name, tool])), withheld },

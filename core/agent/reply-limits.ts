@@ -1,3 +1,5 @@
+import { utf8Length } from '../stream/utf8-length.ts';
+
 /** How long one model reply may take in all, by default (keep-alive bytes do not extend it). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 300_000;
 /** How much one model reply may carry in all (text and tool-call arguments, UTF-8), by default. */
@@ -30,12 +32,11 @@ export function replyBudget(options: { timeoutMs: number; maxBytes: number; labe
   /** The error for a reply its deadline stopped. */
   timeoutError(): ReplyLimitError;
 } {
-  const encoder = new TextEncoder();
   let bytes = 0;
   return {
     signal: AbortSignal.timeout(options.timeoutMs),
     count(text) {
-      bytes += encoder.encode(text).length;
+      bytes += utf8Length(text);
       if (bytes > options.maxBytes)
         throw new ReplyLimitError(
           'size',

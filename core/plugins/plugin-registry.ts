@@ -1,4 +1,4 @@
-import type { Plugin } from './plugin.ts';
+import { withheldBy, type Plugin } from './plugin.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
 import type { ToolError } from '../tools/tool-error.ts';
 
@@ -40,11 +40,7 @@ export class PluginRegistry {
 
   /** Why an enabled plugin withholds a tool of this name, if one does (see `Plugin.withheld`). */
   withheld(name: string): ToolError | undefined {
-    for (const plugin of this.enabledPlugins()) {
-      const refusal = plugin.withheld?.(name);
-      if (refusal) return refusal;
-    }
-    return undefined;
+    return withheldBy(this.enabledPlugins(), name);
   }
 
   async dispose(): Promise<void> {

@@ -25,3 +25,12 @@ export interface Plugin {
   withheld?(name: string): ToolError | undefined;
   dispose?(): void | Promise<void>;
 }
+
+/** Why one of `plugins` withholds a tool of this name, if one does (the first that does). */
+export function withheldBy(plugins: readonly Plugin[], name: string): ToolError | undefined {
+  for (const plugin of plugins) {
+    const refusal = plugin.withheld?.(name);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}

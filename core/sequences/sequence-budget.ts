@@ -1,4 +1,5 @@
 import { compactJson } from '../tools/tool-result.ts';
+import { utf8Length } from '../stream/utf8-length.ts';
 
 /** What one run of a sequence may spend, nested sequences included. */
 export interface SequenceBudget {
@@ -46,20 +47,6 @@ export function describeBudget(exceeded: Pick<SequenceBudgetExceeded, 'budget' |
   if (exceeded.budget === 'calls') return `${limit} calls`;
   if (exceeded.budget === 'result_bytes') return `${limit} bytes of results`;
   return `${limit} ms`;
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4; // a surrogate pair is one four-byte character
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /**

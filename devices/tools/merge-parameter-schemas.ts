@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../core/agent/canonical-json.ts';
 import type { JsonSchema } from '../../core/tools/json-schema.ts';
 
 /**
@@ -37,7 +38,7 @@ export function mergeParameterSchemas(schemas: readonly JsonSchema[]): JsonSchem
 
 /** Whether two schemas say the same (key order aside). */
 export function sameSchema(a: JsonSchema, b: JsonSchema): boolean {
-  return canonical(a) === canonical(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 function mergedType(schemas: readonly JsonSchema[]): JsonSchema['type'] {
@@ -45,14 +46,4 @@ function mergedType(schemas: readonly JsonSchema[]): JsonSchema['type'] {
   if (types.size === 1) return schemas[0]!.type;
   if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
   return undefined;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
 }
