@@ -1,7 +1,7 @@
 import { listModels, type ModelInfo } from '../../core/models/list-models.ts';
 import { ModelError } from '../../core/models/model-error.ts';
 import { DEFAULT_BASE_URLS, modelProviderSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
-import type { Settings } from '../contract/settings-table.ts';
+import { MODEL_SETTING_KEYS, type ModelSettingKey, type Settings } from '../contract/settings-table.ts';
 import { apiKeySecretName } from '../secrets/secret-store.ts';
 import { ModelConfigError, resolveApiKey } from '../models/select-model.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
@@ -11,7 +11,7 @@ const LIST_TIMEOUT_MS = 10_000;
 /** How many model names a message lists before it says how many more there are. */
 const NAMES_IN_A_MESSAGE = 8;
 
-type ModelFields = Pick<Settings, 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv'>;
+type ModelFields = Pick<Settings, ModelSettingKey>;
 
 /**
  * The model server, asked from the Settings form: the models it offers (the model picker) and
@@ -83,12 +83,9 @@ export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | '
 
 /** Only the model fields of the settings in use. */
 function effective(settings: Settings): ModelFields {
-  const fields: ModelFields = {};
-  if (settings.provider !== undefined) fields.provider = settings.provider;
-  if (settings.model !== undefined) fields.model = settings.model;
-  if (settings.baseUrl !== undefined) fields.baseUrl = settings.baseUrl;
-  if (settings.apiKeyEnv !== undefined) fields.apiKeyEnv = settings.apiKeyEnv;
-  return fields;
+  const fields: Record<string, unknown> = {};
+  for (const key of MODEL_SETTING_KEYS) if (settings[key] !== undefined) fields[key] = settings[key];
+  return fields as ModelFields;
 }
 
 /** Ollama lists `llama3.1:latest` for the model people call `llama3.1`. */

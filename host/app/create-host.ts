@@ -10,7 +10,7 @@ import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import { createSequencesPlugin } from '../../core/sequences/create-sequences-plugin.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
-import type { Settings } from '../contract/settings-table.ts';
+import { MODEL_SETTING_KEYS, type Settings } from '../contract/settings-table.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../store/settings-store.ts';
@@ -233,5 +233,5 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
 /** Whether this run chose its model on the command line (then a model that cannot be used stops the start). */
 function hasModelFlags(settings: Settings | undefined): boolean {
-  return (['provider', 'model', 'baseUrl', 'apiKeyEnv'] as const).some((key) => settings?.[key] !== undefined);
+  return MODEL_SETTING_KEYS.some((key) => settings?.[key] !== undefined);
 }

@@ -212,6 +212,15 @@ export type Settings = { [K in SettingKey]?: z.output<Table[K]['schema']> };
 /** Every setting's key, in the form's order. */
 export const SETTING_KEYS = Object.keys(settingsTable) as SettingKey[];
 
+/** The settings that choose the model: a change to any of them is a change of model. */
+export const MODEL_SETTING_KEYS = [
+  'provider',
+  'model',
+  'baseUrl',
+  'apiKeyEnv',
+] as const satisfies readonly SettingKey[];
+export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
+
 export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
 
 export function isSettingKey(key: string): key is SettingKey {

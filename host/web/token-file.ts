@@ -7,8 +7,10 @@ export function webTokenFileOf(dataDir: string): string {
   return path.join(dataDir, 'web-token');
 }
 
-/** A token worth keeping: URL-safe (it travels in `#token=`), at least 16 characters (not guessable). */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,512}$/;
+/** A token a person can guess or brute-force is no protection; generated ones are 32 characters. */
+export const MIN_TOKEN_LENGTH = 16;
+/** A token worth keeping: URL-safe (it travels in `#token=`), at least MIN_TOKEN_LENGTH characters (not guessable). */
+const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${MIN_TOKEN_LENGTH},512}$`);
 
 /** The stored token is missing its shape: named with its file and what to do. */
 export class WebTokenError extends Error {

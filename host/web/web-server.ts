@@ -15,6 +15,7 @@ interface Subscribable<T> {
 }
 import { createHostAllowlist, isLoopbackName } from './host-allowlist.ts';
 import { clientOf, WrongTokenLimiter } from './wrong-token-limiter.ts';
+import { MIN_TOKEN_LENGTH } from './token-file.ts';
 import { HttpError, parseRequestUrl } from './http-error.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -71,9 +72,9 @@ export async function startWebServer(options: {
   now?: () => number;
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackName(host) && options.token.length < 16) {
+  if (!isLoopbackName(host) && options.token.length < MIN_TOKEN_LENGTH) {
     throw new Error(
-      `refusing to serve on ${host} without a token of at least 16 characters: anyone on the network could control the home. Pass --token or bind 127.0.0.1.`,
+      `refusing to serve on ${host} without a token of at least ${MIN_TOKEN_LENGTH} characters: anyone on the network could control the home. Pass --token or bind 127.0.0.1.`,
     );
   }
   const staticRoot = path.resolve(options.staticDir);

@@ -1,15 +1,12 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApiInput, ModelInfoSummary } from '../../host/contract/api-contract.ts';
+import { MODEL_SETTING_KEYS, type ModelSettingKey } from '../../host/contract/settings-table.ts';
 import { ApiCallError, type ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
 import { newestWins } from './newest-wins.ts';
 import { parseSettingText, settingErrorText, settingFields, type SettingKey } from './setting-fields.ts';
-
-/** The model fields the form can try against the server before saving them. */
-const MODEL_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv'] as const;
-type ModelKey = (typeof MODEL_KEYS)[number];
 
 /** The models the server offers, as the model picker shows them. */
 export interface ModelChoices {
@@ -176,8 +173,8 @@ function without<T extends object>(record: T, key: keyof T): T {
   return copy;
 }
 
-function isModelKey(key: SettingKey): key is ModelKey {
-  return (MODEL_KEYS as readonly string[]).includes(key);
+function isModelKey(key: SettingKey): key is ModelSettingKey {
+  return (MODEL_SETTING_KEYS as readonly string[]).includes(key);
 }
 
 /**
@@ -186,7 +183,7 @@ function isModelKey(key: SettingKey): key is ModelKey {
  */
 function modelFields(state: SettingsSlice): ApiInput<'models/list'> {
   const fields: Record<string, unknown> = {};
-  for (const key of MODEL_KEYS) {
+  for (const key of MODEL_SETTING_KEYS) {
     const draft = state.settingDrafts[key];
     if (draft === undefined) {
       if (state.settings[key] !== undefined) fields[key] = state.settings[key];

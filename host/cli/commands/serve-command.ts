@@ -8,7 +8,7 @@ import { startWebServer } from '../../web/web-server.ts';
 import { isLoopbackName } from '../../web/host-allowlist.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
-import { readOrCreateWebToken, readWebToken } from '../../web/token-file.ts';
+import { MIN_TOKEN_LENGTH, readOrCreateWebToken, readWebToken } from '../../web/token-file.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 
 export const SERVE_HELP: CommandHelp = {
@@ -44,9 +44,6 @@ export const SERVE_HELP: CommandHelp = {
     },
   ],
 };
-
-/** A token a person can guess or brute-force is no protection; generated ones are 32 characters. */
-const MIN_TOKEN_LENGTH = 16;
 
 /**
  * The token to serve with: `--token`, else `$HOME_AGENT_TOKEN`, else the one kept in the data folder
