@@ -74,3 +74,16 @@ export function createAppSlice(api: ApiClient): StateCreator<AppState, [], [], A
     },
   });
 }
+
+/**
+ * The one notice line the window shows. While the link to the host is down, its message comes first:
+ * it is the cause, and a call that failed meanwhile ("Failed to fetch") is only its symptom. Only the
+ * person's own notice can be dismissed; the link's clears itself.
+ */
+export function shownNotice(
+  state: Pick<AppState, 'notice' | 'connection'>,
+): { text: string; dismissable: boolean } | null {
+  const { connection } = state;
+  if (connection.status !== 'open' && connection.message) return { text: connection.message, dismissable: false };
+  return state.notice === null ? null : { text: state.notice, dismissable: true };
+}

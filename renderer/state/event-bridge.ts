@@ -132,6 +132,8 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
     // Events sent while the link was down are only in the journal: reload what is open, and the
     // others when they are opened again.
     if (connection.status === 'open' && wasOpen === false && store.getState().appInfo) {
+      // What failed while the host was away is read again now; a failure of that shows anew.
+      store.getState().showNotice(null);
       store.getState().forgetJournals();
       const open = store.getState().openConversationId;
       if (open) void loadJournal(open);

@@ -5,6 +5,8 @@ import { ConversationList } from './conversation-list.tsx';
 import { LiveRegions } from './live-regions.tsx';
 import { SidePanel } from './side-panel.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { useShallow } from 'zustand/react/shallow';
+import { shownNotice } from '../state/app-slice.ts';
 
 /**
  * The whole window: header, conversations, the chat, and the side area (channels, devices,
@@ -12,14 +14,10 @@ import { useAppStore } from './use-app-store.ts';
  * area are drawers over the chat, opened from the header and closed by Escape or the backdrop.
  */
 export function App() {
-  const notice = useAppStore((state) => state.notice);
-  const connectionMessage = useAppStore((state) =>
-    state.connection.status === 'open' ? undefined : state.connection.message,
-  );
+  const notice = useAppStore(useShallow(shownNotice));
   const showNotice = useAppStore((state) => state.showNotice);
   const drawer = useAppStore((state) => state.drawer);
   const setDrawer = useAppStore((state) => state.setDrawer);
-  const message = notice ?? connectionMessage;
 
   useEffect(() => {
     if (!drawer) return undefined;
@@ -36,10 +34,10 @@ export function App() {
         Skip to the message box
       </a>
       <AppHeader />
-      {message && (
+      {notice && (
         <div className="notice" role="alert" data-testid="notice">
-          <span className="notice-text">{message}</span>
-          {notice && (
+          <span className="notice-text">{notice.text}</span>
+          {notice.dismissable && (
             <button
               type="button"
               className="notice-close"
