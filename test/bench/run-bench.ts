@@ -1,6 +1,7 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
 // the devices bench, the boards bench, the UI frame bench when they are available, and the soak
-// (1,000 turns in one serve). With --json, stdout is exactly one JSON object.
+// (1,000 turns in one serve). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
+// or `--only a,b`) runs only those entries (ENTRIES below names them); the JSON then holds only their keys.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,10 @@ const UI_BENCH_TIMEOUT_MS = 240_000;
 const SOAK_TIMEOUT_MS = 300_000;
 
 interface BenchReport {
-  batch: BatchBenchRow[];
+  batch?: BatchBenchRow[];
   /** Null when the run did not execute every call (a failure, not a measurement). */
-  overheadUsPerCall: number | null;
-  overheadCalls: number;
+  overheadUsPerCall?: number | null;
+  overheadCalls?: number;
   overheadFailure?: string;
   devices?: unknown;
   /** Simulated Arduino Unos (simavr): firmware sizes, round trip beside wire time, parallel vs serial; or `{ skipped }`/`{ failed }`. */
@@ -148,23 +149,26 @@ function uiLine(ui: unknown): string {
 }
 
 function table(report: BenchReport): string {
-  const lines = [
-    'Batch of N tools × 250 ms, real kernel (runBatch), parallel vs forced serial:',
-    '',
-    '   N   parallel ms   serial ms   speedup   goal ≥   executed (par/ser)',
-  ];
-  for (const row of report.batch) {
+  const lines: string[] = [];
+  if (report.batch !== undefined)
+    lines.push(
+      'Batch of N tools × 250 ms, real kernel (runBatch), parallel vs forced serial:',
+      '',
+      '   N   parallel ms   serial ms   speedup   goal ≥   executed (par/ser)',
+    );
+  for (const row of report.batch ?? []) {
     const speedup = row.speedup === null ? 'FAILED' : `${row.speedup.toFixed(2)}×`;
     lines.push(
       `${String(row.n).padStart(4)}   ${row.parallelMs.toFixed(1).padStart(11)}   ${row.serialMs.toFixed(1).padStart(9)}   ${speedup.padStart(7)}   ${(0.95 * row.n).toFixed(2).padStart(6)}   ${row.executedParallel}/${row.executedSerial}${row.failure ? `  ${row.failure}` : ''}`,
     );
   }
-  lines.push(
-    '',
-    report.overheadUsPerCall === null
-      ? `Kernel overhead: FAILED (${report.overheadFailure ?? 'unknown'})`
-      : `Kernel overhead: ${report.overheadUsPerCall.toFixed(2)} µs per call over ${report.overheadCalls} no-op calls (goal < 100 µs)`,
-  );
+  if (report.overheadUsPerCall !== undefined)
+    lines.push(
+      '',
+      report.overheadUsPerCall === null
+        ? `Kernel overhead: FAILED (${report.overheadFailure ?? 'unknown'})`
+        : `Kernel overhead: ${report.overheadUsPerCall.toFixed(2)} µs per call over ${report.overheadCalls} no-op calls (goal < 100 µs)`,
+    );
   if (report.devices !== undefined) lines.push('', `Devices: ${JSON.stringify(report.devices)}`);
   if (report.boards !== undefined) lines.push('', boardsLine(report.boards));
   if (report.modbus !== undefined) lines.push('', `Modbus: ${JSON.stringify(report.modbus)}`);
@@ -175,31 +179,77 @@ function table(report: BenchReport): string {
   return lines.join('\n');
 }
 
+/**
+ * Every bench entry by the name `--only NAME` takes; each fills its own keys of the report. The
+ * batch and overhead entries are the kernel's; the rest report `{ skipped }` or `{ failed }` instead
+ * of throwing. A new entry is one line here (and its line in `table`).
+ */
+const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
+  batch: async (report) => {
+    const signal = AbortSignal.timeout(BENCH_TIMEOUT_MS);
+    report.batch = [];
+    for (const n of SIZES) report.batch.push(await benchBatch({ n, signal }));
+  },
+  overhead: async (report) => {
+    const overhead = await benchOverhead({
+      batches: 2_000,
+      batchSize: 16,
+      signal: AbortSignal.timeout(BENCH_TIMEOUT_MS),
+    });
+    report.overheadUsPerCall = overhead.usPerCall;
+    report.overheadCalls = overhead.calls;
+    if (overhead.failure !== undefined) report.overheadFailure = overhead.failure;
+  },
+  devices: async (report) => {
+    report.devices = await devicesEntry();
+  },
+  boards: async (report) => {
+    report.boards = await boardsEntry();
+  },
+  modbus: async (report) => {
+    report.modbus = await modbusEntry();
+  },
+  storeChanges: async (report) => {
+    report.storeChanges = await storeChangesEntry();
+  },
+  ui: async (report) => {
+    report.ui = await uiEntry();
+  },
+  soak: async (report) => {
+    report.soak = await soakEntry();
+  },
+};
+
+/** The names after `--only` (repeatable; `--only a,b` too); empty: every entry. Exits 2 on an unknown name. */
+function chosenEntries(argv: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--only') names.push(...(argv[++i] ?? '').split(','));
+    else if (arg.startsWith('--only=')) names.push(...arg.slice('--only='.length).split(','));
+  }
+  const unknown = names.filter((name) => !(name in ENTRIES));
+  if (unknown.length > 0) {
+    process.stderr.write(
+      `bench: no entry named ${unknown.map((name) => JSON.stringify(name)).join(', ')}; the entries are ${Object.keys(ENTRIES).join(', ')}\n`,
+    );
+    process.exit(2);
+  }
+  return names.length > 0 ? names : Object.keys(ENTRIES);
+}
+
+function failed(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && 'failed' in entry;
+}
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
-  const signal = AbortSignal.timeout(BENCH_TIMEOUT_MS);
-  const batch: BatchBenchRow[] = [];
-  for (const n of SIZES) batch.push(await benchBatch({ n, signal }));
-  const overhead = await benchOverhead({ batches: 2_000, batchSize: 16, signal });
-  const report: BenchReport = {
-    batch,
-    overheadUsPerCall: overhead.usPerCall,
-    overheadCalls: overhead.calls,
-    ...(overhead.failure !== undefined ? { overheadFailure: overhead.failure } : {}),
-    devices: await devicesEntry(),
-    boards: await boardsEntry(),
-    modbus: await modbusEntry(),
-    storeChanges: await storeChangesEntry(),
-    ui: await uiEntry(),
-    soak: await soakEntry(),
-  };
+  const report: BenchReport = {};
+  for (const name of chosenEntries(process.argv.slice(2))) await ENTRIES[name]?.(report);
   process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${table(report)}\n`);
-  if (batch.some((row) => row.failure !== undefined) || overhead.failure !== undefined) process.exitCode = 1;
-  if (typeof report.ui === 'object' && report.ui !== null && 'failed' in report.ui) process.exitCode = 1;
-  if (typeof report.modbus === 'object' && report.modbus !== null && 'failed' in report.modbus) process.exitCode = 1;
-  if (typeof report.storeChanges === 'object' && report.storeChanges !== null && 'failed' in report.storeChanges)
-    process.exitCode = 1;
-  if (typeof report.soak === 'object' && report.soak !== null && 'failed' in report.soak) process.exitCode = 1;
+  const { batch = [], overheadFailure, ...entries } = report;
+  if (batch.some((row) => row.failure !== undefined) || overheadFailure !== undefined) process.exitCode = 1;
+  if (Object.values(entries).some(failed)) process.exitCode = 1;
 }
 
 await main();
