@@ -25,6 +25,14 @@ export type ApprovalEndWhy = z.infer<typeof approvalEndWhySchema>;
 
 const argsSchema = z.record(z.string(), z.unknown());
 
+/**
+ * The question's own id (a random UUID: unique across conversations and processes), on its
+ * `approval/request` and `approval/end`; `approval/answer` names it. A call id cannot stand in for
+ * it: adapters that number calls per step give two conversations the same call ids. Absent in
+ * journals written before it existed.
+ */
+const approvalIdSchema = z.string().optional();
+
 export const batchCallSummarySchema = z.object({
   index: z.number(),
   callId: z.string(),
@@ -93,6 +101,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   event('approval/request', {
     batchId: z.string(),
     callId: z.string(),
+    approvalId: approvalIdSchema,
     index: z.number(),
     name: z.string(),
     args: argsSchema,
@@ -102,6 +111,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   event('approval/end', {
     batchId: z.string(),
     callId: z.string(),
+    approvalId: approvalIdSchema,
     approved: z.boolean(),
     why: approvalEndWhySchema,
     /** The person chose "Always allow": a standing approval now covers this tool (on this device). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ApprovalGate, ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import type { ApprovalTarget } from '../store/standing-approval-store.ts';
@@ -23,14 +24,26 @@ interface WaitingQuestion {
   resolve: (answer: { approved: boolean; remember: boolean }) => void;
 }
 
+/** The person's answer to one question, named by its approvalId alone. */
+export interface ApprovalAnswer {
+  approvalId: string;
+  approved: boolean;
+  /** With an approval: "Always allow" the question's tool on the question's device. */
+  remember?: boolean;
+}
+
 /**
  * The approval gate of the host. Tools that do not declare `needsApproval` pass. For those that do,
  * a standing approval of exactly this tool on exactly this device lets the call run unasked (journaled
  * as `approval/end` with `why: 'standing'`); otherwise the policy decides. With 'ask', an
  * `approval/request` event goes to every front end and the call waits for `answer()` — denied when
  * nobody answers in time or the turn is aborted; "Always allow" (`remember`) stores a standing approval.
+ * Every question has its own `approvalId` (on its request and its end), and an answer finds its
+ * question by that id alone: call ids repeat across conversations, and a later store of questions
+ * (another process's window answering) needs a key that says nothing else.
  */
 export class PersonApprovalGate {
+  /** The open questions, by approvalId. */
   private readonly waiting = new Map<string, WaitingQuestion>();
 
   constructor(
@@ -47,17 +60,21 @@ export class PersonApprovalGate {
       onStandingChange?: () => void;
       /** With policy 'deny': why, and what would allow the call (e.g. `ask` does not prompt). */
       denial?: (toolName: string) => ApprovalRefusal;
+      /** Makes each question's approvalId; a random UUID unless a test says otherwise. */
+      newId?: () => string;
     },
   ) {}
 
   readonly gate: ApprovalGate = async (request) => {
     if (!request.tool.needsApproval) return true;
+    const approvalId = (this.options.newId ?? randomUUID)();
     const base = {
       at: Date.now(),
       conversationId: request.conversationId,
       turnId: request.turnId,
       batchId: request.batchId,
       callId: request.callId,
+      approvalId,
     };
     const target = this.targetOf(request.tool.name, request.args);
     if (target && this.options.standing?.covers(target)) {
@@ -78,7 +95,7 @@ export class PersonApprovalGate {
         const finish = (result: { approved: boolean; remember: boolean; why: 'answered' | 'timeout' | 'aborted' }) => {
           clearTimeout(timer);
           request.signal.removeEventListener('abort', onAbort);
-          this.waiting.delete(request.callId);
+          this.waiting.delete(approvalId);
           resolve(result);
         };
         const onAbort = (): void => finish({ approved: false, remember: false, why: 'aborted' });
@@ -88,7 +105,7 @@ export class PersonApprovalGate {
         );
         if (request.signal.aborted) return onAbort();
         request.signal.addEventListener('abort', onAbort, { once: true });
-        this.waiting.set(request.callId, { resolve: (answer) => finish({ ...answer, why: 'answered' }) });
+        this.waiting.set(approvalId, { resolve: (answer) => finish({ ...answer, why: 'answered' }) });
       },
     );
     // Announced only once the answer can be received: a front end may answer at once.
@@ -115,15 +132,16 @@ export class PersonApprovalGate {
   };
 
   /**
-   * The person's answer; false when no question with that call id is open. `remember` with an
-   * approval is "Always allow" (this tool on this device); when the call's device cannot be told it
-   * allows this call only (its `approval/end` then says nothing was remembered), so a standing
+   * The person's answer to the question named by `approvalId`; false when no such question is open
+   * (answered elsewhere, timed out, stopped, or never asked). `remember` with an approval is "Always
+   * allow" of that question's tool on that question's device; when the call's device cannot be told
+   * it allows this call only (its `approval/end` then says nothing was remembered), so a standing
    * approval never covers more than one device.
    */
-  answer(callId: string, approved: boolean, remember = false): boolean {
-    const question = this.waiting.get(callId);
+  answer(answer: ApprovalAnswer): boolean {
+    const question = this.waiting.get(answer.approvalId);
     if (!question) return false;
-    question.resolve({ approved, remember });
+    question.resolve({ approved: answer.approved, remember: answer.remember === true });
     return true;
   }
 

@@ -26,37 +26,40 @@ export function scriptDenial(toolName: string): ApprovalRefusal {
 
 /**
  * Asks the person on the terminal, one question at a time (a parallel batch may ask several), and
- * sends each answer through `answer`. A question whose call stops waiting (answered in the app, timed
- * out, its batch stopped) is taken off the terminal, so the next answer goes to the next question.
- * Returns the function that stops asking.
+ * sends each answer through `answer`, naming its question by approvalId. A question that stops
+ * waiting (answered in the app, timed out, its batch stopped) is taken off the terminal, so the next
+ * answer goes to the next question. Returns the function that stops asking.
  */
 export function askOnTerminal(options: {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   subscribe: (listener: (event: AgentEvent) => void) => () => void;
-  answer: (callId: string, answer: { approved: boolean; remember: boolean }) => Promise<{ accepted: boolean }>;
+  answer: (answer: { approvalId: string; approved: boolean; remember: boolean }) => Promise<{ accepted: boolean }>;
   signal: AbortSignal;
 }): () => void {
   const prompt = createInterface({ input: options.input, output: options.output, terminal: true });
-  // The questions asked or queued, by call id: an approval/end takes its question away.
+  // The questions asked or queued, by approvalId: an approval/end takes its question away.
   const waiting = new Map<string, AbortController>();
   let queue: Promise<void> = Promise.resolve();
   const unsubscribe = options.subscribe((event) => {
     if (event.type === 'approval/end') {
-      waiting.get(event.callId)?.abort();
-      waiting.delete(event.callId);
+      if (event.approvalId === undefined) return;
+      waiting.get(event.approvalId)?.abort();
+      waiting.delete(event.approvalId);
       return;
     }
-    if (event.type !== 'approval/request') return;
+    // Every question the host asks names itself; one without an id (a journal of before) cannot be answered.
+    if (event.type !== 'approval/request' || event.approvalId === undefined) return;
+    const approvalId = event.approvalId;
     const question = new AbortController();
-    waiting.set(event.callId, question);
+    waiting.set(approvalId, question);
     queue = queue.then(async () => {
       if (question.signal.aborted) return;
       try {
         const text = await prompt.question(approvalQuestion(event), {
           signal: AbortSignal.any([options.signal, question.signal]),
         });
-        const { accepted } = await options.answer(event.callId, readApprovalAnswer(text));
+        const { accepted } = await options.answer({ approvalId, ...readApprovalAnswer(text) });
         if (!accepted)
           options.output.write(`(${event.name} no longer waited for an answer: this one changed nothing)\n`);
       } catch (error) {
@@ -64,7 +67,7 @@ export function askOnTerminal(options: {
         if (question.signal.aborted) options.output.write(`\n(${event.name} no longer waits for an answer)\n`);
         else if (!options.signal.aborted) options.output.write(`\n(no answer: ${(error as Error).message})\n`);
       } finally {
-        waiting.delete(event.callId);
+        waiting.delete(approvalId);
       }
     });
   });

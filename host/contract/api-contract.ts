@@ -125,12 +125,26 @@ export const apiContract = {
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
   /**
-   * The person's answer to an `approval/request`; false when no such question is open. With
-   * `remember` (and approved) it is "Always allow": a standing approval for this tool on this device.
+   * The person's answer to the `approval/request` whose `approvalId` it names, and to no other;
+   * `accepted: false` with a message when no such question is open. With `remember` (and approved)
+   * it is "Always allow": a standing approval for that question's tool on that question's device.
+   * Other fields a window echoes back (`callId`, `conversationId`, `turnId`) are dropped unread.
    */
   'approval/answer': {
-    input: z.object({ callId: z.string().min(1).max(200), approved: z.boolean(), remember: z.boolean().optional() }),
-    output: z.object({ accepted: z.boolean() }),
+    input: z.object({
+      approvalId: z
+        .string({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'missing: name the question by the approvalId of its approval/request (a call id does not name a question)'
+              : 'must be the approvalId of an approval/request, a string',
+        })
+        .min(1)
+        .max(200),
+      approved: z.boolean(),
+      remember: z.boolean().optional(),
+    }),
+    output: z.object({ accepted: z.boolean(), message: z.string().optional() }),
   },
   'chat/abort': {
     input: z.object({ conversationId: z.string().min(1).max(200) }),

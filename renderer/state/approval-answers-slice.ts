@@ -6,54 +6,73 @@ import type { AppState } from './create-app-store.ts';
 /**
  * This window's answer to one question. `sending`: on its way; `sent`: the host took it (the
  * question closes when its `approval/end` arrives); `refused`: the host had no such question open
- * (answered elsewhere, or it ended); `failed`: it never arrived, the person may answer again.
+ * (answered elsewhere, or it ended; `message` is the host's words); `failed`: it never arrived, the
+ * person may answer again.
  */
 export type ApprovalAnswerState =
   | { phase: 'sending'; approved: boolean; remember?: boolean }
   | { phase: 'sent'; approved: boolean; remember?: boolean }
-  | { phase: 'refused'; approved: boolean; remember?: boolean }
+  | { phase: 'refused'; approved: boolean; remember?: boolean; message?: string }
   | { phase: 'failed'; approved: boolean; remember?: boolean; message: string };
 
-/** The person's answers to the host's questions, and which question the view should bring into sight. */
+/**
+ * The person's answers to the host's questions, and which question the view should bring into
+ * sight; each question is named by its key in the approvals data (`approvalKeyOf`: its approvalId).
+ */
 export interface ApprovalAnswersSlice {
   approvalAnswers: Record<string, ApprovalAnswerState>;
-  /** The call id of the question to scroll to and focus; cleared by the card that did it. */
+  /** The key of the question to scroll to and focus; cleared by the card that did it. */
   approvalFocus: string | null;
   /**
    * Sends Allow once (`true`), Always allow (`true` with `remember`: this tool on this device from
-   * now on) or Deny for an open question; does nothing while an answer is on its way or once taken.
+   * now on) or Deny for an open question, naming it by its approvalId alone; does nothing while an
+   * answer is on its way or once taken.
    */
-  answerApproval(callId: string, approved: boolean, remember?: boolean): Promise<void>;
+  answerApproval(key: string, approved: boolean, remember?: boolean): Promise<void>;
   /** Opens the question's conversation and asks its card to come into sight. */
-  showApproval(callId: string): void;
+  showApproval(key: string): void;
   /** Called by the card once it is in sight. */
-  clearApprovalFocus(callId: string): void;
+  clearApprovalFocus(key: string): void;
 }
+
+/** Why a question journaled before questions had their own id cannot be answered from the window. */
+const NO_APPROVAL_ID = 'This question was recorded before questions had their own id: it cannot be answered.';
 
 /** The slice, with the API its actions call. */
 export function createApprovalAnswersSlice(api: ApiClient): StateCreator<AppState, [], [], ApprovalAnswersSlice> {
   return (set, get) => {
-    function setAnswer(callId: string, answer: ApprovalAnswerState): void {
-      set((state) => ({ approvalAnswers: { ...state.approvalAnswers, [callId]: answer } }));
+    function setAnswer(key: string, answer: ApprovalAnswerState): void {
+      set((state) => ({ approvalAnswers: { ...state.approvalAnswers, [key]: answer } }));
     }
 
     return {
       approvalAnswers: {},
       approvalFocus: null,
-      async answerApproval(callId, approved, remember) {
+      async answerApproval(key, approved, remember) {
         const state = get();
-        const phase = state.approvalAnswers[callId]?.phase;
+        const phase = state.approvalAnswers[key]?.phase;
         // One answer per question: a double click or a late click on a closed question sends nothing.
         if (phase === 'sending' || phase === 'sent' || phase === 'refused') return;
-        if (state.approvals[callId]?.status !== 'waiting') return;
+        const approval = state.approvals[key];
+        if (approval?.status !== 'waiting') return;
         const remembered = approved && remember === true ? { remember: true } : {};
-        setAnswer(callId, { phase: 'sending', approved, ...remembered });
+        const { approvalId } = approval;
+        if (approvalId === undefined) {
+          setAnswer(key, { phase: 'refused', approved, ...remembered, message: NO_APPROVAL_ID });
+          return;
+        }
+        setAnswer(key, { phase: 'sending', approved, ...remembered });
         try {
-          const { accepted } = await api.call('approval/answer', { callId, approved, ...remembered });
-          setAnswer(callId, { phase: accepted ? 'sent' : 'refused', approved, ...remembered });
+          const { accepted, message } = await api.call('approval/answer', { approvalId, approved, ...remembered });
+          setAnswer(
+            key,
+            accepted
+              ? { phase: 'sent', approved, ...remembered }
+              : { phase: 'refused', approved, ...remembered, ...(message !== undefined ? { message } : {}) },
+          );
           if (accepted && remembered.remember) void get().refreshStandingApprovals();
         } catch (error) {
-          setAnswer(callId, {
+          setAnswer(key, {
             phase: 'failed',
             approved,
             ...remembered,
@@ -61,14 +80,14 @@ export function createApprovalAnswersSlice(api: ApiClient): StateCreator<AppStat
           });
         }
       },
-      showApproval(callId) {
-        const approval = get().approvals[callId];
+      showApproval(key) {
+        const approval = get().approvals[key];
         if (!approval) return;
         if (get().openConversationId !== approval.conversationId) get().openConversation(approval.conversationId);
-        set({ approvalFocus: callId });
+        set({ approvalFocus: key });
       },
-      clearApprovalFocus(callId) {
-        if (get().approvalFocus === callId) set({ approvalFocus: null });
+      clearApprovalFocus(key) {
+        if (get().approvalFocus === key) set({ approvalFocus: null });
       },
     };
   };

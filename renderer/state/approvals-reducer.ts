@@ -9,6 +9,8 @@ export type ApprovalStatus = 'waiting' | 'allowed' | 'denied' | 'timeout' | 'sto
 
 /** One question the host asked the person (`approval/request`), and how it ended. */
 export interface ApprovalView {
+  /** What an answer names; absent in journals written before questions had one (such a question cannot be answered). */
+  approvalId?: string;
   callId: string;
   conversationId: string;
   turnId: string;
@@ -26,14 +28,36 @@ export interface ApprovalView {
   endedAt?: number;
 }
 
-/** The approvals data: every question by call id (kept apart from batches, so one whose batch was never seen still counts). */
+/**
+ * The approvals data: every question by its key (`approvalKeyOf`), kept apart from batches so one
+ * whose batch was never seen still counts, and per batch and call id the key of its question (a
+ * call id alone repeats across conversations: Gemini and Ollama number calls per step).
+ */
 export interface ApprovalsData {
   approvals: Record<string, ApprovalView>;
+  approvalKeys: Record<string, Record<string, string>>;
 }
 
-export const emptyApprovalsData: ApprovalsData = { approvals: {} };
+export const emptyApprovalsData: ApprovalsData = { approvals: {}, approvalKeys: {} };
 
 type ApprovalEndEvent = Extract<HostAgentEvent, { type: 'approval/end' }>;
+
+/**
+ * Pure: where a question is kept — its approvalId, or for one journaled before questions had an id,
+ * its batch and call (a batch id is unique, so two conversations' questions never meet).
+ */
+export function approvalKeyOf(question: Pick<ApprovalView, 'approvalId' | 'batchId' | 'callId'>): string {
+  return question.approvalId ?? `before-approval-ids:${question.batchId}:${question.callId}`;
+}
+
+/** Pure: the question asked about one call of one batch, if any (what its row shows). */
+export function approvalOfCall(
+  data: ApprovalsData,
+  call: { batchId: string; callId: string },
+): ApprovalView | undefined {
+  const key = data.approvalKeys[call.batchId]?.[call.callId];
+  return key === undefined ? undefined : data.approvals[key];
+}
 
 /**
  * Pure: the approvals data after one host event. `approval/end` is final whatever arrived before
@@ -43,7 +67,7 @@ type ApprovalEndEvent = Extract<HostAgentEvent, { type: 'approval/end' }>;
 export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): ApprovalsData {
   switch (event.type) {
     case 'approval/request': {
-      const known = data.approvals[event.callId];
+      const known = data.approvals[approvalKeyOf(event)];
       const asked = {
         name: event.name,
         args: event.args,
@@ -54,6 +78,7 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
       if (known)
         return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });
       return put(data, {
+        ...(event.approvalId !== undefined ? { approvalId: event.approvalId } : {}),
         callId: event.callId,
         conversationId: event.conversationId,
         turnId: event.turnId,
@@ -63,8 +88,9 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
       });
     }
     case 'approval/end': {
-      const known = data.approvals[event.callId];
+      const known = data.approvals[approvalKeyOf(event)];
       const base: ApprovalView = known ?? {
+        ...(event.approvalId !== undefined ? { approvalId: event.approvalId } : {}),
         callId: event.callId,
         conversationId: event.conversationId,
         turnId: event.turnId,
@@ -83,7 +109,7 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
       });
     }
     case 'tool/end': {
-      const known = data.approvals[event.callId];
+      const known = approvalOfCall(data, event);
       return known?.status === 'waiting' ? put(data, { ...known, status: 'unanswered', endedAt: event.at }) : data;
     }
     case 'turn/end':
@@ -119,7 +145,15 @@ export function countOpenApprovals(data: ApprovalsData): number {
 export function dropConversationApprovals(data: ApprovalsData, conversationId: string): ApprovalsData {
   const kept = Object.entries(data.approvals).filter(([, approval]) => approval.conversationId !== conversationId);
   if (kept.length === Object.keys(data.approvals).length) return data;
-  return { approvals: Object.fromEntries(kept) };
+  const dropped = new Set(
+    Object.values(data.approvals)
+      .filter((approval) => approval.conversationId === conversationId)
+      .map((approval) => approval.batchId),
+  );
+  return {
+    approvals: Object.fromEntries(kept),
+    approvalKeys: Object.fromEntries(Object.entries(data.approvalKeys).filter(([batchId]) => !dropped.has(batchId))),
+  };
 }
 
 function closeOpenQuestions(data: ApprovalsData, event: Extract<HostAgentEvent, { type: 'turn/end' }>): ApprovalsData {
@@ -131,11 +165,19 @@ function closeOpenQuestions(data: ApprovalsData, event: Extract<HostAgentEvent, 
       approval.status !== 'waiting'
     )
       continue;
-    approvals = { ...approvals, [approval.callId]: { ...approval, status: 'unanswered', endedAt: event.at } };
+    approvals = { ...approvals, [approvalKeyOf(approval)]: { ...approval, status: 'unanswered', endedAt: event.at } };
   }
-  return approvals === data.approvals ? data : { approvals };
+  return approvals === data.approvals ? data : { approvals, approvalKeys: data.approvalKeys };
 }
 
 function put(data: ApprovalsData, approval: ApprovalView): ApprovalsData {
-  return { approvals: { ...data.approvals, [approval.callId]: approval } };
+  const key = approvalKeyOf(approval);
+  const ofBatch = data.approvalKeys[approval.batchId];
+  return {
+    approvals: { ...data.approvals, [key]: approval },
+    approvalKeys:
+      ofBatch?.[approval.callId] === key
+        ? data.approvalKeys
+        : { ...data.approvalKeys, [approval.batchId]: { ...ofBatch, [approval.callId]: key } },
+  };
 }

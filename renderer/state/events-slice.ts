@@ -41,5 +41,6 @@ function foldedPart(next: FoldedData, previous: FoldedData): Partial<FoldedData>
     batchOrder: next.batchOrder,
     channelOutputs: next.channelOutputs,
     approvals: next.approvals,
+    approvalKeys: next.approvalKeys,
   };
 }

@@ -67,5 +67,6 @@ function combineFolded(parts: {
     batchOrder: parts.batches.batchOrder,
     channelOutputs: parts.channels.channelOutputs,
     approvals: parts.approvals.approvals,
+    approvalKeys: parts.approvals.approvalKeys,
   };
 }

@@ -9,10 +9,10 @@ import './approval-card.css';
  * (a stray Enter must not approve); the header's indicator may bring it into sight, focusing the
  * card itself, never a button.
  */
-export function ApprovalCard(props: { callId: string }) {
-  const approval = useAppStore((state) => state.approvals[props.callId]);
-  const answer = useAppStore((state) => state.approvalAnswers[props.callId]);
-  const focusRequested = useAppStore((state) => state.approvalFocus === props.callId);
+export function ApprovalCard(props: { approvalKey: string }) {
+  const approval = useAppStore((state) => state.approvals[props.approvalKey]);
+  const answer = useAppStore((state) => state.approvalAnswers[props.approvalKey]);
+  const focusRequested = useAppStore((state) => state.approvalFocus === props.approvalKey);
   const answerApproval = useAppStore((state) => state.answerApproval);
   const clearApprovalFocus = useAppStore((state) => state.clearApprovalFocus);
   const deviceAlias = useAppStore((state) =>
@@ -28,13 +28,13 @@ export function ApprovalCard(props: { callId: string }) {
     if (!focusRequested || !open || !card.current) return;
     card.current.scrollIntoView({ block: 'center' });
     card.current.focus({ preventScroll: true });
-    clearApprovalFocus(props.callId);
-  }, [focusRequested, open, clearApprovalFocus, props.callId]);
+    clearApprovalFocus(props.approvalKey);
+  }, [focusRequested, open, clearApprovalFocus, props.approvalKey]);
 
   if (!approval || !open) return null;
   // Sending, taken or refused: only a failed answer may be given again.
   const locked = answer !== undefined && answer.phase !== 'failed';
-  const titleId = `approval-title-${props.callId}`;
+  const titleId = `approval-title-${props.approvalKey}`;
   const entries = Object.entries(approval.args);
   return (
     <div
@@ -44,7 +44,8 @@ export function ApprovalCard(props: { callId: string }) {
       role="group"
       aria-labelledby={titleId}
       data-testid="approval-card"
-      data-call-id={props.callId}
+      data-call-id={approval.callId}
+      data-approval-id={approval.approvalId}
     >
       <p className="approval-title" id={titleId}>
         <span className="tool-name" data-testid="approval-tool-name">
@@ -72,7 +73,7 @@ export function ApprovalCard(props: { callId: string }) {
           data-testid="approve-button"
           disabled={locked}
           aria-busy={answer?.phase === 'sending' && answer.approved}
-          onClick={() => void answerApproval(props.callId, true)}
+          onClick={() => void answerApproval(props.approvalKey, true)}
         >
           Allow once
         </button>
@@ -83,7 +84,7 @@ export function ApprovalCard(props: { callId: string }) {
           disabled={locked}
           aria-busy={answer?.phase === 'sending' && answer.remember === true}
           aria-describedby={`${titleId}-always`}
-          onClick={() => void answerApproval(props.callId, true, true)}
+          onClick={() => void answerApproval(props.approvalKey, true, true)}
         >
           Always allow
         </button>
@@ -93,7 +94,7 @@ export function ApprovalCard(props: { callId: string }) {
           data-testid="deny-button"
           disabled={locked}
           aria-busy={answer?.phase === 'sending' && !answer.approved}
-          onClick={() => void answerApproval(props.callId, false)}
+          onClick={() => void answerApproval(props.approvalKey, false)}
         >
           Deny
         </button>
@@ -130,7 +131,7 @@ function AnswerStatus(props: { answer: ApprovalAnswerState | undefined }) {
         ? 'Always allowed; waiting for the host…'
         : 'Allowed; waiting for the host…'
       : 'Denied; waiting for the host…',
-    refused: 'already answered elsewhere',
+    refused: answer.phase === 'refused' && answer.message !== undefined ? answer.message : 'already answered elsewhere',
   }[answer.phase];
   return (
     <span

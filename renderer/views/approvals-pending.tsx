@@ -1,4 +1,4 @@
-import { countOpenApprovals, openApprovals } from '../state/approvals-reducer.ts';
+import { approvalKeyOf, countOpenApprovals, openApprovals } from '../state/approvals-reducer.ts';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -7,7 +7,10 @@ import { useAppStore } from './use-app-store.ts';
  */
 export function ApprovalsPending() {
   const count = useAppStore(countOpenApprovals);
-  const oldest = useAppStore((state) => openApprovals(state)[0]?.callId);
+  const oldest = useAppStore((state) => {
+    const first = openApprovals(state)[0];
+    return first === undefined ? undefined : approvalKeyOf(first);
+  });
   const showApproval = useAppStore((state) => state.showApproval);
   if (count === 0) return null;
   return (

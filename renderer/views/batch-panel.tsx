@@ -47,7 +47,7 @@ export function BatchPanel(props: { batchId: string }) {
       </header>
       <ol className="tool-rows">
         {batch.rows.map((row, position) => (
-          <ToolRow key={row.callId} row={row} bar={timeline.bars[position]} />
+          <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
         ))}
       </ol>
       <div className="batch-axis" aria-hidden="true">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { describeCallOutcome } from '../../host/contract/api-contract.ts';
-import type { ApprovalView } from '../state/approvals-reducer.ts';
+import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
@@ -14,9 +14,10 @@ import { useAppStore } from './use-app-store.ts';
  * arguments and the result, or the error with its hint), the person's approval where asked, the
  * outcome in words, and its bar on the batch's time axis with any wait for the person apart.
  */
-export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined }) {
+export function ToolRow(props: { batchId: string; row: ToolRowView; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
-  const approval = useAppStore((state) => state.approvals[row.callId]);
+  // By batch and call: a call id alone repeats across conversations.
+  const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
   const [expanded, setExpanded] = useState(false);
   const waiting = approval?.status === 'waiting';
   const detailsId = `tool-details-${row.callId}`;
@@ -40,6 +41,7 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
       data-status={row.status}
       data-outcome={row.outcome}
       data-approval={approval?.status}
+      data-approval-id={approval?.approvalId}
     >
       <div className="tool-line">
         <button
@@ -95,7 +97,7 @@ export function ToolRow(props: { row: ToolRowView; bar: TimelineBar | undefined 
       </div>
       {expanded && <ToolDetails id={detailsId} row={row} />}
       {/* The card shows itself only while the question is open. */}
-      {approval && <ApprovalCard callId={row.callId} />}
+      {approval && <ApprovalCard approvalKey={approvalKeyOf(approval)} />}
     </li>
   );
 }
@@ -183,7 +185,7 @@ function timeText(row: ToolRowView): string {
 /** How the person's approval ended, and whether this window's own answer came too late. */
 function ApprovalOutcome(props: { approval: ApprovalView }) {
   const { approval } = props;
-  const refused = useAppStore((state) => state.approvalAnswers[approval.callId]?.phase === 'refused');
+  const refused = useAppStore((state) => state.approvalAnswers[approvalKeyOf(approval)]?.phase === 'refused');
   return (
     <span
       className={`approval-outcome approval-outcome-${approval.status}`}

@@ -84,8 +84,8 @@ test('the time a call waited for the person is shown apart from its run time', a
   const row = page.locator('[data-testid="tool-row"][data-tool-name="relay__set"]');
   await expect(row).toHaveAttribute('data-approval', 'waiting');
   // Answered through the API (the card is another view's): the row must tell the wait from the run.
-  const callId = await row.getAttribute('data-call-id');
-  expect(await callHost(host, 'approval/answer', { callId, approved: true })).toEqual({ accepted: true });
+  const approvalId = await row.getAttribute('data-approval-id');
+  expect(await callHost(host, 'approval/answer', { approvalId, approved: true })).toEqual({ accepted: true });
   await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
   await row.getByTestId('tool-row-toggle').click();
   await expect(row.getByTestId('tool-details-time')).toHaveText(

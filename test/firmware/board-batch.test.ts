@@ -120,7 +120,7 @@ describeBoards('simulated Unos in the agent’s batches', () => {
       if (event.type !== 'approval/request') return;
       void relay.board.peek(PORTD).then((portd) => {
         relaysWhileAsking = portd & 0xf0;
-        void host.handlers['approval/answer']({ callId: event.callId, approved: true });
+        void host.handlers['approval/answer']({ approvalId: event.approvalId!, approved: true });
       });
     });
     await host.agent.runTurn({ conversationId: 'relay', text: 'switch on relay 3' });

@@ -104,7 +104,7 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
           input: process.stdin,
           output: io.stderr,
           subscribe: (listener) => host.events.subscribe(listener),
-          answer: async (callId, answer) => host.handlers['approval/answer']({ callId, ...answer }),
+          answer: async (answer) => host.handlers['approval/answer'](answer),
           signal,
         })
       : undefined;

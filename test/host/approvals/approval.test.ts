@@ -58,7 +58,7 @@ describe('approval of tools that need the person', () => {
     const { host, events } = await setup('ask');
     host.events.subscribe((event) => {
       if (event.type === 'approval/request')
-        void host.handlers['approval/answer']({ callId: event.callId, approved: true });
+        void host.handlers['approval/answer']({ approvalId: event.approvalId!, approved: true });
     });
     const outcome = await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(outcome.reason).toBe('done');
@@ -77,7 +77,7 @@ describe('approval of tools that need the person', () => {
     const { host, events, sim } = await setup('ask');
     host.events.subscribe((event) => {
       if (event.type === 'approval/request')
-        void host.handlers['approval/answer']({ callId: event.callId, approved: false });
+        void host.handlers['approval/answer']({ approvalId: event.approvalId!, approved: false });
     });
     await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(toolEnd(events)).toMatchObject({ ok: false, error: { reason: 'denied' } });
@@ -93,7 +93,11 @@ describe('approval of tools that need the person', () => {
     expect(outcome.reason).toBe('aborted');
     expect(events.find((event) => event.type === 'approval/end')).toMatchObject({ approved: false, why: 'aborted' });
     expect(toolEnd(events)).toMatchObject({ ok: false, error: { reason: 'aborted' } });
-    expect(await host.handlers['approval/answer']({ callId: 'nobody', approved: true })).toEqual({ accepted: false });
+    expect(await host.handlers['approval/answer']({ approvalId: 'nobody', approved: true })).toEqual({
+      accepted: false,
+      message:
+        'No such question is waiting for an answer: it may have been answered elsewhere, timed out, or its turn was stopped.',
+    });
   });
 
   it('denies without asking when nobody can be asked (a script), and allows when approved in advance', async () => {
@@ -114,7 +118,7 @@ describe('approval and the tool timeout', () => {
     const { host, events } = await setup('ask', { toolTimeoutMs: 200 });
     host.events.subscribe((event) => {
       if (event.type === 'approval/request')
-        setTimeout(() => void host.handlers['approval/answer']({ callId: event.callId, approved: true }), 600);
+        setTimeout(() => void host.handlers['approval/answer']({ approvalId: event.approvalId!, approved: true }), 600);
     });
     await host.agent.runTurn({ conversationId: 'c1', text: 'switch it on' });
     expect(toolEnd(events)).toMatchObject({ ok: true });

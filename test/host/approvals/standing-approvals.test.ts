@@ -45,7 +45,7 @@ async function setup(turns: string[]) {
     const stop = host.events.subscribe((event) => {
       events.push(event);
       if (event.type === 'approval/request' && answer)
-        void host.handlers['approval/answer']({ callId: event.callId, ...answer });
+        void host.handlers['approval/answer']({ approvalId: event.approvalId!, ...answer });
     });
     await host.agent.runTurn({ conversationId: `c-${Math.random()}`, text: 'switch' });
     stop();

@@ -5,12 +5,31 @@ import { askOnTerminal } from '../../../host/cli/terminal-approvals.ts';
 
 const scope = { at: 0, conversationId: 'c1', turnId: 't1' };
 
-function request(callId: string, name: string): AgentEvent {
-  return { ...scope, type: 'approval/request', batchId: 'b1', callId, index: 0, name, args: { on: true } };
+// Questions are named by their approvalId; their call ids are all alike, as Gemini's and Ollama's
+// adapters make them in two conversations waiting at the same step.
+function request(approvalId: string, name: string): AgentEvent {
+  return {
+    ...scope,
+    type: 'approval/request',
+    batchId: 'b1',
+    callId: 'gemini-0-0',
+    approvalId,
+    index: 0,
+    name,
+    args: { on: true },
+  };
 }
 
-function ended(callId: string): AgentEvent {
-  return { ...scope, type: 'approval/end', batchId: 'b1', callId, approved: false, why: 'timeout' };
+function ended(approvalId: string): AgentEvent {
+  return {
+    ...scope,
+    type: 'approval/end',
+    batchId: 'b1',
+    callId: 'gemini-0-0',
+    approvalId,
+    approved: false,
+    why: 'timeout',
+  };
 }
 
 const stops: (() => void)[] = [];
@@ -25,7 +44,7 @@ function terminal() {
   let screen = '';
   output.on('data', (chunk: Buffer) => (screen += chunk.toString()));
   const listeners = new Set<(event: AgentEvent) => void>();
-  const answers: { callId: string; approved: boolean }[] = [];
+  const answers: { approvalId: string; approved: boolean }[] = [];
   const onAnswer = new Set<() => void>();
   const stop = askOnTerminal({
     input,
@@ -34,8 +53,8 @@ function terminal() {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    answer: async (callId, answer) => {
-      answers.push({ callId, approved: answer.approved });
+    answer: async (answer) => {
+      answers.push({ approvalId: answer.approvalId, approved: answer.approved });
       onAnswer.forEach((wake) => wake());
       return { accepted: true };
     },
@@ -66,29 +85,29 @@ function terminal() {
 describe('questions on the terminal', () => {
   it('take a question off the terminal when its call stops waiting, so the answer goes to the next one', async () => {
     const term = terminal();
-    term.emit(request('call-a', 'lamp__set'));
+    term.emit(request('question-a', 'lamp__set'));
     await term.shows('lamp__set wants to run');
-    term.emit(request('call-b', 'relay__set'));
+    term.emit(request('question-b', 'relay__set'));
     // The first question timed out in the host: nobody waits for its answer any more.
-    term.emit(ended('call-a'));
+    term.emit(ended('question-a'));
     await term.shows('relay__set wants to run');
     const answered = term.answered();
     term.input.write('y\n');
     await answered;
-    expect(term.answers).toEqual([{ callId: 'call-b', approved: true }]);
+    expect(term.answers).toEqual([{ approvalId: 'question-b', approved: true }]);
   });
 
   it('never asks a question whose call stopped waiting while it was still queued', async () => {
     const term = terminal();
-    term.emit(request('call-a', 'lamp__set'));
-    term.emit(request('call-b', 'relay__set'));
-    term.emit(ended('call-b'));
+    term.emit(request('question-a', 'lamp__set'));
+    term.emit(request('question-b', 'relay__set'));
+    term.emit(ended('question-b'));
     await term.shows('lamp__set wants to run');
     term.input.write('n\n');
-    term.emit(request('call-c', 'display__show'));
+    term.emit(request('question-c', 'display__show'));
     // The next question on the screen is the third: the second was never put.
     await term.shows('display__show wants to run');
     expect(term.screen()).not.toContain('relay__set');
-    expect(term.answers).toEqual([{ callId: 'call-a', approved: false }]);
+    expect(term.answers).toEqual([{ approvalId: 'question-a', approved: false }]);
   });
 });

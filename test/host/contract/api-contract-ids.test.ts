@@ -6,7 +6,7 @@ const ID_FIELDS = [
   { method: 'conversations/events', field: 'conversationId', max: 200, rest: {} },
   { method: 'chat/send', field: 'conversationId', max: 200, rest: { text: 'hi' } },
   { method: 'chat/abort', field: 'conversationId', max: 200, rest: {} },
-  { method: 'approval/answer', field: 'callId', max: 200, rest: { approved: true } },
+  { method: 'approval/answer', field: 'approvalId', max: 200, rest: { approved: true } },
   { method: 'plugins/set-enabled', field: 'name', max: 100, rest: { enabled: true } },
 ] as const;
 

@@ -173,6 +173,7 @@ export function relayApprovalTurn(answer: RelayAnswer): HostAgentEvent[] {
       at: 1102,
       batchId: 'rb1',
       callId: 'relay-call',
+      approvalId: RELAY_QUESTION,
       index: 0,
       name: 'relay__set',
       args: relayArgs,
@@ -189,9 +190,28 @@ type ApprovalEnd = Extract<HostAgentEvent, { type: 'approval/end' }>;
 
 /** The end of the question `relayApprovalTurn` asks (batch rb1, call relay-call, at 2300), with how it ended. */
 export function relayQuestionEnded(
-  answer: Omit<ApprovalEnd, 'type' | 'at' | 'batchId' | 'callId' | 'conversationId' | 'turnId'>,
+  answer: Omit<ApprovalEnd, 'type' | 'at' | 'batchId' | 'callId' | 'approvalId' | 'conversationId' | 'turnId'>,
 ): HostAgentEvent {
-  return event({ type: 'approval/end', at: 2300, batchId: 'rb1', callId: 'relay-call', ...answer });
+  return event({
+    type: 'approval/end',
+    at: 2300,
+    batchId: 'rb1',
+    callId: 'relay-call',
+    approvalId: RELAY_QUESTION,
+    ...answer,
+  });
+}
+
+/** The approvalId of the question `relayApprovalTurn` asks. */
+export const RELAY_QUESTION = 'relay-question';
+
+/** The same events as a journal written before questions had an approvalId holds them. */
+export function withoutApprovalIds(events: readonly HostAgentEvent[]): HostAgentEvent[] {
+  return events.map((entry) => {
+    if (entry.type !== 'approval/request' && entry.type !== 'approval/end') return entry;
+    const { approvalId: _dropped, ...rest } = entry;
+    return rest;
+  });
 }
 
 /** The events of `relayApprovalTurn` up to and including the question: what a window sees while the host waits. */

@@ -5,20 +5,24 @@ import {
   reduceApprovals,
   statusOfEnd,
   emptyApprovalsData,
+  approvalOfCall,
 } from '../../../renderer/state/approvals-reducer.ts';
 import { emptyFoldedData, foldEvent, foldEvents, replaceConversation } from '../../../renderer/state/fold-event.ts';
 import {
   event,
+  RELAY_QUESTION,
   relayApprovalTurn,
   relayArgs,
   relayQuestionAsked,
   relayQuestionEnded,
+  withoutApprovalIds,
 } from '../helpers/agent-events.ts';
 
 describe('reduceApprovals', () => {
   it('opens a question with the tool name and its arguments while the host waits', () => {
     const view = foldEvents(emptyFoldedData, relayQuestionAsked());
-    expect(view.approvals['relay-call']).toEqual({
+    expect(view.approvals[RELAY_QUESTION]).toEqual({
+      approvalId: RELAY_QUESTION,
       callId: 'relay-call',
       conversationId: 'c1',
       turnId: 't1',
@@ -43,7 +47,7 @@ describe('reduceApprovals', () => {
     ] as const;
     for (const [answer, status] of cases) {
       const view = foldEvents(emptyFoldedData, relayApprovalTurn(answer));
-      expect([answer, view.approvals['relay-call']?.status, view.approvals['relay-call']?.endedAt]).toEqual([
+      expect([answer, view.approvals[RELAY_QUESTION]?.status, view.approvals[RELAY_QUESTION]?.endedAt]).toEqual([
         answer,
         status,
         2300,
@@ -59,13 +63,13 @@ describe('reduceApprovals', () => {
       conversationId: 'c1',
       events: journal,
     });
-    expect(reloaded.approvals['relay-call']?.status).toBe('denied');
+    expect(reloaded.approvals[RELAY_QUESTION]?.status).toBe('denied');
     expect(reloaded).toEqual(live);
   });
 
   it('shows a question of a finished turn whose end was never journaled as not answered', () => {
     const view = foldEvents(emptyFoldedData, relayApprovalTurn('none'));
-    expect(view.approvals['relay-call']).toMatchObject({ status: 'unanswered', endedAt: 2400 });
+    expect(view.approvals[RELAY_QUESTION]).toMatchObject({ status: 'unanswered', endedAt: 2400 });
     expect(countOpenApprovals(view)).toBe(0);
   });
 
@@ -74,14 +78,14 @@ describe('reduceApprovals', () => {
       ...relayQuestionAsked(),
       event({ type: 'turn/end', at: 3000, reason: 'error', error: 'host stopped' }),
     ]);
-    expect(view.approvals['relay-call']).toMatchObject({ status: 'unanswered', endedAt: 3000 });
+    expect(view.approvals[RELAY_QUESTION]).toMatchObject({ status: 'unanswered', endedAt: 3000 });
   });
 
   it('keeps a question open when another turn or another conversation ends', () => {
     const otherTurn = event({ type: 'turn/end', at: 3000, turnId: 't0', reason: 'done' });
     const otherConversation = event({ type: 'turn/end', at: 3000, conversationId: 'c2', reason: 'done' });
     const view = foldEvents(emptyFoldedData, [...relayQuestionAsked(), otherTurn, otherConversation]);
-    expect(view.approvals['relay-call']?.status).toBe('waiting');
+    expect(view.approvals[RELAY_QUESTION]?.status).toBe('waiting');
   });
 
   it('lets approval/end decide, even when the call’s end arrived before it', () => {
@@ -90,28 +94,32 @@ describe('reduceApprovals', () => {
     );
     const end = relayQuestionEnded({ approved: false, why: 'timeout' });
     const early = foldEvents(emptyFoldedData, [...relayQuestionAsked(), toolEnd!]);
-    expect(early.approvals['relay-call']?.status).toBe('unanswered');
-    expect(foldEvent(early, end).approvals['relay-call']?.status).toBe('timeout');
+    expect(early.approvals[RELAY_QUESTION]?.status).toBe('unanswered');
+    expect(foldEvent(early, end).approvals[RELAY_QUESTION]?.status).toBe('timeout');
   });
 
   it('never reopens an ended question when a request for it comes again or late', () => {
     const asked = relayQuestionAsked()[5]!;
     const end = relayQuestionEnded({ approved: true, why: 'answered' });
     const view = foldEvents(emptyFoldedData, [end, asked]);
-    expect(view.approvals['relay-call']).toMatchObject({
+    expect(view.approvals[RELAY_QUESTION]).toMatchObject({
       status: 'allowed',
       name: 'relay__set',
       args: relayArgs,
       index: 0,
     });
     const repeated = foldEvents(emptyFoldedData, [asked, end, asked]);
-    expect(repeated.approvals['relay-call']?.status).toBe('allowed');
+    expect(repeated.approvals[RELAY_QUESTION]?.status).toBe('allowed');
   });
 
   it('shows a call a standing approval covered as always allowed, with its tool and device, nobody asked', () => {
     const covered = relayQuestionEnded({ approved: true, why: 'standing', name: 'relay__set', deviceId: 'relay-1' });
     const view = foldEvents(emptyFoldedData, [covered]);
-    expect(view.approvals['relay-call']).toMatchObject({ status: 'standing', name: 'relay__set', deviceId: 'relay-1' });
+    expect(view.approvals[RELAY_QUESTION]).toMatchObject({
+      status: 'standing',
+      name: 'relay__set',
+      deviceId: 'relay-1',
+    });
     expect(countOpenApprovals(view)).toBe(0);
   });
 
@@ -119,7 +127,7 @@ describe('reduceApprovals', () => {
     const asked = { ...relayQuestionAsked()[5]!, deviceId: 'relay-1' } as ReturnType<typeof relayQuestionAsked>[number];
     const end = relayQuestionEnded({ approved: true, why: 'answered', remembered: true });
     const view = foldEvents(emptyFoldedData, [asked, end]);
-    expect(view.approvals['relay-call']).toMatchObject({ status: 'allowed', remembered: true, deviceId: 'relay-1' });
+    expect(view.approvals[RELAY_QUESTION]).toMatchObject({ status: 'allowed', remembered: true, deviceId: 'relay-1' });
   });
 
   it('keeps a question whose batch was never seen, so it is still counted', () => {
@@ -136,6 +144,7 @@ describe('reduceApprovals', () => {
         conversationId,
         batchId: 'b',
         callId,
+        approvalId: `question-${callId}`,
         index: 0,
         name: 'relay__set',
         args: {},
@@ -152,15 +161,88 @@ describe('reduceApprovals', () => {
       ...entry,
       conversationId: 'c2',
       ...('callId' in entry ? { callId: 'other-call' } : {}),
+      ...('approvalId' in entry ? { approvalId: 'other-question' } : {}),
     }));
     const live = foldEvents(emptyFoldedData, [...relayQuestionAsked(), ...other]);
     const reloaded = replaceConversation(live, { conversationId: 'c1', events: [] });
-    expect(Object.keys(reloaded.approvals)).toEqual(['other-call']);
+    expect(Object.keys(reloaded.approvals)).toEqual(['other-question']);
+    expect(approvalOfCall(reloaded, { batchId: 'rb1', callId: 'relay-call' })).toBeUndefined();
   });
 
   it('returns the same object for events that concern no question', () => {
     const view = foldEvents(emptyFoldedData, relayQuestionAsked());
     expect(reduceApprovals(view, event({ type: 'step/start', at: 5, step: 1 }))).toBe(view);
+  });
+});
+
+describe('questions by approvalId', () => {
+  // Conversation A's and B's calls share an id (Gemini and Ollama number calls per step).
+  const question = (conversationId: string, approvalId: string, at: number) =>
+    event({
+      type: 'approval/request',
+      at,
+      conversationId,
+      turnId: `turn-${conversationId}`,
+      batchId: `batch-${conversationId}`,
+      callId: 'gemini-0-0',
+      approvalId,
+      index: 0,
+      name: 'relay__set',
+      args: { device_id: conversationId === 'A' ? 'relay-1' : 'relay-2', channel: 1, on: true },
+    });
+  const answered = (conversationId: string, approvalId: string) =>
+    event({
+      type: 'approval/end',
+      at: 50,
+      conversationId,
+      turnId: `turn-${conversationId}`,
+      batchId: `batch-${conversationId}`,
+      callId: 'gemini-0-0',
+      approvalId,
+      approved: true,
+      why: 'answered',
+    });
+
+  it('keeps apart two conversations’ questions whose calls share an id, and ends only the one answered', () => {
+    const asked = foldEvents(emptyFoldedData, [question('A', 'qa', 10), question('B', 'qb', 20)]);
+    expect(countOpenApprovals(asked)).toBe(2);
+    expect(openApprovals(asked).map((approval) => [approval.approvalId, approval.args.device_id])).toEqual([
+      ['qa', 'relay-1'],
+      ['qb', 'relay-2'],
+    ]);
+    const view = foldEvent(asked, answered('A', 'qa'));
+    expect([view.approvals.qa?.status, view.approvals.qb?.status]).toEqual(['allowed', 'waiting']);
+    // Each row finds its own question by its batch and call.
+    expect(approvalOfCall(view, { batchId: 'batch-A', callId: 'gemini-0-0' })?.approvalId).toBe('qa');
+    expect(approvalOfCall(view, { batchId: 'batch-B', callId: 'gemini-0-0' })).toMatchObject({
+      approvalId: 'qb',
+      status: 'waiting',
+      args: { device_id: 'relay-2' },
+    });
+    expect(countOpenApprovals(view)).toBe(1);
+  });
+
+  it('folds a journal written before questions had an approvalId, each question found by its batch and call', () => {
+    for (const [answer, status] of [
+      [{ approved: true, why: 'answered' }, 'allowed'],
+      [{ approved: false, why: 'timeout' }, 'timeout'],
+      ['none', 'unanswered'],
+    ] as const) {
+      const view = foldEvents(emptyFoldedData, withoutApprovalIds(relayApprovalTurn(answer)));
+      const approval = approvalOfCall(view, { batchId: 'rb1', callId: 'relay-call' });
+      expect([answer, approval?.status, approval?.name, approval && 'approvalId' in approval]).toEqual([
+        answer,
+        status,
+        'relay__set',
+        false,
+      ]);
+      expect(Object.keys(view.approvals)).toHaveLength(1);
+      expect(countOpenApprovals(view)).toBe(0);
+      expect(replaceConversation(view, { conversationId: 'c1', events: [] }).approvals).toEqual({});
+    }
+    // Open while its turn runs, like any question.
+    const open = foldEvents(emptyFoldedData, withoutApprovalIds(relayQuestionAsked()));
+    expect(approvalOfCall(open, { batchId: 'rb1', callId: 'relay-call' })?.status).toBe('waiting');
   });
 });
 
