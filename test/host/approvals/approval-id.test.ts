@@ -78,6 +78,17 @@ async function twoWaitingQuestions(): Promise<{
   return { host, sim, events, a, b };
 }
 
+/** The next event of `type`, from now on. */
+function nextEvent(host: Host, type: AgentEvent['type']): Promise<AgentEvent> {
+  return new Promise((resolve) => {
+    const stop = host.events.subscribe((event) => {
+      if (event.type !== type) return;
+      stop();
+      resolve(event);
+    });
+  });
+}
+
 function of(events: AgentEvent[], conversationId: string, type: AgentEvent['type']): AgentEvent[] {
   return events.filter((event) => event.conversationId === conversationId && event.type === type);
 }
@@ -91,9 +102,12 @@ describe('an approval answer approves only its own question', () => {
     expect(b.question.approvalId).toMatch(UUID);
     expect(a.question.approvalId).not.toBe(b.question.approvalId);
 
+    // The first call to finish after the answer: A's, never B's (waiting for A's turn would hang if B's ran).
+    const firstCallDone = nextEvent(host, 'tool/end');
     expect(
       await host.handlers['approval/answer']({ approvalId: a.question.approvalId!, approved: true, remember: true }),
     ).toEqual({ accepted: true });
+    expect(await firstCallDone).toMatchObject({ conversationId: 'A', ok: true });
     await a.turn;
     expect(of(events, 'A', 'approval/end')).toEqual([
       expect.objectContaining({ approvalId: a.question.approvalId, approved: true, why: 'answered', remembered: true }),
@@ -161,6 +175,7 @@ describe('an approval answer approves only its own question', () => {
     expect(events.filter((event) => event.type === 'approval/end')).toEqual([]);
 
     // B's approvalId with A's call, conversation and turn echoed beside it: B's question is answered.
+    const firstEnd = nextEvent(host, 'approval/end');
     expect(
       await dispatchApiCall(host.handlers, 'approval/answer', {
         approvalId: b.question.approvalId,
@@ -170,7 +185,9 @@ describe('an approval answer approves only its own question', () => {
         approved: false,
       }),
     ).toEqual({ accepted: true });
+    expect(await firstEnd).toMatchObject({ conversationId: 'B', approvalId: b.question.approvalId });
     await b.turn;
+    // Only B's question ended: A's still waits.
     expect(events.filter((event) => event.type === 'approval/end')).toEqual([
       expect.objectContaining({ conversationId: 'B', approvalId: b.question.approvalId, approved: false }),
     ]);
