@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { makeHostFolder, type HostFolder, type ScriptedReply } from './helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from './helpers/start-host.ts';
+import { callHost } from './helpers/call-host.ts';
 import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
 import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
 
@@ -141,5 +142,69 @@ test('a reloaded page shows the open question live, and after the answer only th
   await expect(relayRow(page)).toHaveCount(1);
   await expectAnswered(page, { approval: 'allowed', label: 'allowed by you', ok: true });
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toHaveText(['Done.']);
+  expect(problems).toEqual([]);
+});
+
+test('two conversations whose calls share an id: each card answers its own question, and Always allow covers only its device', async ({
+  page,
+}) => {
+  // Gemini and Ollama number calls per step: both conversations' calls are gemini-0-0.
+  const switchOn = (deviceId: string): ScriptedReply => ({
+    toolCalls: [{ id: 'gemini-0-0', name: 'relay__set', args: { device_id: deviceId, channel: 2, on: true } }],
+  });
+  sim = await startSimProcess({ kinds: ['relay', 'relay'] });
+  folder = await makeHostFolder([switchOn('relay-1'), switchOn('relay-2'), { text: 'Done.' }, { text: 'Done.' }]);
+  host = await startHost({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: sim.devices.flatMap((device) => ['--device', `${device.path},profile=at-relay-4`]),
+  });
+  problems = watchForPageProblems(page);
+  await page.goto(host.url);
+  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
+  const card = page.getByTestId('approval-card');
+  const deviceArg = card.locator('[data-testid="approval-arg"][data-arg="device_id"]');
+
+  await page.getByTestId('composer-input').fill('Switch relay 1 on.');
+  await page.getByTestId('send-button').click();
+  await expect(deviceArg).toHaveText('device_id"relay-1"');
+  await page.getByTestId('new-conversation-button').click();
+  await page.getByTestId('composer-input').fill('Switch relay 2 on.');
+  await page.getByTestId('send-button').click();
+  await expect(deviceArg).toHaveText('device_id"relay-2"');
+  await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '2');
+
+  // The header leads to the oldest question, A's; Always allow there.
+  await page.getByTestId('approvals-pending').click();
+  await expect(deviceArg).toHaveText('device_id"relay-1"');
+  await page.getByTestId('always-allow-button').click();
+  await expect(relayRow(page).getByTestId('approval-outcome')).toHaveAttribute('data-approval', 'allowed');
+  await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
+  // The simulator process, the independent witness: relay-1's channel 2 is on.
+  expect(
+    await (sim as SimProcess).waitForState(
+      'relay-1',
+      (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
+    ),
+  ).toEqual({ channels: [false, true, false, false] });
+  // B's question still waits, and the standing approval is for relay-1 alone.
+  await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '1');
+  expect(await callHost(host, 'approvals/list')).toEqual({
+    approvals: [{ tool: 'relay__set', deviceId: 'relay-1', createdAt: expect.any(Number) }],
+  });
+
+  // B's own card still answers B.
+  await page.getByTestId('approvals-pending').click();
+  await expect(deviceArg).toHaveText('device_id"relay-2"');
+  await page.getByTestId('deny-button').click();
+  await expect(relayRow(page).getByTestId('approval-outcome')).toHaveAttribute('data-approval', 'denied');
+  await expect(page.getByTestId('approvals-pending')).toHaveCount(0);
+  // relay-2 was never switched: once the simulator process has exited, all it printed has been read.
+  const stopped = sim as SimProcess;
+  sim = undefined;
+  await stopped.stop();
+  const printed = await Promise.race([stopped.waitForState('relay-2', () => true), Promise.resolve('nothing printed')]);
+  expect(printed).toBe('nothing printed');
   expect(problems).toEqual([]);
 });

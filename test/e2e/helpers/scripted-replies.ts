@@ -5,7 +5,8 @@ import path from 'node:path';
 /** One reply of the scripted model (the shape of core/models/scripted's script file). */
 export interface ScriptedReply {
   text?: string;
-  toolCalls?: { name: string; args?: Record<string, unknown> }[];
+  /** `id`: the call's id as the model sends it (absent: the scripted model numbers calls itself). */
+  toolCalls?: { name: string; args?: Record<string, unknown>; id?: string }[];
 }
 
 /** The walking skeleton: both lamps and the thermometer in one reply, then "Done.". */
