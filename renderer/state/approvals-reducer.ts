@@ -35,6 +35,7 @@ export interface ApprovalView {
  */
 export interface ApprovalsData {
   approvals: Record<string, ApprovalView>;
+  /** Batch id → call id → the key of the call's question. */
   approvalKeys: Record<string, Record<string, string>>;
 }
 
@@ -55,7 +56,9 @@ export function approvalOfCall(
   data: ApprovalsData,
   call: { batchId: string; callId: string },
 ): ApprovalView | undefined {
-  const key = data.approvalKeys[call.batchId]?.[call.callId];
+  const ofBatch = data.approvalKeys[call.batchId];
+  // Own keys only: a model may name a call `constructor`.
+  const key = ofBatch !== undefined && Object.hasOwn(ofBatch, call.callId) ? ofBatch[call.callId] : undefined;
   return key === undefined ? undefined : data.approvals[key];
 }
 
