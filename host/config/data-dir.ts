@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,4 +19,12 @@ export function resolveDataDir(explicit?: string): string {
 /** The SQLite file inside a data folder. */
 export function databaseFileOf(dataDir: string): string {
   return path.join(dataDir, 'home-agent.db');
+}
+
+/**
+ * Creates the data folder (and any missing folder above it) readable by its owner only (0700): it
+ * holds the history of the home. A folder that exists is used as it is.
+ */
+export function createDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 }

@@ -1,6 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { checkStorePath, openStoreFileForReading } from './check-store-path.ts';
 import { APPLICATION_ID, migrations } from './migrations.ts';
+import { openReadOnly } from './open-read-only.ts';
 import { MOVE_ASIDE_HINT, StoreError } from './store-error.ts';
 
 /** What a file that may be opened looks like: absent, or ours at some schema version. */
@@ -10,25 +12,30 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const HEADER_BYTES = 100;
 
 /**
- * Decides, without writing a byte, whether `file` may be opened as our store. Throws a StoreError
- * `corrupt` (not SQLite, truncated, failing quick_check), `foreign` (another program's database)
- * or `too_new` (a schema version newer than `migrations`).
+ * Decides, without writing or creating a byte, whether `file` may be opened as our store. Throws a
+ * StoreError `not_a_file` (a link, a folder, a FIFO…: checkStorePath), `corrupt` (not SQLite,
+ * truncated, failing quick_check), `foreign` (another program's database) or `too_new` (a schema
+ * version newer than `migrations`).
  */
 export function inspectDatabaseFile(file: string): DatabaseFileState {
-  const header = readHeader(file);
-  if (header === null) return { exists: false };
-  checkHeader(file, header);
-  return { exists: true, userVersion: inspectWithSqlite(file) };
+  const inspected = openInspectedDatabase(file);
+  if (inspected === undefined) return { exists: false };
+  inspected.db.close();
+  return { exists: true, userVersion: inspected.userVersion };
 }
 
-function readHeader(file: string): Buffer | null {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+/**
+ * inspectDatabaseFile, handing back the read-only connection it checked the file with (opened by
+ * openReadOnly: nothing is created beside the file); undefined when there is no file. The caller closes it.
+ */
+export function openInspectedDatabase(file: string): { db: Database.Database; userVersion: number } | undefined {
+  if (!checkStorePath(file)) return undefined;
+  checkHeader(file, readHeader(file));
+  return inspectWithSqlite(file);
+}
+
+function readHeader(file: string): Buffer {
+  const descriptor = openStoreFileForReading(file);
   try {
     const header = Buffer.alloc(HEADER_BYTES);
     const read = readSync(descriptor, header, 0, HEADER_BYTES, 0);
@@ -77,11 +84,12 @@ function walHasContent(file: string): boolean {
   }
 }
 
-function inspectWithSqlite(file: string): number {
+function inspectWithSqlite(file: string): { db: Database.Database; userVersion: number } {
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openReadOnly(file);
   } catch (error) {
+    if (StoreError.isInstance(error)) throw error;
     throw corrupt(file, `cannot be opened by SQLite (${(error as Error).message})`, error);
   }
   try {
@@ -96,16 +104,15 @@ function inspectWithSqlite(file: string): number {
         hint: `Update Home Agent. ${MOVE_ASIDE_HINT}`,
       });
     }
-    return userVersion;
+    return { db, userVersion };
   } catch (error) {
+    db.close();
     if (StoreError.isInstance(error)) throw error;
     const code = (error as { code?: unknown }).code;
     if (code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))) {
       throw corrupt(file, `is damaged (${(error as Error).message})`, error);
     }
     throw error;
-  } finally {
-    db.close();
   }
 }
 

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { inspectDatabaseFile } from './inspect-database-file.ts';
+import { createDataDir } from '../config/data-dir.ts';
+import { checkStorePath } from './check-store-path.ts';
+import { inspectDatabaseFile, openInspectedDatabase } from './inspect-database-file.ts';
 import { migrations } from './migrations.ts';
 import { runMigrations } from './run-migrations.ts';
 import { StoreError } from './store-error.ts';
@@ -9,24 +11,29 @@ import { findUnwritable } from './find-unwritable.ts';
 import { diskFailure } from './checked-write.ts';
 
 export interface OpenDatabaseOptions {
-  /** The store's file in the data folder; created (with its folder) when absent, unless read-only. */
+  /** The store's file in the data folder; created (0600, with its folder 0700) when absent, unless read-only. */
   file: string;
-  /** Open without writing anything: no migration, no journal-mode change. */
+  /** Open without writing or creating anything (no `-wal`, no `-shm`): no migration, no journal-mode change. */
   readonly?: boolean;
   /** Read-only: accept a file an older Home Agent wrote (tables added since are missing; the caller copes). */
   olderSchema?: boolean;
 }
 
 /**
- * Opens the Home Agent store: checks the file first and refuses (StoreError `corrupt` | `foreign` |
- * `too_new`, never touching the file) when it is not ours or not usable, or `read_only` (naming the
- * path and the cause) when it cannot be written; then sets WAL, `synchronous=NORMAL`, foreign
- * keys, and runs pending migrations. The caller owns and closes it.
+ * Opens the Home Agent store: checks the file first and refuses (StoreError `not_a_file` |
+ * `corrupt` | `foreign` | `too_new`, never touching the file) when it is a link, not a regular file,
+ * not ours or not usable, or `read_only` (naming the path and the cause) when it cannot be written;
+ * then sets WAL, `synchronous=NORMAL`, foreign keys, and runs pending migrations. A store it creates
+ * is 0600 (SQLite gives its `-wal` and `-shm` the same mode) in a folder it creates 0700. Read-only,
+ * nothing is written or created (openReadOnly). The caller owns and closes it.
  */
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   const { file } = options;
-  // Checked first: inspecting a store in a read-only folder fails with SQLite's bare "unable to open database file".
-  const unwritable = options.readonly === true ? undefined : findUnwritable(file);
+  if (options.readonly === true) return openReadonly({ file, olderSchema: options.olderSchema === true });
+  // A link is refused before anything follows it, even to check whether its target is writable.
+  checkStorePath(file);
+  // Checked next: inspecting a store in a read-only folder fails with SQLite's bare "unable to open database file".
+  const unwritable = findUnwritable(file);
   if (unwritable !== undefined) {
     throw new StoreError({
       kind: 'read_only',
@@ -36,16 +43,11 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     });
   }
   const state = inspectDatabaseFile(file);
-  if (options.readonly === true)
-    return openReadonly({
-      file,
-      userVersion: state.exists ? state.userVersion : undefined,
-      olderSchema: options.olderSchema === true,
-    });
   let db: Database.Database;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    db = new Database(file);
+    createDataDir(dirname(file));
+    if (!state.exists && !createEmptyStoreFile(file)) inspectDatabaseFile(file);
+    db = new Database(file, { fileMustExist: true });
   } catch (error) {
     throw diskFailure({ file, what: 'the database', error }) ?? error;
   }
@@ -62,13 +64,30 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
 }
 
-function openReadonly(options: {
-  file: string;
-  userVersion: number | undefined;
-  olderSchema: boolean;
-}): Database.Database {
-  const { file, userVersion } = options;
-  if (userVersion === undefined) {
+/**
+ * Creates the store's file, empty (a new store to SQLite), 0600, never through a link; false when
+ * something created it meanwhile (the caller inspects that instead).
+ */
+function createEmptyStoreFile(file: string): boolean {
+  let descriptor: number;
+  try {
+    descriptor = openSync(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  closeSync(descriptor);
+  return true;
+}
+
+function openReadonly(options: { file: string; olderSchema: boolean }): Database.Database {
+  const { file } = options;
+  const inspected = openInspectedDatabase(file);
+  if (inspected === undefined) {
     throw new StoreError({
       kind: 'missing',
       file,
@@ -76,7 +95,9 @@ function openReadonly(options: {
       hint: 'Start Home Agent once without read-only mode, or check --data-dir.',
     });
   }
+  const { db, userVersion } = inspected;
   if (userVersion < migrations.length && !options.olderSchema) {
+    db.close();
     throw new StoreError({
       kind: 'outdated',
       file,
@@ -84,7 +105,6 @@ function openReadonly(options: {
       hint: 'Open it once without read-only mode.',
     });
   }
-  const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('foreign_keys = ON');
   return db;
 }

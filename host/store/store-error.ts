@@ -1,7 +1,7 @@
 /**
  * Why the store refused: the file is damaged (`corrupt`), belongs to another program (`foreign`),
- * was written by a newer Home Agent (`too_new`), is absent or unmigrated while opened read-only
- * (`missing`, `outdated`), a stored row no longer validates (`invalid_row`), a value to store is
+ * was written by a newer Home Agent (`too_new`), is a link or not a regular file (`not_a_file`), is
+ * absent or unmigrated while opened read-only (`missing`, `outdated`), a stored row no longer validates (`invalid_row`), a value to store is
  * invalid (`invalid_value`), or a referenced row does not exist (`not_found`). A write the disk
  * refused: no space left (`disk_full`), a read-only file or folder (`read_only`), or another I/O
  * failure (`write_failed`); nothing of that write was stored.
@@ -10,6 +10,7 @@ export type StoreErrorKind =
   | 'corrupt'
   | 'foreign'
   | 'too_new'
+  | 'not_a_file'
   | 'missing'
   | 'outdated'
   | 'invalid_row'

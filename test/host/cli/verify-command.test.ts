@@ -69,19 +69,17 @@ function raw(dataDir: string): Database.Database {
   return new Database(databaseFileOf(dataDir));
 }
 
-/** The store file's hash, and any write-ahead log's size: a read-only command changes neither (SQLite may leave an empty log and its index). */
+/** Every file of the data folder with its hash: a read-only command changes none and creates none (no log, no index). */
 function fingerprint(dataDir: string): Record<string, string> {
   return Object.fromEntries(
     readdirSync(dataDir)
-      .filter((name) => !name.endsWith('-shm'))
       .sort()
-      .map((name): [string, string] => {
-        const bytes = readFileSync(path.join(dataDir, name));
-        return name.endsWith('-wal')
-          ? [`${name} (bytes)`, String(bytes.length)]
-          : [name, createHash('sha256').update(bytes).digest('hex')];
-      })
-      .filter(([name, value]) => !(name.endsWith('(bytes)') && value === '0')),
+      .map((name): [string, string] => [
+        name,
+        createHash('sha256')
+          .update(readFileSync(path.join(dataDir, name)))
+          .digest('hex'),
+      ]),
   );
 }
 
