@@ -92,8 +92,10 @@ export async function runStep(options: {
     args: call.args,
     ...(call.argumentsProblem !== undefined ? { argumentsText: reply.calls[position]?.argumentsText ?? '' } : {}),
   }));
-  store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls });
+  // Journaled first, as every step is: a process killed between the two leaves an event without its
+  // message, never a stored message (whose calls the start-up repair answers) the journal lacks.
   emit({ type: 'message/assistant', step, text: reply.text, toolCalls });
+  store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls });
   if (prepared.length === 0) return { kind: 'end', reason: 'done' };
 
   const results = await runBatch({

@@ -32,6 +32,11 @@ const toolResultMessageSchema = z.object({
   content: z.string(),
   isError: z.boolean(),
   media: z.array(toolMediaSchema).optional(),
+  /**
+   * `repair`: written by Home Agent's start-up repair, because the process stopped before this call's
+   * own result was stored (absent for every result a run of the call wrote).
+   */
+  writtenBy: z.literal('repair').optional(),
 });
 
 /** A message of a conversation, as the model request is built from it and as the store keeps it. */

@@ -15,7 +15,7 @@ const STOPPED = 'Home Agent stopped during this turn, so it did not finish.';
  * `not_sent` if not — then its batch, step and turn end, as aborted), and every unanswered call in
  * the messages gets its result from what the journal holds: its recorded `tool/end`, else the
  * outcome just written. So every front end shows the turn as over, and the history stays valid for
- * every provider. Returns how many turns and calls it closed.
+ * every provider (each result it writes is marked `writtenBy: 'repair'`). Returns how many turns and calls it closed.
  */
 export function repairInterruptedTurns(
   store: SqliteConversationStore,
@@ -123,7 +123,9 @@ function answerFromJournal(store: SqliteConversationStore, conversationId: strin
     };
   });
   // Results of the last message's calls follow it in call order; those already stored stay first.
-  for (const message of repaired.slice(tail.length)) store.appendMessage(conversationId, message);
+  // Each says it was written here, so `verify` counts it as journaled even when no tool/end records it.
+  for (const message of repaired.slice(tail.length))
+    store.appendMessage(conversationId, message.role === 'tool' ? { ...message, writtenBy: 'repair' } : message);
   return dangling.length;
 }
 

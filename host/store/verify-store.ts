@@ -7,6 +7,8 @@ import { chainMessageHash, MESSAGES_HASH_START, requestHashOf } from '../../core
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
+import { findJournalGaps, type JournalGap } from './find-journal-gaps.ts';
+import { turnsWithoutStart } from './orphaned-rows.ts';
 
 type RequestHeader = Extract<AgentEvent, { type: 'request/header' }>;
 
@@ -18,12 +20,27 @@ export interface StepMismatch {
   differences: string[];
 }
 
+/** Rows of `table` whose foreign key names a `parent` row that does not exist, grouped by the key they name. */
+export interface ForeignKeyProblem {
+  table: string;
+  parent: string;
+  /** The row's foreign key columns and the values they name. */
+  key: Record<string, unknown>;
+  rows: number;
+}
+
 /** What `home-agent verify` found; `ok` only when every check holds (unverifiable steps do not fail it). */
 export interface VerifyReport {
   ok: boolean;
   /** `PRAGMA integrity_check` lines other than `ok`. */
   integrity: string[];
+  /** What `PRAGMA foreign_key_check` found (messages of a conversation deleted with foreign keys off). */
+  foreignKeys: ForeignKeyProblem[];
   openTurns: { conversationId: string; turnId: string }[];
+  /** Turns with events but no `turn/start`. */
+  turnsWithoutStart: { conversationId: string; turnId: string; events: number }[];
+  /** Messages no journal event records. */
+  journalGaps: JournalGap[];
   unansweredCalls: (ToolAnswerProblem & { conversationId: string })[];
   steps: { verified: number; unverifiable: number; mismatched: StepMismatch[] };
 }
@@ -31,8 +48,9 @@ export interface VerifyReport {
 const declaredToolsSchema = z.array(z.object({ name: z.string() }).loose());
 
 /**
- * Checks a store without writing to it: SQLite's integrity check; every turn closed in the journal;
- * every assistant tool call answered exactly once, right after it, in the messages; and the rebuild
+ * Checks a store without writing to it: SQLite's integrity and foreign key checks; every turn in the
+ * journal opened and closed; every message recorded by the journal (findJournalGaps); every assistant
+ * tool call answered exactly once, right after it, in the messages; and the rebuild
  * check of seed 000 — every step's `request/header` rebuilt from the system prompt and tool
  * declarations stored under its hashes and from the messages it carried (the same hashes the
  * agent computed, core/agent/request-hash.ts). Steps recorded before headers named their parts are
@@ -46,15 +64,21 @@ export async function verifyStore(options: {
   const integrity = (db.pragma('integrity_check') as { integrity_check: string }[])
     .map((row) => row.integrity_check)
     .filter((line) => line !== 'ok');
+  const foreignKeys = foreignKeyProblems(db);
   const conversations = db
-    .prepare<[], string>('SELECT id FROM conversations UNION SELECT DISTINCT conversation_id FROM events ORDER BY 1')
+    .prepare<[], string>(
+      `SELECT id FROM conversations UNION SELECT DISTINCT conversation_id FROM events
+       UNION SELECT DISTINCT conversation_id FROM messages ORDER BY 1`,
+    )
     .pluck()
     .all();
+  const journalGaps: JournalGap[] = [];
   const unansweredCalls: VerifyReport['unansweredCalls'] = [];
   const steps: VerifyReport['steps'] = { verified: 0, unverifiable: 0, mismatched: [] };
   const part = requestPartReader(db);
   for (const conversationId of conversations) {
     const rows = store.loadMessageRows(conversationId);
+    journalGaps.push(...findJournalGaps({ conversationId, messages: rows, events: store.loadEvents(conversationId) }));
     for (const problem of checkToolAnswers(rows.map((row) => row.message)))
       unansweredCalls.push({ ...problem, conversationId });
     const rebuild = new HistoryRebuild(rows);
@@ -69,14 +93,49 @@ export async function verifyStore(options: {
     }
   }
   const openTurns = store.unfinishedTurns();
+  const startless = turnsWithoutStart(db);
   return {
-    ok:
-      integrity.length === 0 && openTurns.length === 0 && unansweredCalls.length === 0 && steps.mismatched.length === 0,
+    ok: [integrity, foreignKeys, openTurns, startless, journalGaps, unansweredCalls, steps.mismatched].every(
+      (problems) => problems.length === 0,
+    ),
     integrity,
+    foreignKeys,
     openTurns,
+    turnsWithoutStart: startless,
+    journalGaps,
     unansweredCalls,
     steps,
   };
+}
+
+/** `PRAGMA foreign_key_check`, grouped by table, parent and the key the rows name. */
+function foreignKeyProblems(db: Database.Database): ForeignKeyProblem[] {
+  const violations = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string; fkid: number }[];
+  const keyReaders = new Map<string, Database.Statement<[number], Record<string, unknown>>>();
+  const groups = new Map<string, ForeignKeyProblem>();
+  for (const violation of violations) {
+    const reader = `${violation.table}\n${violation.fkid}`;
+    if (!keyReaders.has(reader)) {
+      const columns = (db.pragma(`foreign_key_list(${quoted(violation.table)})`) as { id: number; from: string }[])
+        .filter((column) => column.id === violation.fkid)
+        .map((column) => quoted(column.from));
+      keyReaders.set(
+        reader,
+        db.prepare(`SELECT ${columns.join(', ')} FROM ${quoted(violation.table)} WHERE rowid = ?`),
+      );
+    }
+    const key = keyReaders.get(reader)!.get(violation.rowid) ?? {};
+    const id = JSON.stringify([violation.table, violation.parent, key]);
+    const group = groups.get(id);
+    if (group) group.rows += 1;
+    else groups.set(id, { table: violation.table, parent: violation.parent, key, rows: 1 });
+  }
+  return [...groups.values()];
+}
+
+/** An SQL identifier in double quotes (the names come from SQLite's own schema). */
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** Reads a stored request part by hash; undefined when absent (or the store predates the table). */

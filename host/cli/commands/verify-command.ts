@@ -7,14 +7,16 @@ import { readStoreSnapshot } from '../read-store-snapshot.ts';
 
 export const VERIFY_HELP: CommandHelp = {
   name: 'verify',
-  summary: 'check the store: integrity, closed turns, answered calls, rebuilt request headers',
+  summary: 'check the store: integrity, foreign keys, the journal, answered calls, rebuilt request headers',
   usage: ['verify [--data-dir DIR] [--json]'],
   description: [
-    'Reads the data folder’s store without writing to it: SQLite’s integrity check, every turn closed,',
-    'every tool call answered once right after its message, and every step’s request header rebuilt',
-    'from the system prompt and tool declarations it stored (steps recorded before that are counted',
-    'unverifiable, not failed). Exit status: 0 when everything holds, 1 otherwise or when the store',
-    'cannot be read, 2 a wrong command line.',
+    'Reads the data folder’s store without writing to it (nothing is created beside it): SQLite’s',
+    'integrity and foreign key checks, every turn in the journal started and closed, every message',
+    'recorded by the journal (answers the start-up repair wrote count as recorded), every tool call',
+    'answered once right after its message, and every step’s request header rebuilt from the system',
+    'prompt and tool declarations it stored (steps recorded before that are counted unverifiable, not',
+    'failed). Exit status: 0 when everything holds, 1 otherwise or when the store cannot be read, 2 a',
+    'wrong command line.',
   ].join('\n'),
   options: [DATA_DIR_OPTION_HELP, { flag: '--json', text: 'Print the report as one JSON object.' }],
   examples: [
@@ -25,8 +27,8 @@ export const VERIFY_HELP: CommandHelp = {
 
 /**
  * `home-agent verify`: checks the data folder's store without writing to it — SQLite's integrity
- * check, every turn closed, every tool call answered in the messages, and every step's request
- * header rebuilt from what it stored. Exit 0 only when all hold; 1 otherwise (or when the store
+ * and foreign key checks, every turn started and closed, every message in the journal, every tool
+ * call answered in the messages, and every step's request header rebuilt from what it stored. Exit 0 only when all hold; 1 otherwise (or when the store
  * cannot be read); 2 for a wrong command line. `--json` prints the report as one JSON object.
  */
 export async function runVerifyCommand(argv: string[], io: CliIo): Promise<number> {
@@ -62,10 +64,35 @@ function describeReport(options: { report: VerifyReport; invalidRows: string[]; 
       ...invalidRows.map((row) => `          ${row}`),
     );
   lines.push(
+    report.foreignKeys.length === 0
+      ? 'ok      foreign_key_check'
+      : `FAILED  foreign_key_check: ${sum(report.foreignKeys.map((problem) => problem.rows))} row(s) name a row that does not exist:`,
+    ...report.foreignKeys.map(
+      (problem) =>
+        `          ${problem.rows} row(s) of ${problem.table} name ${problem.parent} ${Object.entries(problem.key)
+          .map(([column, value]) => `${column}=${String(value)}`)
+          .join(', ')}, which does not exist`,
+    ),
+  );
+  lines.push(
     report.openTurns.length === 0
       ? 'ok      every turn is closed'
       : `FAILED  ${report.openTurns.length} turn(s) have no end (start Home Agent once to close them, or a turn is running):`,
     ...report.openTurns.map((turn) => `          conversation ${turn.conversationId}, turn ${turn.turnId}`),
+  );
+  lines.push(
+    report.turnsWithoutStart.length === 0
+      ? 'ok      every turn in the journal has its turn/start'
+      : `FAILED  ${report.turnsWithoutStart.length} turn(s) in the journal have no turn/start (deleted, or the journal was edited):`,
+    ...report.turnsWithoutStart.map(
+      (turn) => `          conversation ${turn.conversationId}, turn ${turn.turnId}: ${turn.events} event(s)`,
+    ),
+  );
+  lines.push(
+    report.journalGaps.length === 0
+      ? 'ok      every message is in the journal'
+      : `FAILED  journal gaps: ${report.journalGaps.length} message(s) that no journal event records:`,
+    ...describeGaps(report.journalGaps).map((line) => `          ${line}`),
   );
   lines.push(
     report.unansweredCalls.length === 0
@@ -89,4 +116,36 @@ function describeReport(options: { report: VerifyReport; invalidRows: string[]; 
   );
   lines.push(options.ok ? 'All checks hold.' : 'Some checks failed.');
   return `${lines.join('\n')}\n`;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** One line per run of consecutive messages of a conversation with the same gap (a wiped journal is a line a turn, not a line a message). */
+function describeGaps(gaps: VerifyReport['journalGaps']): string[] {
+  const lines: string[] = [];
+  let run: { first: (typeof gaps)[number]; last: (typeof gaps)[number] } | undefined;
+  const close = (): void => {
+    if (run === undefined) return;
+    const { first, last } = run;
+    const which =
+      first.seq === last.seq ? `message #${first.seq} (${first.role})` : `messages #${first.seq}–#${last.seq}`;
+    lines.push(`conversation ${first.conversationId}, ${which}: ${first.detail}`);
+  };
+  for (const gap of gaps) {
+    if (
+      run !== undefined &&
+      gap.conversationId === run.last.conversationId &&
+      gap.detail === run.last.detail &&
+      gap.seq === run.last.seq + 1
+    )
+      run.last = gap;
+    else {
+      close();
+      run = { first: gap, last: gap };
+    }
+  }
+  close();
+  return lines;
 }

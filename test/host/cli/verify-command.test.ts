@@ -13,6 +13,7 @@ import { runMigrations } from '../../../host/store/run-migrations.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
 import type { VerifyReport } from '../../../host/store/verify-store.ts';
+import { repairInterruptedTurns } from '../../../host/app/repair-interrupted-turns.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
@@ -91,7 +92,11 @@ describe('home-agent verify', () => {
     const { code, stdout, report } = await verify(dataDir);
     expect(code).toBe(0);
     expect(report.steps).toEqual({ verified: 4, unverifiable: 0, mismatched: [] });
+    expect(report).toMatchObject({ foreignKeys: [], turnsWithoutStart: [], journalGaps: [] });
     expect(stdout).toContain('request headers: 4 step(s) rebuilt, 0 unverifiable');
+    expect(stdout).toContain('ok      foreign_key_check');
+    expect(stdout).toContain('ok      every turn in the journal has its turn/start');
+    expect(stdout).toContain('ok      every message is in the journal');
     expect(stdout).toContain('All checks hold.');
     expect(fingerprint(dataDir)).toEqual(before);
   });
@@ -217,5 +222,106 @@ describe('home-agent verify', () => {
     ]);
     expect(stdout).toContain('FAILED  1 turn(s) have no end');
     expect(stdout).toContain('conversation c1, message 2: k2 unanswered');
+  });
+
+  it('fails on a wiped journal, naming every message no event records', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    db.prepare('DELETE FROM events').run();
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    // Two turns of four messages each: the person's, the call, its result, the closing text.
+    const gap = (seq: number, role: string, detail: string) => ({ conversationId: 'c1', seq, role, detail });
+    const turn = (first: number) => [
+      gap(first, 'user', 'no turn/start records it'),
+      gap(first + 1, 'assistant', 'its turn has no turn/start'),
+      gap(first + 2, 'tool', 'its turn has no turn/start'),
+      gap(first + 3, 'assistant', 'its turn has no turn/start'),
+    ];
+    expect(report.journalGaps).toEqual([...turn(1), ...turn(5)]);
+    expect(stdout).toContain('FAILED  journal gaps: 8 message(s) that no journal event records:');
+    expect(stdout).toContain('conversation c1, message #1 (user): no turn/start records it');
+    expect(stdout).toContain('conversation c1, messages #2–#4: its turn has no turn/start');
+    expect(stdout).toContain('Some checks failed.');
+  });
+
+  it('fails when a turn/start or a turn/end was deleted, naming the turn', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    const [first, second] = db
+      .prepare<[], string>("SELECT turn_id FROM events WHERE type = 'turn/start' ORDER BY seq")
+      .pluck()
+      .all();
+    db.prepare("DELETE FROM events WHERE type = 'turn/end' AND turn_id = ?").run(first);
+    db.prepare("DELETE FROM events WHERE type = 'turn/start' AND turn_id = ?").run(second);
+    const left = db.prepare('SELECT count(*) FROM events WHERE turn_id = ?').pluck().get(second) as number;
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.openTurns).toEqual([{ conversationId: 'c1', turnId: first }]);
+    expect(report.turnsWithoutStart).toEqual([{ conversationId: 'c1', turnId: second, events: left }]);
+    expect(report.journalGaps.map((gap) => gap.seq)).toEqual([5, 6, 7, 8]);
+    expect(stdout).toContain('FAILED  1 turn(s) in the journal have no turn/start');
+    expect(stdout).toContain(`conversation c1, turn ${second}: ${left} event(s)`);
+  });
+
+  it('fails on the messages of a conversation deleted behind its back (foreign_key_check)', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    db.pragma('foreign_keys = OFF');
+    expect(db.prepare("DELETE FROM conversations WHERE id = 'c1'").run().changes).toBe(1);
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.foreignKeys).toEqual([
+      { table: 'messages', parent: 'conversations', key: { conversation_id: 'c1' }, rows: 8 },
+    ]);
+    expect(stdout).toContain('FAILED  foreign_key_check: 8 row(s) name a row that does not exist:');
+    expect(stdout).toContain('8 row(s) of messages name conversations conversation_id=c1');
+  });
+
+  it('counts the answers the start-up repair wrote as journaled', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db });
+    const calls = [
+      { id: 'k1', name: 'lamp__set', args: {} },
+      { id: 'k2', name: 'lamp__set', args: {} },
+    ];
+    for (const [conversationId, batched] of [
+      ['before-batch', false],
+      ['in-batch', true],
+    ] as const) {
+      const base = { conversationId, turnId: `${conversationId}-turn`, at: 1 };
+      store.ensureConversation(conversationId, 'killed');
+      store.appendEvent({ ...base, type: 'turn/start', text: 'lamps on', model: 'm' });
+      store.appendMessage(conversationId, { role: 'user', text: 'lamps on' });
+      store.appendEvent({ ...base, type: 'step/start', step: 1 });
+      store.appendEvent({ ...base, type: 'message/assistant', step: 1, text: '', toolCalls: calls });
+      store.appendMessage(conversationId, { role: 'assistant', text: '', toolCalls: calls });
+      // Killed before the batch started, or while its first call ran.
+      if (batched) {
+        const batch = { ...base, batchId: 'b1' };
+        store.appendEvent({
+          ...batch,
+          type: 'batch/start',
+          step: 1,
+          mode: 'serial',
+          reason: 'serial: lamp__set declares serial',
+          calls: calls.map((call, index) => ({ index, callId: call.id, name: call.name, args: {} })),
+        });
+        store.appendEvent({ ...batch, type: 'tool/start', callId: 'k1', name: 'lamp__set', index: 0 });
+      }
+    }
+    expect(repairInterruptedTurns(store)).toEqual({ turns: 2, calls: 4 });
+    db.close();
+    const { code, report } = await verify(dataDir);
+    expect(report.journalGaps).toEqual([]);
+    expect(report.unansweredCalls).toEqual([]);
+    expect(code).toBe(0);
   });
 });
