@@ -2,6 +2,7 @@ import type { AgentEvent, BatchMode, TurnEndReason } from '../../core/events/age
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { ToolErrorData } from '../../core/tools/tool-error.ts';
 import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
+import type { UnplacedRows } from './orphaned-rows.ts';
 
 /** One tool call of a turn as the journal holds it; `ok` is null when its end was never journaled. */
 export interface ExportedCall {
@@ -47,6 +48,8 @@ export interface ConversationExport {
   format: 'home-agent-export';
   version: 1;
   conversations: ExportedConversation[];
+  /** Rows that belong to no conversation, or to no turn of one (findUnplacedRows); absent when there are none. */
+  unplaced?: UnplacedRows;
 }
 
 /**
@@ -57,6 +60,8 @@ export interface ConversationExport {
 export function exportConversations(options: {
   store: SqliteConversationStore;
   conversationId?: string;
+  /** What the store holds that no conversation or turn places: kept in the document, never dropped. */
+  unplaced?: UnplacedRows;
 }): ConversationExport {
   const { store } = options;
   const summaries =
@@ -65,6 +70,8 @@ export function exportConversations(options: {
           (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
         )
       : [store.getConversation(options.conversationId)].filter((summary) => summary !== undefined);
+  const { unplaced } = options;
+  const kept = unplaced !== undefined && unplaced.messages.length + unplaced.events.length > 0;
   return {
     format: 'home-agent-export',
     version: 1,
@@ -76,6 +83,7 @@ export function exportConversations(options: {
       messages: store.loadMessages(summary.id),
       turns: turnsOf(store.loadEvents(summary.id)),
     })),
+    ...(kept ? { unplaced } : {}),
   };
 }
 

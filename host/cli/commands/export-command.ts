@@ -3,7 +3,9 @@ import { UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
 import { exportConversations } from '../../store/export-conversations.ts';
+import { findUnplacedRows } from '../../store/orphaned-rows.ts';
 import { readStoreSnapshot } from '../read-store-snapshot.ts';
+import type { InvalidRowReport } from '../../store/parse-stored-row.ts';
 
 export const EXPORT_HELP: CommandHelp = {
   name: 'export',
@@ -11,9 +13,10 @@ export const EXPORT_HELP: CommandHelp = {
   usage: ['export [--conversation ID] [--format json] [--data-dir DIR]'],
   description: [
     'Writes the conversations of the data folder (or the one named) as one JSON document on stdout:',
-    'each with its messages, tool calls, results, outcomes and timings. Read-only: nothing is written.',
-    'Exit status: 0 written, 1 the store cannot be read or the conversation does not exist, 2 a wrong',
-    'command line.',
+    'each with its messages, tool calls, results, outcomes and timings. Messages and events that belong',
+    'to no conversation, or to no turn of one (a store edited behind its back), are kept under',
+    '"unplaced" and counted on stderr. Read-only: nothing is written or created. Exit status: 0 written,',
+    '1 the store cannot be read or holds nothing of the conversation named, 2 a wrong command line.',
   ].join('\n'),
   options: [
     { flag: '--conversation ID', text: 'Only this conversation.' },
@@ -28,9 +31,10 @@ export const EXPORT_HELP: CommandHelp = {
 
 /**
  * `home-agent export`: writes the conversations of the data folder (or one) with their calls,
- * results and timings as one JSON document on stdout. Read-only: the store is opened read-only and
- * never written. Exit status 0, 1 when the store cannot be read or the conversation does not
- * exist, 2 for a wrong command line. A stored row that no longer validates is left out and named on stderr.
+ * results and timings as one JSON document on stdout; rows no conversation or turn places go under
+ * `unplaced`, counted on stderr. Read-only: the store is opened read-only and never written. Exit
+ * status 0, 1 when the store cannot be read or holds nothing of the conversation named, 2 for a
+ * wrong command line. A stored row that no longer validates is left out and named on stderr.
  */
 export async function runExportCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -45,19 +49,23 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
   });
   if (values.format !== undefined && values.format !== 'json')
     throw new UsageError(`--format must be json, got '${values.format}'`);
+  const onInvalidRow = (report: InvalidRowReport): void =>
+    void io.stderr.write(
+      `home-agent export: left out row ${report.key} of ${report.table}, which does not validate: ${report.detail}\n`,
+    );
+  const only = values.conversation !== undefined ? { conversationId: values.conversation } : {};
   const document = await readStoreSnapshot({
     dataDir: values['data-dir'],
-    onInvalidRow: (report) =>
-      void io.stderr.write(
-        `home-agent export: left out row ${report.key} of ${report.table}, which does not validate: ${report.detail}\n`,
-      ),
-    read: ({ store }) =>
-      exportConversations({
-        store,
-        ...(values.conversation !== undefined ? { conversationId: values.conversation } : {}),
-      }),
+    onInvalidRow,
+    read: ({ db, store }) =>
+      exportConversations({ store, ...only, unplaced: findUnplacedRows({ db, ...only, onInvalidRow }) }),
   });
-  if (values.conversation !== undefined && document.conversations.length === 0) {
+  const { unplaced } = document;
+  if (unplaced !== undefined)
+    io.stderr.write(
+      `home-agent export: ${unplaced.messages.length} message(s) and ${unplaced.events.length} event(s) belong to no conversation or no turn of one (its row or its turn/start is missing); they are under "unplaced"\n`,
+    );
+  if (values.conversation !== undefined && document.conversations.length === 0 && unplaced === undefined) {
     io.stderr.write(
       `home-agent export: no conversation has the id ${values.conversation} (without --conversation, every conversation is exported)\n`,
     );

@@ -4,6 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { databaseFileOf } from '../../../host/config/data-dir.ts';
+import { openDatabase } from '../../../host/store/open-database.ts';
+import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -151,4 +154,70 @@ describe('home-agent export', () => {
     expect(result.stderr).toContain('home-agent.db');
     expect(readdirSync(dataDir)).toEqual([]);
   });
+
+  it('keeps the rows it cannot place under "unplaced" and says so on stderr', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db, now: () => 7 });
+    const turn = (conversationId: string, turnId: string, text: string) => {
+      const base = { conversationId, turnId, at: 5 };
+      store.ensureConversation(conversationId, text);
+      store.appendEvent({ ...base, type: 'turn/start', text, model: 'm' });
+      store.appendMessage(conversationId, { role: 'user', text });
+      store.appendEvent({ ...base, type: 'turn/end', reason: 'done' });
+    };
+    turn('kept', 't1', 'first');
+    turn('kept', 't2', 'second');
+    turn('gone', 't3', 'lost');
+    // Edited behind the store's back: a turn/start deleted, a conversation deleted with foreign keys off.
+    db.prepare("DELETE FROM events WHERE turn_id = 't2' AND type = 'turn/start'").run();
+    db.pragma('foreign_keys = OFF');
+    db.prepare("DELETE FROM conversations WHERE id = 'gone'").run();
+    db.close();
+
+    const result = await runCli(['export', '--data-dir', dataDir], { env: environment });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'home-agent export: 1 message(s) and 3 event(s) belong to no conversation or no turn of one (its row or its turn/start is missing); they are under "unplaced"\n',
+    );
+    const exported = JSON.parse(result.stdout) as {
+      conversations: { id: string; turns: { turnId: string }[] }[];
+      unplaced: unknown;
+    };
+    expect(exported.conversations.map((c) => [c.id, c.turns.map((t) => t.turnId)])).toEqual([['kept', ['t1']]]);
+    const at = { at: 5 };
+    expect(exported.unplaced).toEqual({
+      messages: [{ conversationId: 'gone', seq: 1, message: { role: 'user', text: 'lost' } }],
+      events: [
+        {
+          conversationId: 'gone',
+          seq: 1,
+          why: 'no_conversation',
+          event: { ...at, conversationId: 'gone', turnId: 't3', type: 'turn/start', text: 'lost', model: 'm' },
+        },
+        {
+          conversationId: 'gone',
+          seq: 2,
+          why: 'no_conversation',
+          event: { ...at, conversationId: 'gone', turnId: 't3', type: 'turn/end', reason: 'done' },
+        },
+        {
+          conversationId: 'kept',
+          seq: 4,
+          why: 'no_turn_start',
+          event: { ...at, conversationId: 'kept', turnId: 't2', type: 'turn/end', reason: 'done' },
+        },
+      ],
+    });
+
+    // Asked for by id, the rows of a conversation that is gone are written too.
+    const one = await runCli(['export', '--data-dir', dataDir, '--conversation', 'gone'], { env: environment });
+    expect(one.code).toBe(0);
+    const gone = JSON.parse(one.stdout) as {
+      conversations: unknown[];
+      unplaced: { messages: unknown[]; events: unknown[] };
+    };
+    expect(gone.conversations).toEqual([]);
+    expect([gone.unplaced.messages.length, gone.unplaced.events.length]).toEqual([1, 2]);
+  }, 60_000);
 });
