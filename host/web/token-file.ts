@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
+import { createDataDir } from '../config/data-dir.ts';
 
 /** The web app's token file in the data folder: readable by its owner only. */
 export function webTokenFileOf(dataDir: string): string {
@@ -11,6 +24,9 @@ export function webTokenFileOf(dataDir: string): string {
 export const MIN_TOKEN_LENGTH = 16;
 /** A token worth keeping: URL-safe (it travels in `#token=`), at least MIN_TOKEN_LENGTH characters (not guessable). */
 const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${MIN_TOKEN_LENGTH},512}$`);
+/** The most a token file is read: a token of 512 characters with room for line ends and spaces. */
+const MAX_TOKEN_FILE_BYTES = 4096;
+const ROTATE = '`home-agent token rotate`';
 
 /** The stored token is missing its shape: named with its file and what to do. */
 export class WebTokenError extends Error {
@@ -26,22 +42,88 @@ export function readOrCreateWebToken(dataDir: string): string {
   return readWebToken(dataDir) ?? writeNewToken(dataDir);
 }
 
-/** The stored token, or undefined when none was made yet. */
+/**
+ * The stored token, or undefined when none was made yet. The file must be a regular file (never a
+ * link, a FIFO or a device), owned by this user, readable by nobody else, and small; otherwise a
+ * WebTokenError says why and how to fix it. It is read without blocking and never past that size.
+ */
 export function readWebToken(dataDir: string): string | undefined {
   const file = webTokenFileOf(dataDir);
+  let descriptor: number;
+  try {
+    // Neither follows a link nor waits for a FIFO's writer.
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP')
+      throw new WebTokenError(
+        `${file} is a symbolic link (to ${linkTarget(file)}): the token is read only from a regular file of the data folder. Replace it with ${ROTATE}`,
+      );
+    throw new WebTokenError(`cannot read the web token ${file}: ${(error as Error).message}`);
+  }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new WebTokenError(`cannot read the web token ${file}: ${(error as Error).message}`);
+    checkTokenFile(file, fstatSync(descriptor));
+    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+    const read = readSync(descriptor, buffer, 0, buffer.length, 0);
+    if (read > MAX_TOKEN_FILE_BYTES) throw tooBig(file, read);
+    text = buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(descriptor);
   }
   const token = text.trim();
   if (!TOKEN_PATTERN.test(token))
     throw new WebTokenError(
-      `${file} does not hold a usable token (16–512 letters, digits, - or _): replace it with \`home-agent token rotate\``,
+      `${file} does not hold a usable token (16–512 letters, digits, - or _): replace it with ${ROTATE}`,
     );
   return token;
+}
+
+function checkTokenFile(file: string, stats: Stats): void {
+  if (!stats.isFile())
+    throw new WebTokenError(
+      `${file} is ${fileTypeOf(stats)}, not a regular file: remove it, then make a new token with ${ROTATE}`,
+    );
+  // Windows has no owner-only mode bits to check; its ACLs keep a profile's folders private.
+  if (process.platform !== 'win32') {
+    const uid = process.getuid?.();
+    if (uid !== undefined && stats.uid !== uid)
+      throw new WebTokenError(
+        `${file} belongs to another user (uid ${stats.uid}), not to you (uid ${uid}): someone else chose this token. Replace it with ${ROTATE}`,
+      );
+    if ((stats.mode & 0o077) !== 0) {
+      const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
+      throw new WebTokenError(
+        `${file} can be read or written by other users (mode ${mode}), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with ${ROTATE}`,
+      );
+    }
+  }
+  if (stats.size > MAX_TOKEN_FILE_BYTES) throw tooBig(file, stats.size);
+}
+
+function tooBig(file: string, size: number): WebTokenError {
+  return new WebTokenError(
+    `${file} holds ${size} bytes, more than a token file can (${MAX_TOKEN_FILE_BYTES}): replace it with ${ROTATE}`,
+  );
+}
+
+function fileTypeOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'an unusual kind of file';
+}
+
+function linkTarget(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    // Gone since the open refused it: the refusal stands without the target.
+    return 'somewhere else';
+  }
 }
 
 /** Replaces the stored token with a new one (old addresses and open tabs stop working) and returns it. */
@@ -49,13 +131,41 @@ export function rotateWebToken(dataDir: string): string {
   return writeNewToken(dataDir);
 }
 
+/**
+ * Writes a new token to a private file beside the token file and renames it over (a link there is
+ * replaced, never followed): a reader sees the old token or the new one, never half of one, and
+ * when anything fails the new file is removed, so no live token is left behind.
+ */
 function writeNewToken(dataDir: string): string {
   const file = webTokenFileOf(dataDir);
+  createDataDir(dataDir);
   const token = randomBytes(24).toString('base64url');
-  mkdirSync(dataDir, { recursive: true });
-  // Written beside and renamed over: a reader sees the old token or the new one, never half of one.
-  const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, `${token}\n`, { mode: 0o600 });
-  renameSync(partial, file);
+  const partial = `${file}.${randomBytes(8).toString('hex')}.partial`;
+  let renamed = false;
+  try {
+    const descriptor = openSync(
+      partial,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      writeSync(descriptor, `${token}\n`);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(partial, file);
+    renamed = true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
+      throw new WebTokenError(
+        `${file} is a directory, not a token file: remove it (it holds no token), then run ${ROTATE} again`,
+        { cause: error },
+      );
+    throw new WebTokenError(`cannot write a new web token to ${file}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    if (!renamed) rmSync(partial, { force: true });
+  }
   return token;
 }

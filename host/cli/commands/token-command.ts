@@ -12,8 +12,10 @@ export const TOKEN_HELP: CommandHelp = {
   description: [
     'The token `serve` uses when none is given is kept in the data folder (web-token, readable by you',
     'only), so the address it prints, a bookmark and an open tab survive a restart. `show` prints it',
-    '(making it the first time); `rotate` replaces it: every address and tab holding the old one stops',
-    'working once serve restarts.',
+    '(making it the first time); `rotate` replaces it in one step: every address and tab holding the',
+    'old one stops working once serve restarts. A web-token that is a link, a FIFO or a folder, that',
+    'another user owns or may read, or that is too large is refused (here and by serve) with the fix:',
+    '`chmod 600` it, or `rotate`.',
   ].join('\n'),
   options: [DATA_DIR_OPTION_HELP],
   examples: [

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../helpers/run-cli.ts';
@@ -47,4 +48,40 @@ describe('home-agent token', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown token action 'print' (show or rotate)");
   });
+
+  it('refuses a FIFO at once instead of waiting on it (exit 1, the reason and the fix)', async () => {
+    const { dataDir } = folder();
+    mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, 'web-token');
+    execFileSync('mkfifo', [file]);
+    // Before, `token show` blocked reading the FIFO for ever (even SIGTERM could not stop it): the helper's SIGKILL ends a hang.
+    const run = await runCli(['token', 'show', '--data-dir', dataDir], { timeoutMs: 40_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file} is a FIFO, not a regular file`);
+    expect(run.stderr).toContain('home-agent token rotate');
+  }, 60_000);
+
+  it('refuses a link to /dev/zero (exit 1, never an abort)', async () => {
+    const { dataDir } = folder();
+    mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, 'web-token');
+    symlinkSync('/dev/zero', file);
+    const run = await runCli(['token', 'show', '--data-dir', dataDir], { timeoutMs: 40_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file} is a symbolic link (to /dev/zero)`);
+  }, 60_000);
+
+  it('serve refuses a token file other users can read, with the fix', async () => {
+    const { dataDir } = folder();
+    mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, 'web-token');
+    writeFileSync(file, `${'t'.repeat(32)}\n`, { mode: 0o644 });
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
+      timeoutMs: 40_000,
+      env: { HOME_AGENT_NO_OLLAMA_PROBE: '1', HOME_AGENT_TOKEN: '' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`chmod 600 ${file}`);
+    expect(run.stdout).not.toContain('#token=');
+  }, 60_000);
 });

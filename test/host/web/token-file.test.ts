@@ -1,8 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readOrCreateWebToken, rotateWebToken, webTokenFileOf } from '../../../host/web/token-file.ts';
+import { readOrCreateWebToken, readWebToken, rotateWebToken, webTokenFileOf } from '../../../host/web/token-file.ts';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -38,5 +50,66 @@ describe('the stored web token', () => {
     writeFileSync(webTokenFileOf(dir), 'short\n');
     expect(() => readOrCreateWebToken(dir)).toThrow(`${webTokenFileOf(dir)} does not hold a usable token`);
     expect(readFileSync(webTokenFileOf(dir), 'utf8')).toBe('short\n');
+  });
+
+  it('is refused when other users may read it, naming the mode and both fixes', () => {
+    const dir = dataDir();
+    const token = readOrCreateWebToken(dir);
+    const file = webTokenFileOf(dir);
+    chmodSync(file, 0o644);
+    expect(() => readWebToken(dir)).toThrow(
+      `${file} can be read or written by other users (mode 0644), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with \`home-agent token rotate\``,
+    );
+    chmodSync(file, 0o600);
+    expect(readWebToken(dir)).toBe(token);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (needs root to hand it over)', () => {
+    const dir = dataDir();
+    readOrCreateWebToken(dir);
+    const file = webTokenFileOf(dir);
+    chownSync(file, 65534, 65534);
+    expect(() => readWebToken(dir)).toThrow(`${file} belongs to another user (uid 65534), not to you (uid 0)`);
+  });
+
+  it('is refused, unread, when it is larger than a token file can be', () => {
+    const dir = dataDir();
+    readOrCreateWebToken(dir);
+    const file = webTokenFileOf(dir);
+    writeFileSync(file, 'a'.repeat(10_000_000), { mode: 0o600 });
+    expect(() => readWebToken(dir)).toThrow(`${file} holds 10000000 bytes, more than a token file can (4096)`);
+  });
+
+  it('is refused when it is a link, which rotate then replaces without touching what it pointed to', () => {
+    const dir = dataDir();
+    mkdirSync(dir, { recursive: true });
+    const elsewhere = path.join(dir, '..', 'elsewhere');
+    writeFileSync(elsewhere, 'x'.repeat(32), { mode: 0o600 });
+    const file = webTokenFileOf(dir);
+    symlinkSync(elsewhere, file);
+    expect(() => readWebToken(dir)).toThrow(`${file} is a symbolic link (to ${elsewhere})`);
+    const token = rotateWebToken(dir);
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readWebToken(dir)).toBe(token);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('x'.repeat(32));
+  });
+
+  it('rotate over a folder fails and leaves no token behind anywhere', () => {
+    const dir = dataDir();
+    mkdirSync(webTokenFileOf(dir), { recursive: true });
+    expect(() => rotateWebToken(dir)).toThrow(`${webTokenFileOf(dir)} is a directory`);
+    expect(readdirSync(dir)).toEqual(['web-token']);
+    expect(readdirSync(webTokenFileOf(dir))).toEqual([]);
+  });
+
+  it('rotate writes the new token 0600 in one step, with no file left beside it', () => {
+    const dir = dataDir();
+    readOrCreateWebToken(dir);
+    chmodSync(webTokenFileOf(dir), 0o644);
+    const token = rotateWebToken(dir);
+    expect(statSync(webTokenFileOf(dir)).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['web-token']);
+    expect(readWebToken(dir)).toBe(token);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 });
