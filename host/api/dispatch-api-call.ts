@@ -7,7 +7,9 @@ import type { ApiHandlers } from './api-handlers.ts';
  * transport (IPC, HTTP) goes through here, so the renderer is never trusted.
  */
 export async function dispatchApiCall(handlers: ApiHandlers, method: string, input: unknown): Promise<unknown> {
-  if (!Object.hasOwn(apiContract, method)) throw new ApiError(404, `unknown API method '${method}'`);
+  // The name comes from the URL: quoted cut short, so a refusal never echoes what it refused.
+  if (!Object.hasOwn(apiContract, method))
+    throw new ApiError(404, `unknown API method '${method.length > 100 ? `${method.slice(0, 100)}…` : method}'`);
   const entry = apiContract[method as ApiMethod];
   const parsed = entry.input.safeParse(input ?? {});
   if (!parsed.success) {

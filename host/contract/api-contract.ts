@@ -102,12 +102,12 @@ export const apiContract = {
   'conversations/create': { input: z.object({ title: z.string().max(200).optional() }), output: conversationSummary },
   /** Renames a conversation; 404 when there is none with that id. */
   'conversations/rename': {
-    input: z.object({ conversationId: z.string().min(1), title: conversationTitle }),
+    input: z.object({ conversationId: z.string().min(1).max(200), title: conversationTitle }),
     output: conversationSummary,
   },
   /** Deletes a conversation with its messages and journal; 409 while a turn runs in it, 404 when there is none. */
   'conversations/delete': {
-    input: z.object({ conversationId: z.string().min(1) }),
+    input: z.object({ conversationId: z.string().min(1).max(200) }),
     output: z.object({ deleted: z.boolean() }),
   },
   /** Conversations whose title or messages contain the text (case-insensitive), the most recent first. */

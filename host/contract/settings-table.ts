@@ -37,10 +37,20 @@ function wholeNumber(options: { min: number; max: number; what: string }) {
   return z.number({ error: range }).int({ error: range }).min(options.min, range).max(options.max, range);
 }
 
+const MAX_TOOL_NAME_LENGTH = 200;
+
 /** A `toolOrder` policy: names, exactly one rest entry, no duplicates (the kernel's own shape check). */
 const toolOrderSchema = z
-  .array(z.string().min(1, 'a tool name is not empty'), { error: 'a list of tool names' })
+  .array(
+    z
+      .string()
+      .min(1, 'a tool name is not empty')
+      .max(MAX_TOOL_NAME_LENGTH, `a tool name has at most ${MAX_TOOL_NAME_LENGTH} characters`),
+    { error: 'a list of tool names' },
+  )
   .superRefine((toolOrder, context) => {
+    // The shape check quotes names: one over the bound is refused above, never echoed here.
+    if (toolOrder.some((name) => name.length > MAX_TOOL_NAME_LENGTH)) return;
     try {
       assertToolOrderShape(toolOrder);
     } catch (error) {
@@ -74,10 +84,12 @@ export const settingsTable = {
     appliesAt: 'turn',
   }),
   baseUrl: setting({
-    schema: z.url({
-      protocol: /^https?$/,
-      error: 'a web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1',
-    }),
+    schema: z
+      .url({
+        protocol: /^https?$/,
+        error: 'a web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1',
+      })
+      .max(2000, 'a web address has at most 2,000 characters'),
     label: 'Base URL',
     input: 'text',
     placeholder: 'http://127.0.0.1:11434/v1',
@@ -89,6 +101,7 @@ export const settingsTable = {
   apiKeyEnv: setting({
     schema: z
       .string()
+      .max(200, 'a variable name has at most 200 characters')
       .regex(
         /^[A-Za-z_][A-Za-z0-9_]*$/,
         'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. OPENAI_API_KEY)',

@@ -4,6 +4,8 @@ import { apiContract } from '../../../host/contract/api-contract.ts';
 /** Every id of the API's inputs, with a valid rest of the input, and the bound it must keep. */
 const ID_FIELDS = [
   { method: 'conversations/events', field: 'conversationId', max: 200, rest: {} },
+  { method: 'conversations/rename', field: 'conversationId', max: 200, rest: { title: 'Kitchen' } },
+  { method: 'conversations/delete', field: 'conversationId', max: 200, rest: {} },
   { method: 'chat/send', field: 'conversationId', max: 200, rest: { text: 'hi' } },
   { method: 'chat/abort', field: 'conversationId', max: 200, rest: {} },
   { method: 'approval/answer', field: 'approvalId', max: 200, rest: { approved: true } },
