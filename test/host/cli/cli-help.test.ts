@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.ts';
 import { closestWord } from '../../../host/cli/closest-word.ts';
@@ -80,7 +83,10 @@ describe('a wrong command line', () => {
   });
 
   it('prints no usage after a failure that is not the command line’s', async () => {
-    const result = await runCli(['ask', '--provider', 'openai', '--data-dir', '/tmp/home-agent-no-usage-test', 'hi']);
+    // A folder of its own: a shared fixed path would carry another run's store (of another schema) along.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-no-usage-'));
+    const result = await runCli(['ask', '--provider', 'openai', '--data-dir', dataDir, 'hi']);
+    rmSync(dataDir, { recursive: true, force: true });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('needs --model M');
     expect(result.stderr).not.toContain('Usage:');
