@@ -2,14 +2,19 @@ import { ModbusBuses } from '../modbus/modbus-buses.ts';
 import { describeBus, type ModbusBusSettings, type ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
 import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
 import { describeReading } from '../modbus/modbus-tools.ts';
-import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
-import { modbusPlacement, type DeviceRegistry } from '../registry/device-registry.ts';
+import { canonicalJson } from '../../core/agent/canonical-json.ts';
+import type { DeclarationDifference } from '../protocol/compare-declarations.ts';
+import type { DeviceIdentity, DeviceTool, HelloResult } from '../protocol/frame-schema.ts';
+import { modbusPlacement, type DeviceRegistry, type PinOptions } from '../registry/device-registry.ts';
+import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
+import { compareProfileSources, declaredTools } from '../profiles/compare-profile-sources.ts';
+import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
 import { probeDevice } from './probe-device.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
-import { resolveDeviceProfile, resolveProfile } from '../profiles/resolve-profile.ts';
+import { resolveDeviceProfile, type DeviceProfile } from '../profiles/resolve-profile.ts';
 
 /** What the user is shown before confirming a pairing (or a changed identity). */
 export interface PairingCandidate {
@@ -18,6 +23,8 @@ export interface PairingCandidate {
   tools: DeviceTool[];
   /** Set when re-confirming: the identity that was paired before. */
   previousIdentity?: DeviceIdentity;
+  /** Set when re-confirming: how what it declares differs from what was pinned (which action, which flag, which schema). */
+  differences?: DeclarationDifference[];
   /** More to show: for a Modbus unit its unit, bus settings and profile, and what it reads now. */
   details?: string[];
 }
@@ -51,22 +58,31 @@ export class DevicePairing {
   }
 
   /**
-   * Attaches one paired device as stored (grants, alias, trusted identity, remembered tools) without
-   * waiting for it: it is in the registry when this returns, before the promise settles.
+   * Attaches one paired device as stored (grants, alias, trusted identity, remembered tools, the
+   * declaration it is held to) without waiting for it: it is in the registry when this returns,
+   * before the promise settles. A profile file is read again (`loaded`: as pairing just read it);
+   * content that changed since it was pinned, other than in more caution, holds the device until
+   * the person trusts it again.
    */
-  attach(paired: PairedDevice): Promise<unknown> {
+  attach(paired: PairedDevice, loaded?: DeviceProfile): Promise<unknown> {
+    const profile = loaded ?? (paired.profile === undefined ? undefined : resolveDeviceProfile(paired.profile));
     const remembered = {
       grant: paired.grants,
       alias: paired.alias,
       trustedIdentity: paired.identity,
       knownTools: paired.tools,
       waitOnlineMs: 0,
+      pin: this.pinOptions(paired, profile),
     };
     if (paired.modbus) {
-      const profile = modbusProfileOf(paired.profile);
-      return this.options.registry.attach(paired.path, { ...remembered, modbus: { profile, ...paired.modbus } });
+      if (profile?.protocol !== 'modbus-rtu')
+        throw new Error(`a paired Modbus unit needs a Modbus profile, and ${paired.profile ?? 'none'} is not one`);
+      return this.options.registry.attach(paired.path, {
+        ...remembered,
+        modbus: { profile: profile.profile, ...paired.modbus },
+      });
     }
-    return this.options.registry.attachConnector(this.connector(paired.path, paired.profile), remembered);
+    return this.options.registry.attachConnector(this.connector(paired.path, lineProfileOf(profile)), remembered);
   }
 
   /**
@@ -82,17 +98,17 @@ export class DevicePairing {
     timeoutMs?: number;
     signal?: AbortSignal;
   }): Promise<PairedDevice | null> {
+    // Read once: what is shown, pinned and attached is this one reading of a profile file.
     const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
-    if (resolved?.protocol === 'modbus-rtu')
-      return this.pairModbus({ ...options, profile: resolved.name }, resolved.profile);
+    if (resolved?.protocol === 'modbus-rtu') return this.pairModbus({ ...options, profile: resolved.name }, resolved);
     if (options.modbus !== undefined)
       throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
     const { registry } = this.options;
     const attached = registry.list().find((device) => device.path === options.path);
     if (attached) await registry.detach(attached.path);
-    const candidate = await this.probe(options);
+    const candidate = await this.probeLines(options, resolved);
     if (!(await options.confirm(candidate))) return null;
-    return this.keep(candidate, options);
+    return this.keep(candidate, options, resolved);
   }
 
   /**
@@ -112,8 +128,16 @@ export class DevicePairing {
       return this.probeModbus({ ...options, profile: resolved.name }, resolved.profile);
     if (options.modbus !== undefined)
       throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
+    return this.probeLines(options, resolved);
+  }
+
+  /** Asks a device of our protocol, or one that speaks lines through `profile`, for its hello. */
+  private async probeLines(
+    options: { path: string; timeoutMs?: number; signal?: AbortSignal },
+    profile: DeviceProfile | undefined,
+  ): Promise<PairingCandidate> {
     const hello = await probeDevice({
-      connector: this.connector(options.path, options.profile),
+      connector: this.connector(options.path, lineProfileOf(profile)),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
     });
@@ -156,10 +180,15 @@ export class DevicePairing {
     return this.options.store.forget(deviceId);
   }
 
-  /** Shows a device whose hello changed since pairing; on confirmation its new identity is trusted and stored. */
+  /**
+   * Shows a device whose identity or declaration changed since pairing, with what differs; on
+   * confirmation what it says now is trusted, pinned and stored (its grants stay). A device that
+   * changes again while the person looks is refused: what is trusted is what was shown.
+   */
   async reconfirm(deviceId: string, confirm: ConfirmPairing): Promise<boolean> {
     const paired = this.require(deviceId);
-    const entry = this.options.registry.get(deviceId);
+    const { registry } = this.options;
+    const entry = registry.get(deviceId);
     const hello = entry?.session.hello;
     if (entry === undefined || hello === undefined) throw new Error(`${deviceId} is not connected`);
     if (entry.trusted) return true;
@@ -168,11 +197,21 @@ export class DevicePairing {
       identity: hello.device,
       tools: hello.tools,
       previousIdentity: paired.identity,
+      ...(entry.differences.length > 0 ? { differences: entry.differences } : {}),
     });
     if (!accepted) return false;
-    this.options.registry.trustCurrentIdentity(deviceId);
+    const now = registry.get(deviceId)?.session.hello;
+    if (now === undefined || !sameHello(now, hello))
+      throw new Error(`${deviceId} changed what it says while you looked: look at it again before trusting it`);
+    const pinned = registry.trustCurrentIdentity(deviceId);
     if (hello.device.id !== deviceId) this.options.store.forget(deviceId);
-    this.options.store.save({ ...paired, identity: hello.device, tools: hello.tools, confirmedIdentity: true });
+    this.options.store.save({
+      ...paired,
+      identity: hello.device,
+      tools: hello.tools,
+      confirmedIdentity: true,
+      ...(pinned ? { pinned } : {}),
+    });
     return true;
   }
 
@@ -187,7 +226,7 @@ export class DevicePairing {
       timeoutMs?: number;
       signal?: AbortSignal;
     },
-    profile: ModbusProfile,
+    resolved: DeviceProfile & { protocol: 'modbus-rtu' },
   ): Promise<PairedDevice | null> {
     const { registry } = this.options;
     const unit = options.modbus?.unit;
@@ -195,9 +234,9 @@ export class DevicePairing {
       const address = modbusPlacement(options.path, unit).address;
       if (registry.list().some((device) => device.address === address)) await registry.detach(address);
     }
-    const candidate = await this.probeModbus(options, profile);
+    const candidate = await this.probeModbus(options, resolved.profile);
     if (!(await options.confirm(candidate))) return null;
-    return this.keep(candidate, options);
+    return this.keep(candidate, options, resolved);
   }
 
   /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached). */
@@ -234,18 +273,22 @@ export class DevicePairing {
   }
 
   /**
-   * Stores the device the person confirmed, with no grants, and attaches it as stored: the same
-   * record the next start attaches (`attach`). The id it answers with must be free (`makeRoomFor`).
+   * Stores the device the person confirmed, with no grants and what it declared pinned (its tools;
+   * a profile file's content as read for the probe), replacing whatever was stored under its id,
+   * and attaches it as stored: the same record the next start attaches (`attach`). The id it
+   * answers with must be free (`makeRoomFor`).
    */
   private async keep(
     candidate: PairingCandidate & { modbus?: ModbusPlacement },
     options: { alias?: string; profile?: string },
+    profile: DeviceProfile | undefined,
   ): Promise<PairedDevice> {
     const paired: PairedDevice = {
       path: candidate.path,
       alias: options.alias ?? candidate.identity.id,
       identity: candidate.identity,
       tools: candidate.tools,
+      pinned: { tools: candidate.tools, ...(profile?.source ? { profile: profile.source } : {}) },
       grants: [],
       pairedAt: (this.options.now ?? Date.now)(),
       confirmedIdentity: true,
@@ -253,9 +296,41 @@ export class DevicePairing {
       ...(candidate.modbus ? { modbus: candidate.modbus } : {}),
     };
     await this.makeRoomFor(paired.identity.id, pairedAddress(paired));
-    this.options.store.save(paired);
-    await this.attach(paired);
+    this.options.store.save(paired, { anew: true });
+    await this.attach(paired, profile);
     return paired;
+  }
+
+  /**
+   * How a paired device is held to its pinned declaration. A profile file whose content changed
+   * other than in more caution is held at once (its differences); one that only adds caution is
+   * pinned at once, before any hello, so the first call already asks. A declaration pinned by a
+   * hello (the first after pinning began, or one with more caution) is written to the store.
+   */
+  private pinOptions(paired: PairedDevice, profile: DeviceProfile | undefined): PinOptions {
+    const pinnedProfile = paired.pinned?.profile;
+    const comparison =
+      pinnedProfile !== undefined && profile?.source !== undefined
+        ? compareProfileSources({ pinned: pinnedProfile, current: profile })
+        : undefined;
+    let declaration = paired.pinned;
+    if (comparison?.verdict === 'stronger' && profile?.source !== undefined) {
+      declaration = { tools: declaredTools(profile), profile: profile.source };
+      this.storePin(paired.identity, declaration);
+    }
+    return {
+      ...(declaration ? { declaration } : {}),
+      ...(comparison?.verdict === 'changed' ? { held: comparison.differences } : {}),
+      ...(profile?.source ? { profile: profile.source } : {}),
+      onPin: (pinned) => this.storePin(paired.identity, pinned),
+    };
+  }
+
+  /** Writes a declaration a hello pinned to the device's record, if it is still paired as that identity. */
+  private storePin(identity: DeviceIdentity, pinned: PinnedDeclaration): void {
+    const record = this.options.store.get(identity.id);
+    if (record === undefined || canonicalJson(record.identity) !== canonicalJson(identity)) return;
+    this.options.store.save({ ...record, pinned });
   }
 
   /**
@@ -286,9 +361,9 @@ export class DevicePairing {
     return paired;
   }
 
-  private connector(path: string, profileName?: string): TransportConnector {
+  private connector(path: string, profile: LineProfile | undefined): TransportConnector {
     const plain = this.options.connectorFor?.(path) ?? serialConnector({ path });
-    return profileName === undefined ? plain : profileConnector(plain, resolveProfile(profileName));
+    return profile === undefined ? plain : profileConnector(plain, profile);
   }
 }
 
@@ -297,9 +372,13 @@ export function pairedAddress(paired: Pick<PairedDevice, 'path' | 'modbus'>): st
   return paired.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired.path;
 }
 
-function modbusProfileOf(name: string | undefined): ModbusProfile {
-  const resolved = name === undefined ? undefined : resolveDeviceProfile(name);
-  if (resolved?.protocol !== 'modbus-rtu')
-    throw new Error(`a paired Modbus unit needs a Modbus profile, and ${name ?? 'none'} is not one`);
-  return resolved.profile;
+/** The line profile a device speaks through; a Modbus profile here is an error that says how to attach one. */
+function lineProfileOf(profile: DeviceProfile | undefined): LineProfile | undefined {
+  if (profile === undefined || profile.protocol === 'lines') return profile?.profile;
+  throw new Error(`${profile.name} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
+}
+
+/** Whether two hellos say the same: identity, tools and flags (key order aside). */
+function sameHello(a: HelloResult, b: HelloResult): boolean {
+  return canonicalJson(a) === canonicalJson(b);
 }

@@ -1,5 +1,6 @@
 import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
 import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
+import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
 
 /** A device the user paired: where it is, what it said it is, what it offers and what the agent may use. */
 export interface PairedDevice {
@@ -7,8 +8,14 @@ export interface PairedDevice {
   alias: string;
   /** The identity the user confirmed; a later hello that differs makes the device untrusted. */
   identity: DeviceIdentity;
-  /** The tools it declared when paired (listed while it is offline). */
+  /** The tools it declared when paired or last trusted (what grants may name). */
   tools: DeviceTool[];
+  /**
+   * What the person agreed to, which the device is held to: its tools with their schemas and
+   * `confirm` flags, and a profile file's content. Absent for a pairing stored before declarations
+   * were pinned, until its first hello pins it.
+   */
+  pinned?: PinnedDeclaration;
   /** Action names the agent may use; empty right after pairing. */
   grants: string[];
   pairedAt: number;
@@ -24,8 +31,11 @@ export interface PairedDevice {
 export interface PairingStore {
   list(): PairedDevice[];
   get(deviceId: string): PairedDevice | undefined;
-  /** Inserts or replaces the device with the same identity.id. */
-  save(device: PairedDevice): void;
+  /**
+   * Inserts or updates the device with the same identity.id. `anew`: a new pairing, so whatever
+   * was stored under that id goes first, its standing approvals with it.
+   */
+  save(device: PairedDevice, options?: { anew?: boolean }): void;
   /** Removes the device and everything about it; false if it was not paired. */
   forget(deviceId: string): boolean;
 }

@@ -1,5 +1,5 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
-import type { DeviceIdentity, DeviceTool, EventFrame } from '../protocol/frame-schema.ts';
+import type { DeviceIdentity, DeviceTool, EventFrame, HelloResult } from '../protocol/frame-schema.ts';
 import { ModbusBuses, type ModbusTimings } from '../modbus/modbus-buses.ts';
 import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
 import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
@@ -7,6 +7,13 @@ import type { ModbusUnitLink } from '../modbus/modbus-unit-link.ts';
 import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
+import {
+  compareDeclarations,
+  type DeclarationComparison,
+  type DeclarationDifference,
+} from '../protocol/compare-declarations.ts';
+import type { ProfileSource } from '../profiles/resolve-profile.ts';
+import type { PinnedDeclaration } from './pinned-declaration.ts';
 import { DeviceSession } from '../session/device-session.ts';
 import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStatus } from '../session/device-session.ts';
 import { Emitter } from '../../core/events/emitter.ts';
@@ -54,6 +61,24 @@ export interface AttachOptions {
   profile?: LineProfile;
   /** For a Modbus unit on the port (several may share one port: they share its bus). */
   modbus?: ModbusAttachment;
+  /** For a paired device: the declaration it is held to (see PinOptions). Absent: whatever it declares is used. */
+  pin?: PinOptions;
+}
+
+/**
+ * How a paired device is held to what the person agreed to. A hello that declares anything but
+ * more caution (compareDeclarations) leaves it untrusted — not used — until the person trusts it
+ * again; a hello that only adds caution is pinned at once.
+ */
+export interface PinOptions {
+  /** The declaration pinned at pairing; absent for a pairing stored before declarations were pinned: pinned at its first hello. */
+  declaration?: PinnedDeclaration;
+  /** Differences found before attaching (its profile file changed since pairing): untrusted until trusted again. */
+  held?: DeclarationDifference[];
+  /** The profile text this device's link runs on, pinned with its tools. */
+  profile?: ProfileSource;
+  /** Called with every declaration pinned by a hello (the first one, or one with more caution), to store it. */
+  onPin?: (declaration: PinnedDeclaration) => void;
 }
 
 /** A device as the registry lists it. `trusted` is false when its hello no longer matches the confirmed identity. */
@@ -87,8 +112,16 @@ export interface DeviceEntry {
   readonly alias: string;
   readonly grant: DeviceGrant;
   readonly trustedIdentity: DeviceIdentity;
+  /**
+   * Its actions: as pinned while its live declaration is held, else as declared (never less
+   * cautious than pinned), so the approval question always asks what the person agreed it asks.
+   */
   readonly tools: DeviceTool[];
   readonly trusted: boolean;
+  /** Why it is not trusted (`answers with another identity than the one paired`); absent when it is. */
+  readonly untrustedBecause?: string;
+  /** How its declaration differs from the pinned one (held differences and stronger ones alike); empty when it does not. */
+  readonly differences: DeclarationDifference[];
 }
 
 interface MutableEntry {
@@ -101,6 +134,9 @@ interface MutableEntry {
   unsubscribe: (() => void)[];
   events: EventRateLimit;
   lastError: DeviceLastError | undefined;
+  pin: { declaration: PinnedDeclaration | undefined; held: DeclarationDifference[]; options: PinOptions } | undefined;
+  /** The latest comparison of a hello with the pinned declaration (both compared by identity). */
+  compared: { hello: HelloResult; declaration: PinnedDeclaration; result: DeclarationComparison } | undefined;
 }
 
 /** A dropped frame or connection problem, with the device it came from. */
@@ -221,6 +257,10 @@ export class DeviceRegistry {
         now: this.now,
       }),
       lastError: undefined,
+      pin: options.pin
+        ? { declaration: options.pin.declaration, held: options.pin.held ?? [], options: options.pin }
+        : undefined,
+      compared: undefined,
     };
     session.start();
     if (waitMs > 0) {
@@ -238,11 +278,16 @@ export class DeviceRegistry {
       }
     }
     entry.unsubscribe.push(
-      session.onStatus(() => this.changeListeners.emit()),
+      session.onStatus((status) => {
+        // Every hello brings the link online: it is compared with what was pinned before anything reads it.
+        if (status === 'online') this.pinIfDue(entry);
+        this.changeListeners.emit();
+      }),
       session.onEvent((event) => this.admitEvent(entry, event)),
       session.onProblem((problem) => this.reportProblem(entry, problem)),
     );
     this.entries.push(entry);
+    this.pinIfDue(entry);
     this.changeListeners.emit(undefined);
     return this.info(entry);
   }
@@ -301,12 +346,33 @@ export class DeviceRegistry {
     this.changeListeners.emit();
   }
 
-  /** The user re-confirmed a device whose identity changed: trust what it says now. */
-  trustCurrentIdentity(id: string): void {
+  /**
+   * The user re-confirmed a device whose identity or declaration changed: trust what it says now,
+   * and pin what it declares now. Answers the declaration pinned (undefined for a device not held to one).
+   */
+  trustCurrentIdentity(id: string): PinnedDeclaration | undefined {
     const entry = this.mutable(id);
-    const current = entry.session.hello?.device;
-    if (current === undefined) throw new Error(`${id} has not said hello`);
-    entry.trustedIdentity = current;
+    const hello = entry.session.hello;
+    if (hello === undefined) throw new Error(`${id} has not said hello`);
+    entry.trustedIdentity = hello.device;
+    if (entry.pin) {
+      entry.pin.held = [];
+      entry.pin.declaration = this.declarationOf(entry, hello);
+    }
+    this.changeListeners.emit(undefined);
+    return entry.pin?.declaration;
+  }
+
+  /** The declaration a device is held to now (pinned at pairing, by a hello, or by trust); undefined when none. */
+  pinnedDeclaration(id: string): PinnedDeclaration | undefined {
+    return this.mutable(id).pin?.declaration;
+  }
+
+  /** Holds a device to a declaration pinned elsewhere (another process trusted it, or pinned its first hello). */
+  setPinnedDeclaration(id: string, declaration: PinnedDeclaration): void {
+    const entry = this.mutable(id);
+    if (entry.pin === undefined) throw new Error(`${id} is not held to a pinned declaration`);
+    entry.pin.declaration = declaration;
     this.changeListeners.emit(undefined);
   }
 
@@ -337,11 +403,12 @@ export class DeviceRegistry {
           hint: 'retry once the device is back',
         });
     }
-    if (!this.view(entry).trusted)
+    const view = this.view(entry);
+    if (!view.trusted)
       throw new ToolError({
         reason: 'unauthorized',
         field: 'device_id',
-        detail: `${id} answers with another identity than the one paired`,
+        detail: `${id} ${view.untrustedBecause}`,
         hint: 'ask the user to re-confirm the device',
       });
     return entry.session.call(action, args, options);
@@ -423,7 +490,21 @@ export class DeviceRegistry {
 
   private view(entry: MutableEntry): DeviceEntry {
     const trustedIdentity = entry.trustedIdentity!;
-    const current = entry.session.hello?.device;
+    const hello = entry.session.hello;
+    const sameDevice = hello === undefined || sameIdentity(hello.device, trustedIdentity);
+    const comparison = this.comparisonOf(entry);
+    const held = entry.pin?.held ?? [];
+    const differences = [...held, ...(comparison?.differences ?? [])];
+    const holds = held.length > 0 || comparison?.verdict === 'changed';
+    const pinnedTools = entry.pin?.declaration?.tools;
+    const untrustedBecause = !sameDevice
+      ? 'answers with another identity than the one paired'
+      : holds
+        ? `declares other actions than the ones it was paired with (${differences
+            .filter((difference) => !difference.stronger)
+            .map((difference) => difference.detail)
+            .join('; ')})`
+        : undefined;
     return {
       path: entry.placement.path,
       address: entry.placement.address,
@@ -431,9 +512,52 @@ export class DeviceRegistry {
       alias: entry.alias,
       grant: entry.grant,
       trustedIdentity,
-      tools: entry.session.hello?.tools ?? entry.knownTools,
-      trusted: current === undefined || sameIdentity(current, trustedIdentity),
+      // Held, or not online yet: what was pinned. Otherwise the live declaration, never less cautious than the pinned one.
+      tools:
+        pinnedTools !== undefined && (holds || hello === undefined) ? pinnedTools : (hello?.tools ?? entry.knownTools),
+      trusted: untrustedBecause === undefined,
+      ...(untrustedBecause !== undefined ? { untrustedBecause } : {}),
+      differences,
     };
+  }
+
+  /** The device's hello compared with its pinned declaration; undefined when either is missing. */
+  private comparisonOf(entry: MutableEntry): DeclarationComparison | undefined {
+    const hello = entry.session.hello;
+    const declaration = entry.pin?.declaration;
+    if (hello === undefined || declaration === undefined) return undefined;
+    if (entry.compared?.hello === hello && entry.compared.declaration === declaration) return entry.compared.result;
+    const result = compareDeclarations(declaration.tools, hello.tools);
+    entry.compared = { hello, declaration, result };
+    return result;
+  }
+
+  /**
+   * Pins what a paired device declares when that is due: at its first hello when it was paired before
+   * declarations were pinned, and when a hello only adds caution. Never for a device that answers as
+   * another or whose declaration is held: that waits for the person.
+   */
+  private pinIfDue(entry: MutableEntry): void {
+    const { pin, trustedIdentity } = entry;
+    const hello = entry.session.hello;
+    if (pin === undefined || hello === undefined || trustedIdentity === undefined) return;
+    if (!sameIdentity(hello.device, trustedIdentity) || pin.held.length > 0) return;
+    if (pin.declaration !== undefined && this.comparisonOf(entry)?.verdict !== 'stronger') return;
+    pin.declaration = this.declarationOf(entry, hello);
+    try {
+      pin.options.onPin?.(pin.declaration);
+    } catch (error) {
+      // Held to it for this run all the same; the next start compares with what the store kept.
+      this.reportProblem(entry, {
+        problem: 'connection',
+        detail: `could not store what it declares: ${(error as Error).message}`,
+      });
+    }
+  }
+
+  private declarationOf(entry: MutableEntry, hello: HelloResult): PinnedDeclaration {
+    const profile = entry.pin?.options.profile;
+    return { tools: hello.tools, ...(profile ? { profile } : {}) };
   }
 
   private info(entry: MutableEntry): DeviceInfo {

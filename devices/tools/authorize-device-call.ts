@@ -62,7 +62,7 @@ export function authorizeDeviceCall(
   if (!device.trusted)
     return refuse(
       'unauthorized',
-      `${deviceId} answers with another identity than the one paired`,
+      `${deviceId} ${device.untrustedBecause ?? 'is not trusted'}`,
       'ask the user to re-confirm the device',
     );
   if (!grantAllows(device.grant, action) || !device.tools.some((tool) => tool.name === action)) {

@@ -21,7 +21,7 @@ export function withheldDeviceAction(registry: DeviceRegistry, name: string): To
     const named = entry.alias && entry.alias !== id ? `${id} ("${entry.alias}")` : id;
     return entry.trusted
       ? `${action} is not granted on ${named}`
-      : `${named} answers with another identity than the one paired`;
+      : `${named} ${entry.untrustedBecause ?? 'is not trusted'}`;
   });
   return new ToolError({
     reason: 'unauthorized',

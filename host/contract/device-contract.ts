@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
+import { declarationDifferenceSchema } from '../../devices/protocol/compare-declarations.ts';
 import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
 
 /**
@@ -72,11 +73,16 @@ export const probedDeviceSchema = z.object({
 });
 export type ProbedDevice = z.infer<typeof probedDeviceSchema>;
 
-/** A device's identity as paired beside the one it announces now, when they differ. */
+/**
+ * A device's identity as paired beside the one it announces now, when it differs or the device
+ * declares otherwise than what was pinned at pairing (`differences`: which action, which flag, which schema).
+ */
 export const identityChangeSchema = z.object({
   trusted: deviceIdentitySchema,
   current: deviceIdentitySchema,
   currentActions: z.array(deviceActionSchema),
+  /** How what it declares now differs from what was pinned (absent from older hosts). */
+  differences: z.array(declarationDifferenceSchema).optional(),
 });
 export type IdentityChange = z.infer<typeof identityChangeSchema>;
 

@@ -56,6 +56,7 @@ export function summarizeDevices(options: {
               trusted: entry.trustedIdentity,
               current: hello.device,
               currentActions: actionsOf(hello.tools),
+              differences: entry.differences,
             },
           }
         : {}),

@@ -9,6 +9,8 @@
 //                  grants JSON (tool names the agent may use), paired_at, confirmed_identity 0|1,
 //                  profile (the line or Modbus profile the device speaks through; NULL for our protocol),
 //                  modbus JSON {unit, bus {baud, parity, stopbits}} (NULL unless a Modbus unit);
+//                  pinned_declaration JSON {tools, profile? {content, sha256}}: what the person agreed to
+//                  (NULL for a pairing stored before it existed, until its first hello pins it);
 //                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 //   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
@@ -181,6 +183,15 @@ function createRequestParts(db: Database.Database): void {
   `);
 }
 
+/**
+ * What a person agreed to at pairing, pinned in a column of its own: the tools the device declared
+ * (schemas, `confirm` flags) and, for a profile file, its content and sha256. Rows already stored
+ * keep NULL: they are pinned at their first hello, not treated as changed.
+ */
+function addPinnedDeclarations(db: Database.Database): void {
+  db.exec('ALTER TABLE paired_devices ADD COLUMN pinned_declaration TEXT');
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -191,4 +202,5 @@ export const migrations: readonly Migration[] = [
   shareModbusPorts,
   createStandingApprovals,
   createRequestParts,
+  addPinnedDeclarations,
 ];

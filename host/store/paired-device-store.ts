@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { deviceIdentitySchema, deviceToolSchema } from '../../devices/protocol/frame-schema.ts';
 import { modbusBusSettingsSchema, modbusUnitSchema } from '../../devices/modbus/modbus-bus-settings.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
+import { profileSource } from '../../devices/profiles/resolve-profile.ts';
+import { pinnedDeclarationSchema } from '../../devices/registry/pinned-declaration.ts';
 import {
   parseStoredJson,
   reportInvalidRow,
@@ -32,13 +34,19 @@ type DeviceRow = {
   confirmedIdentity: number;
   profile: string | null;
   modbus: string | null;
+  pinnedDeclaration: string | null;
 };
 
 const COLUMNS =
-  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus';
+  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus, pinned_declaration AS pinnedDeclaration';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 const modbusSchema = z.strictObject({ unit: modbusUnitSchema, bus: modbusBusSettingsSchema.partial() });
+/** A pinned declaration whose profile content is the one its sha256 names. */
+const storedPinnedSchema = pinnedDeclarationSchema.refine(
+  (pinned) => pinned.profile === undefined || profileSource(pinned.profile.content).sha256 === pinned.profile.sha256,
+  { message: 'the pinned profile content does not match its sha256', path: ['profile', 'sha256'] },
+);
 
 /**
  * The paired devices and their grants, one row per device (keyed by its identity id). One device
@@ -59,15 +67,22 @@ export class PairedDeviceStore implements PairingStore {
       ),
       // A row in, as a row out: the named parameters are the columns' aliases.
       upsert: db.prepare<DeviceRow>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus)
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus, pinned_declaration)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus, @pinnedDeclaration)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
            tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
-           profile = excluded.profile, modbus = excluded.modbus`,
+           profile = excluded.profile, modbus = excluded.modbus, pinned_declaration = excluded.pinned_declaration`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
     };
+    // A new pairing replaces the old one whole: its row (and by trigger its standing approvals) goes in the same transaction.
+    this.pairAnew = db.transaction((row: DeviceRow) => {
+      this.statements.forget.run(row.deviceId);
+      this.statements.upsert.run(row);
+    });
   }
+
+  private readonly pairAnew: (row: DeviceRow) => void;
 
   /** Every paired device, in pairing order. */
   list(): PairedDevice[] {
@@ -86,12 +101,13 @@ export class PairedDeviceStore implements PairingStore {
   }
 
   /**
-   * Pairs a device, or replaces its pairing (a new path, alias, tools or grants). StoreError
+   * Pairs a device, or updates its pairing (a new path, alias, tools, grants or pinned declaration);
+   * `anew` replaces whatever was stored under its id, standing approvals included. StoreError
    * `invalid_value` when the record does not validate, a grant names no tool of the device, or the
    * path belongs to another paired device (forget that one first) — unless both are Modbus units of
    * one bus (other unit ids, same bus settings).
    */
-  save(device: PairedDevice): void {
+  save(device: PairedDevice, options: { anew?: boolean } = {}): void {
     const identity = deviceIdentitySchema.safeParse(device.identity);
     if (!identity.success) throw invalid(`device identity: ${z.prettifyError(identity.error).replaceAll('\n', ' ')}`);
     const tools = toolsSchema.safeParse(device.tools);
@@ -107,6 +123,11 @@ export class PairedDeviceStore implements PairingStore {
       throw invalid(
         `device ${identity.data.id} Modbus placement: ${z.prettifyError(modbus.error).replaceAll('\n', ' ')}`,
       );
+    const pinned = device.pinned === undefined ? undefined : storedPinnedSchema.safeParse(device.pinned);
+    if (pinned !== undefined && !pinned.success)
+      throw invalid(
+        `device ${identity.data.id} pinned declaration: ${z.prettifyError(pinned.error).replaceAll('\n', ' ')}`,
+      );
     for (const holder of this.statements.byPath.all(device.path)) {
       if (holder.deviceId === identity.data.id) continue;
       const problem = sharingProblem(holder, modbus?.data);
@@ -115,7 +136,7 @@ export class PairedDeviceStore implements PairingStore {
           `${device.path} is paired with device ${holder.deviceId}${problem}; forget it before pairing ${identity.data.id} there`,
         );
     }
-    this.statements.upsert.run({
+    const row: DeviceRow = {
       deviceId: identity.data.id,
       path: device.path,
       alias: device.alias,
@@ -126,7 +147,10 @@ export class PairedDeviceStore implements PairingStore {
       confirmedIdentity: device.confirmedIdentity ? 1 : 0,
       profile: device.profile ?? null,
       modbus: modbus?.data ? toStoredJson(modbus.data, 'a Modbus placement') : null,
-    });
+      pinnedDeclaration: pinned?.data ? toStoredJson(pinned.data, 'a pinned declaration') : null,
+    };
+    if (options.anew) this.pairAnew(row);
+    else this.statements.upsert.run(row);
   }
 
   /** Removes the device and its grants; false when it was not paired. */
@@ -152,6 +176,11 @@ export class PairedDeviceStore implements PairingStore {
         ? undefined
         : parseStoredJson({ schema: modbusSchema, text: row.modbus, table: 'paired_devices', key });
     if (modbus !== undefined && !modbus.ok) return this.skip(modbus.report);
+    const pinned =
+      row.pinnedDeclaration === null
+        ? undefined
+        : parseStoredJson({ schema: storedPinnedSchema, text: row.pinnedDeclaration, table: 'paired_devices', key });
+    if (pinned !== undefined && !pinned.ok) return this.skip(pinned.report);
     if (identity.value.id !== row.deviceId)
       return this.skip({
         table: 'paired_devices',
@@ -168,6 +197,7 @@ export class PairedDeviceStore implements PairingStore {
       confirmedIdentity: row.confirmedIdentity === 1,
       ...(row.profile !== null ? { profile: row.profile } : {}),
       ...(modbus?.ok ? { modbus: modbus.value } : {}),
+      ...(pinned?.ok ? { pinned: pinned.value } : {}),
     };
   }
 

@@ -12,6 +12,8 @@ export interface HostileDevice {
   /** The path the app opens. */
   path: string;
   firmware: SimulatedFirmware;
+  /** Declares `tools` from now on and says `ready`, as a reflashed board does: the host asks hello again. */
+  redeclare(tools: DeviceTool[]): void;
   close(): Promise<void>;
 }
 
@@ -33,11 +35,15 @@ export async function startHostileDevice(options: {
   tools: DeviceTool[];
 }): Promise<HostileDevice> {
   const folder = mkdtempSync(path.join(tmpdir(), 'home-agent-hostile-'));
+  let tools = options.tools;
   const model: SimulatedDeviceModel = {
     kind: options.kind,
     model: 'hostile',
     firmware: '1.0',
-    tools: options.tools,
+    // Read at every hello, so `redeclare` changes what the next one says.
+    get tools() {
+      return tools;
+    },
     handle: () => ({ done: true }),
   };
   const firmware = new SimulatedFirmware({ id: options.id, model, latencyMs: 0 });
@@ -50,6 +56,10 @@ export async function startHostileDevice(options: {
   return {
     path: hostPath,
     firmware,
+    redeclare: (next) => {
+      tools = next;
+      firmware.sendEvent('ready', {});
+    },
     close: async () => {
       owner.abort();
       await firmware.disconnect();

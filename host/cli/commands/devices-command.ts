@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
 import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../devices/pairing/scan-ports.ts';
 import { describeBus, readModbusOptions } from '../../../devices/modbus/modbus-bus-settings.ts';
 import { openDatabase } from '../../store/open-database.ts';
-import { PairedDeviceStore } from '../../store/paired-device-store.ts';
+import { PairedDeviceStore, type PairedDevice } from '../../store/paired-device-store.ts';
+import { StandingApprovalStore } from '../../store/standing-approval-store.ts';
+import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
 import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { DEVICES_HELP } from './devices-help.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
@@ -30,16 +33,34 @@ function describeCandidate(candidate: PairingCandidate): string {
           `  was: id ${candidate.previousIdentity.id}, model ${candidate.previousIdentity.model}, firmware ${candidate.previousIdentity.firmware}`,
         ]
       : []),
-    `  tools: ${tools.map((tool) => `${tool.name}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
+    `  tools: ${tools.map((tool) => `${tool.name}${tool.confirm ? ' (asks you before each use)' : ''}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
     ...(candidate.details ?? []).map((line) => `  ${line}`),
+    ...(candidate.differences && candidate.differences.length > 0
+      ? [
+          '  declares otherwise than when it was paired:',
+          ...candidate.differences.map(
+            (difference) => `    ${difference.detail}${difference.stronger ? ' (more caution: applied already)' : ''}`,
+          ),
+        ]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-async function askYesNo(question: string, io: CliIo): Promise<boolean> {
+/** What pairing a device again under its id loses, in words: its name, grants and standing approvals. */
+function describeReplaced(previous: PairedDevice, alwaysAllowed: readonly string[]): string {
+  return [
+    `"${previous.alias}" at ${previous.path}`,
+    `granted: ${previous.grants.join(', ') || '(none)'}`,
+    `always allowed: ${alwaysAllowed.join(', ') || '(none)'}`,
+  ].join('; ');
+}
+
+async function askYesNo(question: string, io: CliIo, refusal?: string): Promise<boolean> {
   if (!process.stdin.isTTY)
     throw new UsageError(
-      'pairing needs a confirmation: run it in a terminal, or pass --yes after checking the identity it prints',
+      refusal ??
+        'pairing needs a confirmation: run it in a terminal, or pass --yes after checking the identity it prints',
     );
   const prompt = createInterface({ input: process.stdin, output: io.stderr });
   try {
@@ -95,6 +116,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
   const registry = new DeviceRegistry();
   try {
     const store = new PairedDeviceStore({ db });
+    const standing = new StandingApprovalStore({ db });
     const pairing = new DevicePairing({ store, registry });
     const id = rest[0];
     const needId = (): string => {
@@ -103,17 +125,40 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     };
     switch (action) {
       case 'pair': {
-        const path = needId();
+        // Stored absolute: a path typed relative to this folder means nothing to a host started elsewhere.
+        const path = resolve(needId());
+        const profile =
+          values.profile === undefined || BUILTIN_PROFILE_NAMES.includes(values.profile)
+            ? values.profile
+            : resolve(values.profile);
         const modbus = modbusFlags(values);
         const paired = await pairing.pair({
           path,
           ...(values.alias ? { alias: values.alias } : {}),
-          ...(values.profile ? { profile: values.profile } : {}),
+          ...(profile ? { profile } : {}),
           ...(modbus ? { modbus } : {}),
           signal: io.signal,
           confirm: async (candidate) => {
             io.stdout.write(describeCandidate(candidate));
-            return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
+            const id = candidate.identity.id;
+            const previous = store.get(id);
+            if (previous === undefined) return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
+            const alwaysAllowed = standing
+              .list()
+              .filter((approval) => approval.deviceId === id)
+              .map((approval) => approval.tool);
+            const replaced = describeReplaced(previous, alwaysAllowed);
+            io.stdout.write(
+              `  ${id} is paired already (${replaced}): pairing it again replaces that pairing, and its name, grants and standing approvals are lost\n`,
+            );
+            return (
+              values.yes === true ||
+              (await askYesNo(
+                `Replace the pairing of ${id}? [y/N] `,
+                io,
+                `${id} is paired already (${replaced}); pairing it again loses its name, grants and standing approvals. Answer on a terminal, or pass --yes to replace it`,
+              ))
+            );
           },
         });
         if (!paired) {

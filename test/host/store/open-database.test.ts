@@ -21,7 +21,7 @@ const OUR_TABLES = [
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 8;
+const SCHEMA_VERSION = 9;
 
 let folder: TempStoreFolder;
 beforeEach(() => {
