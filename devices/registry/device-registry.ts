@@ -368,11 +368,17 @@ export class DeviceRegistry {
     return this.mutable(id).pin?.declaration;
   }
 
-  /** Holds a device to a declaration pinned elsewhere (another process trusted it, or pinned its first hello). */
+  /**
+   * Holds a device to a declaration pinned elsewhere (another process trusted what it declares
+   * now). A device held for its profile file is released when that declaration pins the content
+   * its link runs on.
+   */
   setPinnedDeclaration(id: string, declaration: PinnedDeclaration): void {
     const entry = this.mutable(id);
     if (entry.pin === undefined) throw new Error(`${id} is not held to a pinned declaration`);
     entry.pin.declaration = declaration;
+    const runsOn = entry.pin.options.profile;
+    if (runsOn !== undefined && declaration.profile?.sha256 === runsOn.sha256) entry.pin.held = [];
     this.changeListeners.emit(undefined);
   }
 

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../../core/agent/canonical-json.ts';
-import { deviceToolSchema, MAX_DEVICE_TOOLS } from '../protocol/frame-schema.ts';
+import { deviceToolSchema, MAX_DEVICE_TOOLS, type DeviceTool } from '../protocol/frame-schema.ts';
 import { profileSourceSchema } from '../profiles/resolve-profile.ts';
 
 /**
@@ -12,6 +13,14 @@ export const pinnedDeclarationSchema = z.strictObject({
   profile: profileSourceSchema.optional(),
 });
 export type PinnedDeclaration = z.infer<typeof pinnedDeclarationSchema>;
+
+/**
+ * sha256 (hex) of the canonical JSON of the tools a device declares, schemas and flags included:
+ * what a front end gives back so that what is paired or trusted is exactly what the person was shown.
+ */
+export function declarationHash(tools: readonly DeviceTool[]): string {
+  return createHash('sha256').update(canonicalJson(tools), 'utf8').digest('hex');
+}
 
 /** Whether two pinned declarations say the same (key order aside). */
 export function samePinned(a: PinnedDeclaration | undefined, b: PinnedDeclaration | undefined): boolean {

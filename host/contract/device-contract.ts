@@ -59,11 +59,16 @@ const placementInput = {
   unit: z.number().int().min(1).max(247).optional(),
 };
 
+/** sha256 (hex) of the actions a device declares, schemas and flags included (`declarationHash`). */
+const declarationHash = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex');
+
 /** What a device said it is when the host opened its port. */
 export const probedDeviceSchema = z.object({
   path: z.string(),
   identity: deviceIdentitySchema,
   actions: z.array(deviceActionSchema),
+  /** Of what it declares; give it back to `devices/pair`, so what is pinned is what was shown (absent from older hosts). */
+  declarationHash: z.string().optional(),
   /** More to show (a Modbus unit's bus settings and what it reads now). */
   details: z.array(z.string()),
   /** When this id is paired already: under which name and identity (pairing again starts with no grants). */
@@ -83,6 +88,8 @@ export const identityChangeSchema = z.object({
   currentActions: z.array(deviceActionSchema),
   /** How what it declares now differs from what was pinned (absent from older hosts). */
   differences: z.array(declarationDifferenceSchema).optional(),
+  /** Of what it declares now; give it back to `devices/trust` (absent from older hosts). */
+  declarationHash: z.string().optional(),
 });
 export type IdentityChange = z.infer<typeof identityChangeSchema>;
 
@@ -154,11 +161,17 @@ export const deviceContract = {
   /** Opens the port just long enough to ask the device who it is; pairs nothing. */
   'devices/probe': { input: z.object(placementInput), output: probedDeviceSchema },
   /**
-   * Pairs the device at the path with no grants, if it still announces `identity` (what the person
-   * was shown); 409 when it now says something else.
+   * Pairs the device at the path with no grants, if it still announces `identity` and declares
+   * what `declarationHash` (from the probe) names: what the person was shown; 409 when it now
+   * says something else. What it declares is pinned: a later weaker declaration is not used until trusted.
    */
   'devices/pair': {
-    input: z.object({ ...placementInput, alias: alias.optional(), identity: deviceIdentitySchema }),
+    input: z.object({
+      ...placementInput,
+      alias: alias.optional(),
+      identity: deviceIdentitySchema,
+      declarationHash: declarationHash.optional(),
+    }),
     output: z.object({ deviceId: z.string(), alias: z.string() }),
   },
   /** Lets the agent use these actions of a paired device (or all of them). */
@@ -172,11 +185,12 @@ export const deviceContract = {
   /** Removes the pairing, its grants and its standing approvals, and lets go of the port. */
   'devices/forget': { input: z.object({ deviceId }), output: z.object({ forgotten: z.boolean() }) },
   /**
-   * Trusts the identity a paired device announces now (it changed), if it still announces
-   * `identity` (what the person was shown); the grants stay. 409 when it says something else.
+   * Trusts the identity and declaration a paired device announces now (it changed), if it still
+   * announces `identity` and declares what `declarationHash` names (what the person was shown);
+   * the grants stay, and what it declares is pinned. 409 when it says something else.
    */
   'devices/trust': {
-    input: z.object({ deviceId, identity: deviceIdentitySchema }),
+    input: z.object({ deviceId, identity: deviceIdentitySchema, declarationHash: declarationHash.optional() }),
     output: z.object({ deviceId: z.string() }),
   },
   /** Every standing approval of this data folder. */

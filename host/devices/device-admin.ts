@@ -4,6 +4,7 @@ import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-s
 import { scanPorts } from '../../devices/pairing/scan-ports.ts';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
+import { declarationHash } from '../../devices/registry/pinned-declaration.ts';
 import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import type { ApiInput, ApiOutput, DeviceAction, DeviceIdentity } from '../contract/api-contract.ts';
@@ -95,6 +96,7 @@ export class DeviceAdmin {
       path: input.path,
       identity: candidate.identity,
       actions: actionsOf(candidate.tools),
+      declarationHash: declarationHash(candidate.tools),
       details: candidate.details ?? [],
       ...(previous ? { previous: { alias: previous.alias, identity: previous.identity, path: previous.path } } : {}),
       ...(conflict ? { conflict } : {}),
@@ -117,6 +119,11 @@ export class DeviceAdmin {
             throw new DeviceAdminError(
               409,
               `${input.path} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again before pairing`,
+            );
+          if (input.declarationHash !== undefined && input.declarationHash !== declarationHash(candidate.tools))
+            throw new DeviceAdminError(
+              409,
+              `${input.path} now declares other actions than the ones shown: look at it again before pairing`,
             );
           return true;
         },
@@ -166,8 +173,17 @@ export class DeviceAdmin {
             409,
             `${input.deviceId} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again`,
           );
+        if (input.declarationHash !== undefined && input.declarationHash !== declarationHash(candidate.tools))
+          throw new DeviceAdminError(
+            409,
+            `${input.deviceId} now declares other actions than the ones shown: look at it again`,
+          );
         return true;
       });
+    } catch (error) {
+      if (error instanceof DeviceAdminError) throw error;
+      // It changed again while the person looked, or went away: nothing was trusted.
+      throw new DeviceAdminError(409, `could not trust ${input.deviceId}: ${(error as Error).message}`);
     } finally {
       this.options.sync.refresh();
     }

@@ -2,6 +2,7 @@ import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import type { DeviceSummary } from '../contract/api-contract.ts';
 import type { StandingApproval } from '../store/standing-approval-store.ts';
+import { declarationHash } from '../../devices/registry/pinned-declaration.ts';
 import { actionsOf } from './device-admin.ts';
 import type { DeviceActivity } from './device-activity.ts';
 import type { DeviceConflict } from './paired-devices-sync.ts';
@@ -57,6 +58,7 @@ export function summarizeDevices(options: {
               current: hello.device,
               currentActions: actionsOf(hello.tools),
               differences: entry.differences,
+              declarationHash: declarationHash(hello.tools),
             },
           }
         : {}),

@@ -1,6 +1,7 @@
 import { pairedAddress, type DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
+import { samePinned } from '../../devices/registry/pinned-declaration.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 
 /** A paired device that cannot be attached because its id or port is already another device's. */
@@ -124,6 +125,13 @@ export class PairedDevicesSync {
           this.placements.set(id, placement);
           if (!sameGrant(attached.grant, record.grants)) registry.setGrant(id, record.grants);
           if (attached.alias !== record.alias) registry.setAlias(id, record.alias);
+          // A declaration pinned by another process (it trusted what the device declares now) holds it from here.
+          if (
+            entry !== undefined &&
+            record.pinned !== undefined &&
+            !samePinned(registry.pinnedDeclaration(id), record.pinned)
+          )
+            registry.setPinnedDeclaration(id, record.pinned);
           continue;
         }
         this.detach(attached.address, id);

@@ -70,6 +70,8 @@ export function createAddDeviceSlice(api: ApiClient): StateCreator<AppState, [],
           const paired = await api.call('devices/pair', {
             ...probe.placement,
             identity: probe.device.identity,
+            // What was shown is what is pinned: the host refuses a device that declares otherwise by now.
+            ...(probe.device.declarationHash !== undefined ? { declarationHash: probe.device.declarationHash } : {}),
             ...(name ? { alias: name } : {}),
           });
           step({ type: 'paired', deviceId: paired.deviceId, alias: paired.alias });

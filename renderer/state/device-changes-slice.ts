@@ -22,7 +22,8 @@ export interface DeviceChangesSlice {
   renameDevice(deviceId: string, alias: string): Promise<boolean>;
   /** True when the device is forgotten. */
   forgetDevice(deviceId: string): Promise<boolean>;
-  trustNewIdentity(deviceId: string, identity: DeviceIdentity): Promise<void>;
+  /** Trusts what a device says now, if it still says `identity` and declares what `declarationHash` names (what was shown). */
+  trustNewIdentity(deviceId: string, identity: DeviceIdentity, declarationHash?: string): Promise<void>;
   /** Takes back a standing approval ("Always allow"): the next such call asks again. */
   stopAlwaysAllowing(tool: string, deviceId?: string): Promise<void>;
 }
@@ -89,8 +90,14 @@ export function createDeviceChangesSlice(api: ApiClient): StateCreator<AppState,
           }));
         return answer?.forgotten === true;
       },
-      async trustNewIdentity(deviceId, identity) {
-        await change(deviceId, 'trust the new identity', () => api.call('devices/trust', { deviceId, identity }));
+      async trustNewIdentity(deviceId, identity, declarationHash) {
+        await change(deviceId, 'trust the new identity', () =>
+          api.call('devices/trust', {
+            deviceId,
+            identity,
+            ...(declarationHash !== undefined ? { declarationHash } : {}),
+          }),
+        );
       },
       async stopAlwaysAllowing(tool, deviceId) {
         await change(deviceId ?? `tool:${tool}`, `stop always allowing ${tool}`, () =>

@@ -23,7 +23,7 @@ export function DeviceGrants(props: { device: DeviceSummary }) {
     <div className="device-grants" role="group" aria-label={`What the agent may do on ${device.alias}`}>
       <p className="device-grants-title">
         What the agent may do
-        {untrusted && <span className="side-hint"> (nothing until you trust its new identity)</span>}
+        {untrusted && <span className="side-hint"> (nothing until you trust what it says now)</span>}
       </p>
       <ul className="grant-list">
         {actions.map((action) => {

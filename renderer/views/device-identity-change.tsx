@@ -5,8 +5,10 @@ import { IdentityList } from './shown-device.tsx';
 import { useAppStore } from './use-app-store.ts';
 
 /**
- * A paired device that now answers with another identity: the one paired beside the one it says
- * now (changed fields marked), and "Trust the new identity". Until then the agent cannot use it.
+ * A paired device that now answers with another identity, or declares otherwise than what was
+ * pinned at pairing: the one paired beside the one it says now (changed fields marked), what it
+ * declares differently (which action, which flag, which schema), and "Trust what it says now".
+ * Until then the agent cannot use it.
  */
 export function DeviceIdentityChange(props: { device: DeviceSummary }) {
   const { device } = props;
@@ -15,6 +17,13 @@ export function DeviceIdentityChange(props: { device: DeviceSummary }) {
   const trustNewIdentity = useAppStore((state) => state.trustNewIdentity);
   const ids = useId();
   if (!change) return null;
+  const { trusted, current } = change;
+  const sameIdentity =
+    trusted.id === current.id &&
+    trusted.kind === current.kind &&
+    trusted.model === current.model &&
+    trusted.firmware === current.firmware;
+  const differences = change.differences ?? [];
   return (
     <div
       className="identity-change"
@@ -24,28 +33,45 @@ export function DeviceIdentityChange(props: { device: DeviceSummary }) {
       data-testid="identity-change"
     >
       <p className="identity-change-title" id={`${ids}-title`}>
-        {device.alias} answers as another device
+        {sameIdentity
+          ? `${device.alias} declares otherwise than when you paired it`
+          : `${device.alias} answers as another device`}
       </p>
       <p className="identity-change-why" id={`${ids}-why`}>
         The agent cannot use it until you trust what it says now; its allowed actions stay.
       </p>
-      <div className="identity-compare">
-        <div>
-          <p className="identity-compare-title">Paired as</p>
-          <IdentityList identity={change.trusted} testId="identity-trusted" />
+      {!sameIdentity && (
+        <div className="identity-compare">
+          <div>
+            <p className="identity-compare-title">Paired as</p>
+            <IdentityList identity={trusted} testId="identity-trusted" />
+          </div>
+          <div>
+            <p className="identity-compare-title">Says now</p>
+            <IdentityList identity={current} differsFrom={trusted} testId="identity-current" />
+          </div>
         </div>
-        <div>
-          <p className="identity-compare-title">Says now</p>
-          <IdentityList identity={change.current} differsFrom={change.trusted} testId="identity-current" />
-        </div>
-      </div>
+      )}
+      {differences.length > 0 && (
+        <>
+          <p className="identity-compare-title">What it declares differently</p>
+          <ul className="declaration-differences" data-testid="declaration-differences">
+            {differences.map((difference) => (
+              <li key={difference.detail} data-change={difference.change}>
+                {difference.detail}
+                {difference.stronger && ' (more caution: applied already)'}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <AriaDisabledButton
         className="button button-small button-primary"
         data-testid="trust-identity"
         unavailable={pending}
-        onPress={() => void trustNewIdentity(device.id, change.current)}
+        onPress={() => void trustNewIdentity(device.id, current, change.declarationHash)}
       >
-        Trust the new identity
+        {sameIdentity ? 'Trust what it declares now' : 'Trust the new identity'}
       </AriaDisabledButton>
     </div>
   );

@@ -89,7 +89,7 @@ export function ShownDevice() {
       {device.previous && (
         <p className="side-hint" data-testid="previous-pairing">
           {identity.id} is paired already as “{device.previous.alias}” at {device.previous.path}. Pairing it again here
-          starts it with no actions allowed.
+          starts it with no actions allowed and no standing approvals.
         </p>
       )}
       {device.conflict && (

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceTool } from '../../../devices/protocol/frame-schema.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import type { PinnedDeclaration } from '../../../devices/registry/pinned-declaration.ts';
+import type { DeclarationDifference } from '../../../devices/protocol/compare-declarations.ts';
+import { profileSource } from '../../../devices/profiles/resolve-profile.ts';
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { declaredAction, startHostileDevice, type HostileDevice } from '../../helpers/hostile-device.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
@@ -17,7 +19,12 @@ const status = declaredAction('status');
 const { confirm: _confirm, ...unlockUnasked } = unlock;
 
 /** A door on a socat pair, attached as paired (held to `declaration`, every action granted); `pins` collects what it pins. */
-async function pairedDoor(options: { declares: DeviceTool[]; declaration?: PinnedDeclaration }) {
+async function pairedDoor(options: {
+  declares: DeviceTool[];
+  declaration?: PinnedDeclaration;
+  held?: DeclarationDifference[];
+  profile?: PinnedDeclaration['profile'];
+}) {
   const device: HostileDevice = owned.add(
     await startHostileDevice({ id: 'door-1', kind: 'door', tools: options.declares }),
   );
@@ -30,6 +37,8 @@ async function pairedDoor(options: { declares: DeviceTool[]; declaration?: Pinne
     waitOnlineMs: 0,
     pin: {
       ...(options.declaration ? { declaration: options.declaration } : {}),
+      ...(options.held ? { held: options.held } : {}),
+      ...(options.profile ? { profile: options.profile } : {}),
       onPin: (declaration) => pins.push(declaration),
     },
   });
@@ -119,5 +128,27 @@ describe('a paired device held to the declaration pinned at pairing', () => {
       trusted: false,
       differences: [{ action: 'open', change: 'added', stronger: false }],
     });
+  });
+
+  it('holds a device whose profile file changed until a declaration pinning that content is set, elsewhere or by trust', async () => {
+    const before = profileSource('{"as":"paired"}');
+    const now = profileSource('{"as":"edited"}');
+    const held: DeclarationDifference[] = [
+      { change: 'profile', stronger: false, detail: 'profile door.json: its content changed (tools)' },
+    ];
+    const { registry, pins } = await pairedDoor({
+      declares: [unlock, status],
+      declaration: { tools: [unlock, status], profile: before },
+      held,
+      profile: now,
+    });
+    expect(registry.get('door-1')).toMatchObject({ trusted: false, differences: held });
+    expect(pins).toEqual([]);
+    // Another process pinned other content: still held.
+    registry.setPinnedDeclaration('door-1', { tools: [unlock, status], profile: profileSource('{"as":"other"}') });
+    expect(registry.get('door-1')?.trusted).toBe(false);
+    // It pinned the content this link runs on (it trusted the edit): used again.
+    registry.setPinnedDeclaration('door-1', { tools: [unlock, status], profile: now });
+    expect(registry.get('door-1')).toMatchObject({ trusted: true, differences: [] });
   });
 });

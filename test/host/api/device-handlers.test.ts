@@ -93,6 +93,24 @@ describe('the devices API', () => {
     expect(device).toMatchObject({ id: 'lamp-1', alias: 'Desk lamp', source: 'paired', granted: [], trusted: true });
   });
 
+  it('pairs only the declaration the person was shown: the probe names it, pair gives it back', async () => {
+    const { host, sim } = await setup({ kinds: ['lamp'] });
+    const path = sim.devices[0]!.path;
+    const probed = await api(host, 'devices/probe', { path });
+    expect(probed.declarationHash).toMatch(/^[0-9a-f]{64}$/);
+    await expect(
+      api(host, 'devices/pair', { path, identity: LAMP, declarationHash: '0'.repeat(64) }),
+    ).rejects.toMatchObject({
+      status: 409,
+      message: `${path} now declares other actions than the ones shown: look at it again before pairing`,
+    });
+    expect((await api(host, 'devices/list')).devices).toEqual([]);
+    expect(await api(host, 'devices/pair', { path, identity: LAMP, declarationHash: probed.declarationHash })).toEqual({
+      deviceId: 'lamp-1',
+      alias: 'lamp-1',
+    });
+  });
+
   it('grants, revokes, renames and forgets, refusing unknown actions and devices with what to do', async () => {
     const { host, sim } = await setup({ kinds: ['lamp'] });
     await api(host, 'devices/pair', { path: sim.devices[0]!.path, identity: LAMP });

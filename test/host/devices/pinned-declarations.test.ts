@@ -91,12 +91,28 @@ describe('what the person agreed to at pairing is pinned', () => {
     expect(JSON.stringify(refused)).toContain('unlock: no longer asks you before each use');
     expect(device.firmware.stats.calls).toBe(0);
 
-    await running.handlers['devices/trust']({ deviceId: 'door-1', identity: device.firmware.identity });
+    // Trusted only as shown: a declaration other than the one the window showed is refused.
+    await expect(
+      running.handlers['devices/trust']({
+        deviceId: 'door-1',
+        identity: device.firmware.identity,
+        declarationHash: '0'.repeat(64),
+      }),
+    ).rejects.toMatchObject({
+      status: 409,
+      message: 'door-1 now declares other actions than the ones shown: look at it again',
+    });
+    expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: false, error: { reason: 'unauthorized' } });
+    await running.handlers['devices/trust']({
+      deviceId: 'door-1',
+      identity: device.firmware.identity,
+      declarationHash: changed.identityChange!.declarationHash!,
+    });
     // Trusted as it declares now: the person agreed that unlock no longer asks.
     expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: true });
     expect(device.firmware.stats.calls).toBe(1);
     expect(stored(dir)?.pinned).toEqual({ tools: [unlockUnasked, status] });
-  });
+  }, 60_000);
 
   it('applies a declaration that adds confirm at once, without asking, and pins it', async () => {
     const dir = dataDir();
@@ -114,7 +130,26 @@ describe('what the person agreed to at pairing is pinned', () => {
     expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: false, error: { reason: 'denied' } });
     expect(device.firmware.stats.calls).toBe(1);
     expect(stored(dir)?.pinned).toEqual({ tools: [unlock, status] });
-  });
+  }, 60_000);
+
+  it('uses a held door again once another process trusts what it declares now (as devices confirm does)', async () => {
+    const dir = dataDir();
+    const device = await door([unlock, status]);
+    await cli(['devices', 'pair', device.path, '--yes'], dir);
+    await cli(['devices', 'grant', 'door-1', '--all'], dir);
+    const { host: running, doorWhen } = await host(dir);
+    await doorWhen((summary) => summary.online);
+    device.redeclare([unlockUnasked, status]);
+    await doorWhen((summary) => summary.identityChange !== undefined);
+
+    const db = openDatabase({ file: databaseFileOf(dir) });
+    const store = new PairedDeviceStore({ db });
+    const record = store.get('door-1')!;
+    store.save({ ...record, tools: [unlockUnasked, status], pinned: { tools: [unlockUnasked, status] } });
+    db.close();
+    expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: true });
+    expect(device.firmware.stats.calls).toBe(1);
+  }, 60_000);
 
   it('pins a pairing stored before declarations were pinned at its first hello, not as a change', async () => {
     const dir = dataDir();
@@ -150,5 +185,5 @@ describe('what the person agreed to at pairing is pinned', () => {
     await doorWhen((summary) => summary.identityChange !== undefined);
     expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: false, error: { reason: 'unauthorized' } });
     expect(device.firmware.stats.calls).toBe(0);
-  });
+  }, 60_000);
 });

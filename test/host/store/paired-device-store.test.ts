@@ -5,6 +5,8 @@ import { runMigrations } from '../../../host/store/run-migrations.ts';
 import type { ModbusBusSettings } from '../../../devices/modbus/modbus-bus-settings.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../../host/store/paired-device-store.ts';
+import { StandingApprovalStore } from '../../../host/store/standing-approval-store.ts';
+import { profileSource } from '../../../devices/profiles/resolve-profile.ts';
 import type { InvalidRowReport } from '../../../host/store/parse-stored-row.ts';
 import { TempStoreFolder } from './temp-store-folder.ts';
 
@@ -235,5 +237,86 @@ describe('PairedDeviceStore Modbus units', () => {
         )
         .run(),
     ).toThrow(/UNIQUE/);
+  });
+});
+
+describe('PairedDeviceStore pinned declarations', () => {
+  /** A relay board paired through a profile file: its tools and the file's content are pinned. */
+  const content = '{"protocol": "modbus-rtu", "confirm_switching": true}';
+  const relay: PairedDevice = {
+    ...thermometer,
+    path: '/dev/ttyUSB7',
+    identity: { id: 'relay-9', kind: 'relay', model: 'RELAY-8', firmware: '' },
+    profile: '/home/me/relay.json',
+    pinned: { tools: thermometer.tools, profile: profileSource(content) },
+  };
+
+  it('keeps what was pinned at pairing, a profile file’s content and its sha256 with it, across a close and reopen', () => {
+    const first = open();
+    first.devices.save(relay);
+    first.db.close();
+    const { devices } = open();
+    expect(devices.get('relay-9')).toEqual(relay);
+    expect(devices.get('relay-9')?.pinned?.profile).toEqual({
+      content,
+      // sha256 of the content, by `printf %s '…' | sha256sum`.
+      sha256: '83c8e5adef78cc741ea1b91501bce2e05bed354eac9837d572c50a4151b90c5d',
+    });
+  });
+
+  it('refuses a pinned profile whose sha256 is not its content’s, and reports a row changed that way', () => {
+    const reports: InvalidRowReport[] = [];
+    const { db, devices } = open((report) => reports.push(report));
+    const forged = {
+      ...relay,
+      pinned: { tools: relay.tools, profile: { content: '{}', sha256: profileSource(content).sha256 } },
+    };
+    expect(() => devices.save(forged)).toThrow(
+      expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('does not match its sha256') }),
+    );
+    devices.save(relay);
+    db.prepare(
+      "UPDATE paired_devices SET pinned_declaration = json_set(pinned_declaration, '$.profile.content', '{}')",
+    ).run();
+    expect(devices.list()).toEqual([]);
+    expect(reports).toEqual([
+      expect.objectContaining({ key: 'relay-9', detail: expect.stringContaining('does not match its sha256') }),
+    ]);
+  });
+
+  it('pairs anew by removing what was stored under the id first, its standing approvals with it', () => {
+    const { db, devices } = open();
+    const approvals = new StandingApprovalStore({ db });
+    devices.save(kitchenLamp);
+    approvals.add({ tool: 'lamp__set', deviceId: 'lamp-7f3a' });
+    devices.save({ ...kitchenLamp, grants: [] });
+    expect(approvals.list().map((approval) => approval.tool)).toEqual(['lamp__set']);
+    devices.save({ ...kitchenLamp, alias: 'lamp-7f3a', grants: [] }, { anew: true });
+    expect(devices.list()).toEqual([{ ...kitchenLamp, alias: 'lamp-7f3a', grants: [] }]);
+    expect(approvals.list()).toEqual([]);
+  });
+
+  it('upgrades a version 8 file: its devices stay, with nothing pinned until their first hello', () => {
+    const file = folder.file();
+    const old = folder.own(new Database(file));
+    runMigrations({ db: old, file, migrations: migrations.slice(0, 8) });
+    old
+      .prepare(
+        'INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)',
+      )
+      .run(
+        'lamp-7f3a',
+        '/dev/ttyUSB0',
+        'Kitchen lamp',
+        JSON.stringify(kitchenLamp.identity),
+        JSON.stringify(kitchenLamp.tools),
+        '["set","status"]',
+        1_700_000_000_000,
+        1,
+      );
+    old.close();
+    const { devices } = open();
+    expect(devices.list()).toEqual([kitchenLamp]);
+    expect(devices.get('lamp-7f3a')?.pinned).toBeUndefined();
   });
 });
