@@ -500,7 +500,10 @@ export class DeviceRegistry {
     const sameDevice = hello === undefined || sameIdentity(hello.device, trustedIdentity);
     const comparison = this.comparisonOf(entry);
     const held = entry.pin?.held ?? [];
-    const differences = [...held, ...(comparison?.differences ?? [])];
+    // A profile device's hello comes from its profile: its differences were found before attaching too.
+    const differences = [...held, ...(comparison?.differences ?? [])].filter(
+      (difference, index, all) => all.findIndex((other) => other.detail === difference.detail) === index,
+    );
     const holds = held.length > 0 || comparison?.verdict === 'changed';
     const pinnedTools = entry.pin?.declaration?.tools;
     const untrustedBecause = !sameDevice
