@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { declaredAction, startHostileDevice } from '../helpers/hostile-device.ts';
@@ -35,6 +36,10 @@ test('a door that stops asking before unlock is shown with the difference and us
     );
     await expect(change.getByTestId('identity-trusted')).toHaveCount(0);
     await home.screenshot(page, '20-declaration-changed');
+    const axe = await new AxeBuilder({ page }).include('#side-tab-panel').analyze();
+    expect(
+      axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+    ).toEqual([]);
 
     await change.getByRole('button', { name: 'Trust what it declares now' }).click();
     await expect(card(page, 'door-1').getByTestId('identity-change')).toHaveCount(0);
