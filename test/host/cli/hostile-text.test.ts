@@ -164,7 +164,7 @@ describe.skipIf(!SOCAT || !SCRIPT)(
       expect(scanned.stdout).toContain(`${path.join(index, 'port\\u001b[2J\\u202e')}\tsim\t\t`);
     }, 90_000);
 
-    it("shows a device's answer, its event and its error in ask's output for people as escapes", async () => {
+    it("shows a device's answer, its event and the model's reply in ask's output for people as escapes", async () => {
       const device = await hostileLock({
         answer: { state: 'unlocked\u001b[2J\u202e', note: 'line\u2028two\u0085' },
         event: { name: 'tamper', data: { text: 'moved\u009b2J\u202eforged log line' } },
