@@ -160,7 +160,7 @@ describe('the devices API', () => {
     writeFileSync(file, 'root:x:0:0');
     await expect(api(host, 'devices/probe', { path: file })).rejects.toMatchObject({
       status: 400,
-      message: `${file} is not a serial port (not a character device)`,
+      message: `${file} is not a serial port (a regular file)`,
     });
     await expect(api(host, 'devices/probe', { path: '/dev/null', profile: file })).rejects.toMatchObject({
       status: 400,
