@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 import { ModbusBus } from '../../../devices/modbus/modbus-bus.ts';
+import { modbusFailure } from '../../../devices/modbus/modbus-failure.ts';
 import { ModbusUnitLink } from '../../../devices/modbus/modbus-unit-link.ts';
 import type { FrameProblem } from '../../../devices/session/session-types.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
@@ -125,5 +126,30 @@ describe.skipIf(findExecutable('socat') === undefined)('a hostile Modbus peer (n
     await expect(
       bus.transaction({ unit: 1, request: { kind: 'read', table: 'input', address: 0, count: 2 }, timeoutMs: 5000 }),
     ).resolves.toEqual([0x4365, 0xcccd]);
+  });
+});
+
+describe('modbusFailure', () => {
+  it('types whatever modbus-serial throws while decoding a reply as a damaged reply, counted as a frame problem', () => {
+    let thrown: unknown;
+    try {
+      // What the library's decoder meets when a byte count points past the frame.
+      Buffer.alloc(9).readUInt16BE(9);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RangeError);
+    const failure = modbusFailure(thrown, {
+      who: 'unit 1 on /dev/ttyUSB0',
+      what: FIRST_READ,
+      timeoutMs: 1000,
+      changes: false,
+    });
+    expect(failure.error.toData()).toEqual({
+      reason: 'failed',
+      detail: `unit 1 on /dev/ttyUSB0 sent a damaged reply to ${FIRST_READ} (the reply could not be read: ${(thrown as Error).message})`,
+      hint: 'noise on the bus or a second master: check wiring, termination and bus settings',
+    });
+    expect(failure.frameProblem).toBe(`the reply could not be read: ${(thrown as Error).message}`);
   });
 });
