@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
+import { compactJson } from '../../../core/tools/tool-result.ts';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
 import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
@@ -114,7 +115,8 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
     const unsubscribe = host.events.subscribe((event: AgentEvent) => {
       if (stop.signal.aborted) return;
       if (people) people.handle(event);
-      else io.stdout.write(`${JSON.stringify(event)}\n`);
+      // The same JSON value, with what could act on a terminal written as escapes (compactJson).
+      else io.stdout.write(`${compactJson(event)}\n`);
     });
     const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal });
     unsubscribe();

@@ -10,6 +10,7 @@ import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { DEVICES_HELP } from './devices-help.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
+import { compactJson } from '../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../core/text/display-name-schema.ts';
 
 /** The usage lines of `devices`, from its help (the one place they are written). */
@@ -138,7 +139,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       }
       case 'list': {
         const devices = store.list();
-        if (values.json) io.stdout.write(`${JSON.stringify(devices)}\n`);
+        if (values.json) io.stdout.write(`${compactJson(devices)}\n`);
         else if (devices.length === 0)
           io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
         else

@@ -150,6 +150,10 @@ describe.skipIf(!SOCAT || !SCRIPT)(
       expect(listed.stdout.replaceAll('\t', ' ')).not.toMatch(RAW_CONTROL);
       expect(listed.stdout).toContain('lock-1\t"Front door\\u000a\\u001b[2Jlock-9\\u0009"Back door""\tlock\t');
       expect(listed.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+      // For scripts too: the JSON holds the same value, its unsafe characters written as escapes.
+      const json = await runCli(['devices', 'list', '--json', '--data-dir', dir]);
+      expect(json.stdout).not.toMatch(RAW_CONTROL);
+      expect(JSON.parse(json.stdout)[0].alias).toBe('Front door\n\u001b[2Jlock-9\t"Back door"');
 
       // A simulator's announcement is only a file: the path it names is shown safely too.
       const index = dataDir();
@@ -251,6 +255,9 @@ describe.skipIf(!SOCAT || !SCRIPT)(
         { env: { HOME_AGENT_TEST_KEY: 'sk-test', HOME_AGENT_NO_OLLAMA_PROBE: '1' } },
       );
       expect(asked.code, asked.stderr).toBe(0);
+      // The JSON Lines carry the device's answer as the same value, its unsafe characters escaped.
+      expect(asked.stdout).not.toMatch(RAW_CONTROL);
+      expect(asked.stdout).toContain('"state":"unlocked\\u001b[2J\\u202e\\udb40\\udc41"');
       expect(server.requests).toHaveLength(2);
       for (const request of server.requests) {
         const texts = stringsOf(JSON.parse(request.body));
