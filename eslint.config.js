@@ -85,6 +85,18 @@ export default tseslint.config(
           ],
         },
       ],
+      // Names, models and answers come from devices and people: the window renders text as text, never as markup.
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          'AssignmentExpression > MemberExpression.left[property.name=/^(innerHTML|outerHTML)$/]',
+          "CallExpression > MemberExpression.callee[property.name='insertAdjacentHTML']",
+        ].map((selector) => ({
+          selector,
+          message: 'The window renders text as text (docs/security.md): put strings in as React children.',
+        })),
+      ],
     },
   },
 );

@@ -4,6 +4,8 @@ import { orderTools } from '../tools/order-tools.ts';
 import { compareCodeUnits } from '../tools/order-tools.ts';
 import { toolExecutionSection } from './tool-execution-section.ts';
 import { assertUniqueToolNames } from './assert-unique-tool-names.ts';
+import { safeToolText } from './safe-tool-text.ts';
+import { safeLines } from '../text/safe-text.ts';
 
 /** What prompt assembly produces; the `system-prompt/assemble` listeners receive and return it. */
 export interface PromptAssembly {
@@ -21,7 +23,8 @@ export type PromptAssembleListener = (assembly: PromptAssembly) => PromptAssembl
  * Assembles the system prompt and the tool list for one turn: the sections of every enabled plugin
  * in their order, and the tools normalised into the authoritative order *before* the waterfall.
  * Throws `ToolOrderError` when `toolOrder` names a tool no enabled plugin provides, and
- * `DuplicateToolNameError` when two tools share a name (before or after the waterfall).
+ * `DuplicateToolNameError` when two tools share a name (before or after the waterfall). The prompt's
+ * text and the tools' descriptions come out through the one text rule (`core/text/safe-text.ts`).
  */
 export function assemblePrompt(options: {
   plugins: readonly Plugin[];
@@ -40,7 +43,12 @@ export function assemblePrompt(options: {
   let assembly: PromptAssembly = { sections, tools };
   for (const listener of options.listeners ?? []) assembly = listener(assembly);
   assertUniqueToolNames({ tools: assembly.tools, from: 'the system-prompt/assemble listeners' });
-  return { system: assembly.sections.map((section) => section.text).join('\n\n'), tools: assembly.tools };
+  // Last, over whatever every plugin and listener put in: text that could act instead of being read
+  // (a device's description, a name) reaches the model only as visible escapes.
+  return {
+    system: assembly.sections.map((section) => safeLines(section.text)).join('\n\n'),
+    tools: assembly.tools.map(safeToolText),
+  };
 }
 
 export const DEFAULT_PERSONA =

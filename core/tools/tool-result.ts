@@ -1,3 +1,4 @@
+import { safeText } from '../text/safe-text.ts';
 import { ToolError, type ToolErrorData } from './tool-error.ts';
 import type { CallOutcome } from './call-outcome.ts';
 
@@ -38,12 +39,17 @@ export function errorDataOf(thrown: unknown): ToolErrorData {
   return { reason: 'failed', detail: typeof thrown === 'string' ? thrown : compactJson(thrown) };
 }
 
-/** Compact JSON for the model; never `String(obj)` / `[object Object]`. */
+/**
+ * Compact JSON for the model; never `String(obj)` / `[object Object]`. Characters that could act
+ * instead of being read (controls, bidi, zero-width: `safeText`) are written as their `\uXXXX`
+ * escapes, which is the same JSON value: what a device answers is read, never obeyed, by the model
+ * and by a terminal.
+ */
 export function compactJson(value: unknown): string {
   if (value === undefined) return 'null';
   try {
-    return (
-      JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null'
+    return safeText(
+      JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'null',
     );
   } catch (error) {
     // A cyclic value cannot be JSON; say why in words rather than send "[object Object]".

@@ -6,7 +6,7 @@ import { abortableDelay } from '../transport/abortable-delay.ts';
 import { waitForPath } from '../transport/port-path.ts';
 import type { TransportClose } from '../transport/line-transport.ts';
 import { describeBus, type ModbusBusSettings } from './modbus-bus-settings.ts';
-import { modbusFailure } from './modbus-failure.ts';
+import { damagedReply, modbusFailure } from './modbus-failure.ts';
 import { ModbusRtuPort } from './modbus-rtu-port.ts';
 import type { ModbusTable } from './plan-reads.ts';
 
@@ -61,6 +61,7 @@ export class ModbusBus {
   private lifetime: AbortController | undefined;
   private running: Promise<void> = Promise.resolve();
   private client: ModbusRTU | undefined;
+  private port: ModbusRtuPort | undefined;
   private stateValue: BusState = 'idle';
 
   constructor(options: ModbusBusOptions) {
@@ -160,18 +161,19 @@ export class ModbusBus {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       client.setTimeout(options.timeoutMs);
       options.onSent?.();
+      const port = this.port;
       send(client, options.unit, options.request, (error, values) => {
         this.inFlight.delete(onLost);
         release();
-        if (error === null) return finish(() => resolve(values));
-        if (/Port Not Open/.test(String((error as Error).message)))
+        if (error !== null && /Port Not Open/.test(String((error as Error).message)))
           return finish(() => reject(offline(`${who}: the port closed`)));
-        const failure = modbusFailure(error, {
-          who,
-          what,
-          timeoutMs: options.timeoutMs,
-          changes: options.request.kind !== 'read',
-        });
+        const request = { who, what, timeoutMs: options.timeoutMs, changes: options.request.kind !== 'read' };
+        // A reply the port found inconsistent is damaged, whatever the library made of it (a CRC error first).
+        const inconsistent = port?.replyProblem;
+        const crc = error !== null && /CRC error/.test(String((error as Error).message));
+        if (error === null && inconsistent === undefined) return finish(() => resolve(values));
+        const failure =
+          inconsistent !== undefined && !crc ? damagedReply(request, inconsistent) : modbusFailure(error, request);
         if (failure.frameProblem !== undefined) options.onFrameProblem?.(`${who}: ${failure.frameProblem}`);
         finish(() => reject(failure.error));
       });
@@ -208,18 +210,21 @@ export class ModbusBus {
         break;
       }
       this.client = client;
+      this.port = port;
       this.setState('open');
       const onAbort = (): void => port.close();
       signal.addEventListener('abort', onAbort, { once: true });
       const reason = await closed;
       signal.removeEventListener('abort', onAbort);
       this.client = undefined;
+      this.port = undefined;
       this.failEverything(
         reason.disconnected ? `port lost${reason.detail ? ` (${reason.detail})` : ''}` : 'port closed',
       );
       if (!signal.aborted) this.setState('waiting');
     }
     this.client = undefined;
+    this.port = undefined;
     if (this.users === 0) this.setState('idle');
   }
 

@@ -21,7 +21,8 @@ export interface ModbusFailure {
 
 /**
  * Reads a modbus-serial failure. No reply → `timeout` naming the unit; an exception response →
- * `failed` naming the exception; a bad CRC or a malformed reply → `failed`, marked as a frame problem.
+ * `failed` naming the exception; a bad CRC, a malformed reply, or one the library could not decode
+ * (a `RangeError` from a byte count that lies) → `failed`, marked as a frame problem.
  * `changes` says the request would change something, so an unanswered one may have acted.
  */
 export function modbusFailure(
@@ -52,17 +53,26 @@ export function modbusFailure(
       }),
     };
   }
-  if (/CRC error|Data length error|Unexpected data error/.test(message)) {
-    return {
-      error: new ToolError({
-        reason: 'failed',
-        detail: `${who} sent a damaged reply to ${what} (${message})${request.changes ? '; it may have acted' : ''}`,
-        hint: 'noise on the bus or a second master: check wiring, termination and bus settings',
-      }),
-      frameProblem: message,
-    };
-  }
+  if (/CRC error|Data length error|Unexpected data error/.test(message)) return damagedReply(request, message);
+  // The library threw while decoding a reply it had accepted: the reply cannot be read.
+  if (error instanceof RangeError || error instanceof TypeError)
+    return damagedReply(request, `the reply could not be read: ${message}`);
   return {
     error: new ToolError({ reason: 'failed', detail: `${who}: ${what} failed: ${message}` }),
+  };
+}
+
+/** A reply that arrived but cannot be trusted (`why`: a bad CRC, a wrong length, a byte count that lies); counted as a frame problem. */
+export function damagedReply(
+  request: { who: string; what: string; changes: boolean },
+  why: string,
+): ModbusFailure & { frameProblem: string } {
+  return {
+    error: new ToolError({
+      reason: 'failed',
+      detail: `${request.who} sent a damaged reply to ${request.what} (${why})${request.changes ? '; it may have acted' : ''}`,
+      hint: 'noise on the bus or a second master: check wiring, termination and bus settings',
+    }),
+    frameProblem: why,
   };
 }

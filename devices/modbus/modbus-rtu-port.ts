@@ -29,6 +29,12 @@ export class ModbusRtuPort extends EventEmitter {
   private readonly serial: SerialPort;
   private buffer = Buffer.alloc(0);
   private awaited: AwaitedReply | undefined;
+  /**
+   * Why the last reply frame cannot be trusted although it has the awaited length (a read whose byte
+   * count says another length: modbus-serial would read past the frame, or return too few values);
+   * cleared by the next request.
+   */
+  replyProblem: string | undefined;
   private closedOnce = false;
   private pathLost = false;
   private watch: PortPathWatch | undefined;
@@ -112,6 +118,7 @@ export class ModbusRtuPort extends EventEmitter {
   write(frame: Buffer): void {
     this.awaited = awaitedReply(frame);
     this.buffer = Buffer.alloc(0);
+    this.replyProblem = undefined;
     this.serial.write(frame);
   }
 
@@ -149,6 +156,9 @@ export class ModbusRtuPort extends EventEmitter {
       const frame = this.buffer.subarray(start, start + length);
       this.awaited = undefined;
       this.buffer = Buffer.alloc(0);
+      // A read's third byte counts the data bytes that follow: it must agree with the length cut.
+      if (functionCode === awaited.functionCode && functionCode <= 4 && frame[2] !== length - 5)
+        this.replyProblem = `its byte count says ${frame[2]} bytes where ${length - 5} were asked`;
       this.emit('data', frame);
       return;
     }

@@ -45,6 +45,8 @@ export class ModbusUnitLink extends DeviceLinkBase {
   private readonly tools: DeviceTool[];
   private readonly releaseBus: () => Promise<void>;
   private loop: Promise<void> | undefined;
+  /** The last identity read got an answer that was no identity (an exception, a damaged reply): the unit is there. */
+  private answeredWrongly = false;
 
   constructor(options: ModbusUnitLinkOptions) {
     super(`unit ${options.unit} on ${options.bus.path}`);
@@ -76,8 +78,12 @@ export class ModbusUnitLink extends DeviceLinkBase {
     this.clearListeners();
   }
 
-  /** A unit that never answers is most often one at other bus settings (or another unit id). */
-  protected override notOnlineHint(): string {
+  /**
+   * A unit that answered its identity read with an exception or a damaged reply is there: the wait
+   * names what it answered. One that never answers is most often at other bus settings (or another unit id).
+   */
+  protected override notOnlineHint(): string | undefined {
+    if (this.answeredWrongly) return super.notOnlineHint();
     return `does unit ${this.options.unit} answer at these bus settings?`;
   }
 
@@ -92,6 +98,7 @@ export class ModbusUnitLink extends DeviceLinkBase {
       }
       try {
         const identified = await this.probe(signal);
+        this.answeredWrongly = false;
         this.goOnline({
           device: modbusIdentity({
             profile: this.options.profile,
@@ -104,6 +111,7 @@ export class ModbusUnitLink extends DeviceLinkBase {
         });
       } catch (error) {
         if (signal.aborted) return;
+        this.answeredWrongly = ToolError.isInstance(error) && error.reason === 'failed';
         this.reportProblem({
           problem: 'connection',
           detail: `${this.label}: reading its identity failed: ${ToolError.isInstance(error) ? error.detail : String(error)}`,

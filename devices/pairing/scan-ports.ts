@@ -2,6 +2,7 @@ import { access, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { listAnnouncedPorts } from '../simulator/simulator-index.ts';
+import { safeText } from '../../core/text/safe-text.ts';
 
 import type { PortSource } from './port-source.ts';
 
@@ -108,13 +109,17 @@ export async function scanPorts(
   return { candidates: [...found.values()], warnings };
 }
 
-/** One line of `devices scan`: `PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL`, empty fields where unknown. */
+/**
+ * One line of `devices scan`: `PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL`, empty fields where
+ * unknown. Each field is shown safely (a USB adapter names its own serial number, a simulator's
+ * announcement its path), so none can add a column, a line or a terminal command.
+ */
 export function formatScanLine(candidate: PortCandidate): string {
   const ids =
     candidate.vendorId !== undefined || candidate.productId !== undefined
       ? `${candidate.vendorId ?? ''}:${candidate.productId ?? ''}`
       : '';
-  return [candidate.path, candidate.source, ids, candidate.serialNumber ?? ''].join('\t');
+  return [candidate.path, candidate.source, ids, candidate.serialNumber ?? ''].map(safeText).join('\t');
 }
 
 function usbFields(port: ListedPort): Omit<PortCandidate, 'path' | 'source'> {

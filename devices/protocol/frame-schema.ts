@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonSchema } from '../../core/tools/json-schema.ts';
+import { unsafeCharacters } from '../../core/text/safe-text.ts';
 
 /** The largest frame (one line, newline excluded) either side may send; longer lines are dropped and counted. */
 export const MAX_FRAME_BYTES = 16 * 1024;
@@ -12,15 +13,39 @@ export const READY_EVENT = 'ready';
 
 const jsonSchemaType = z.enum(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
 
+/**
+ * Text the model reads and sends back exactly (an argument's name, one of its choices): escaping it
+ * would change what calls must say, so a character `safeText` would escape is refused instead.
+ */
+function readAsIs(text: z.ZodString): z.ZodType<string> {
+  return text.superRefine((value, context) => {
+    const why = actsInstead(value);
+    if (why) context.addIssue({ code: 'custom', message: why });
+  });
+}
+
+function actsInstead(text: string): string | undefined {
+  const unsafe = unsafeCharacters(text);
+  return unsafe.length > 0 ? `holds a character that would act instead of being read (${unsafe.join(' ')})` : undefined;
+}
+
 /** The subset of JSON Schema that core understands, as a device may declare it (unknown keys are dropped). */
 export const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() =>
   z.object({
     type: jsonSchemaType.optional(),
     description: z.string().max(1000).optional(),
-    properties: z.record(z.string().max(64), jsonSchemaSchema).optional(),
-    required: z.array(z.string().max(64)).optional(),
+    properties: z
+      .record(z.string().max(64), jsonSchemaSchema)
+      .superRefine((properties, context) => {
+        for (const name of Object.keys(properties)) {
+          const why = actsInstead(name);
+          if (why) context.addIssue({ code: 'custom', path: [name], message: why });
+        }
+      })
+      .optional(),
+    required: z.array(readAsIs(z.string().max(64))).optional(),
     items: jsonSchemaSchema.optional(),
-    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
+    enum: z.array(z.union([readAsIs(z.string()), z.number(), z.boolean()])).optional(),
     minimum: z.number().optional(),
     maximum: z.number().optional(),
     additionalProperties: z.boolean().optional(),

@@ -7,6 +7,7 @@ import { authorisedDevices, authorizeDeviceCall } from './authorize-device-call.
 import { checkDeviceArguments } from './check-device-arguments.ts';
 import { mergeParameterSchemas, sameSchema } from './merge-parameter-schemas.ts';
 import { deviceToolName } from '../protocol/device-tool-name.ts';
+import { safeText } from '../../core/text/safe-text.ts';
 
 interface ActionGroup {
   kind: string;
@@ -31,7 +32,7 @@ export function createDevicesPlugin(registry: DeviceRegistry): Plugin {
       if (devices.length === 0) return [];
       const lines = devices.map(
         (device) =>
-          `- ${device.id} (${device.kind}${device.alias !== device.id ? `, "${device.alias}"` : ''}): ${device.online ? 'online' : device.status}`,
+          `- ${device.id} (${device.kind}${device.alias !== device.id ? `, "${safeText(device.alias)}"` : ''}): ${device.online ? 'online' : device.status}`,
       );
       return [{ id: 'devices', order: 50, text: `Devices (pass device_id to device tools):\n${lines.join('\n')}` }];
     },
@@ -61,9 +62,10 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
   const { kind, action } = group;
   const first = group.declarations[0]!;
   const ids = group.devices.map((device) => device.trustedIdentity.id);
+  // A name is one line of the description: the person's words, never the model's instructions.
   const listed = group.devices.map((device) =>
     device.alias && device.alias !== device.trustedIdentity.id
-      ? `${device.trustedIdentity.id} ("${device.alias}")`
+      ? `${device.trustedIdentity.id} ("${safeText(device.alias)}")`
       : device.trustedIdentity.id,
   );
   return {

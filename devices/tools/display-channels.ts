@@ -1,6 +1,7 @@
 import type { OutputChannel } from '../../core/plugins/output-channel.ts';
 import type { DeviceRegistry } from '../registry/device-registry.ts';
 import { authorisedDevices, authorizeDeviceCall } from './authorize-device-call.ts';
+import { safeText } from '../../core/text/safe-text.ts';
 
 /**
  * Every authorised text display as an output channel (`display-1` → `display_1`); the channels
@@ -11,7 +12,7 @@ export function displayChannels(registry: DeviceRegistry): OutputChannel[] {
     const deviceId = device.trustedIdentity.id;
     return {
       name: deviceId.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
-      description: `Text display ${deviceId}${device.alias && device.alias !== deviceId ? ` ("${device.alias}")` : ''}, at most 64 characters.`,
+      description: `Text display ${deviceId}${device.alias && device.alias !== deviceId ? ` ("${safeText(device.alias)}")` : ''}, at most 64 characters.`,
       async send(text, context) {
         const decision = authorizeDeviceCall(registry, {
           kind: 'display',

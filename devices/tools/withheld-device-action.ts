@@ -1,5 +1,6 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
 import type { DeviceRegistry } from '../registry/device-registry.ts';
+import { safeText } from '../../core/text/safe-text.ts';
 
 /**
  * Why `<kind>__<action>` is not offered although a paired device of that kind declares the action:
@@ -18,7 +19,7 @@ export function withheldDeviceAction(registry: DeviceRegistry, name: string): To
   if (declaring.length === 0) return undefined;
   const reasons = declaring.map((entry) => {
     const id = entry.trustedIdentity.id;
-    const named = entry.alias && entry.alias !== id ? `${id} ("${entry.alias}")` : id;
+    const named = entry.alias && entry.alias !== id ? `${id} ("${safeText(entry.alias)}")` : id;
     return entry.trusted
       ? `${action} is not granted on ${named}`
       : `${named} ${entry.untrustedBecause ?? 'is not trusted'}`;

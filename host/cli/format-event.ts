@@ -3,6 +3,7 @@ import type { ToolErrorData } from '../../core/tools/tool-error.ts';
 import type { CallOutcome } from '../../core/tools/call-outcome.ts';
 import { describeCallOutcome } from '../../core/tools/describe-call-outcome.ts';
 import { compactJson } from '../../core/tools/tool-result.ts';
+import { safeText } from '../../core/text/safe-text.ts';
 
 /** One call of a batch as `ask` prints it: declared by batch/start, then started and ended. */
 export interface CallRow {
@@ -36,8 +37,13 @@ export function formatMs(ms: number): string {
  * Pure: one row of a batch, 1-based, with its full arguments and where it stands: queued, running
  * (for how long), or its outcome in words (done with its result; failed, not sent or unknown with
  * the error, its hint and what that means for the device), and any wait for the person apart.
+ * Always one line, shown safely: errors quote what devices said.
  */
 export function formatCallRow(row: CallRow, now: number): string {
+  return safeText(callRowText(row, now));
+}
+
+function callRowText(row: CallRow, now: number): string {
   const head = `│ ${row.index + 1}. ${row.name}${Object.keys(row.args).length > 0 ? `  ${formatArgs(row.args)}` : ''}`;
   if (row.status === 'queued') return `${head} — queued`;
   if (row.status === 'running')
@@ -64,8 +70,12 @@ export function formatBatchFooter(event: Extract<AgentEvent, { type: 'batch/end'
   return `└ ${event.executed} of ${total} done in ${formatMs(event.wallMs)}`;
 }
 
-/** Pure: what the read-back after a Stop found on one device. */
+/** Pure: what the read-back after a Stop found on one device, on one line shown safely. */
 export function formatDeviceState(event: Extract<AgentEvent, { type: 'device/state' }>): string {
+  return safeText(deviceStateText(event));
+}
+
+function deviceStateText(event: Extract<AgentEvent, { type: 'device/state' }>): string {
   const part = event.args ? ` (${formatArgs(event.args)})` : '';
   if (event.error)
     return `${event.deviceId}${part} could not be read after the stop (${event.error.reason}${event.error.detail ? `: ${event.error.detail}` : ''}): it may have acted`;

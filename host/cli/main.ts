@@ -1,4 +1,5 @@
 import { UsageError, type CliIo } from './cli-io.ts';
+import { safeLines } from '../../core/text/safe-text.ts';
 import { closestWord } from './closest-word.ts';
 import { formatHelp, type CommandHelp } from './command-help.ts';
 import { explainUsageError } from './explain-usage-error.ts';
@@ -117,10 +118,11 @@ export async function main(
     return await command(rest, { ...streams, signal: controller.signal });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      streams.stderr.write(explainUsageError(help, error));
+      streams.stderr.write(safeLines(explainUsageError(help, error)));
       return 2;
     }
-    streams.stderr.write(`home-agent ${name}: ${(error as Error)?.message ?? String(error)}\n`);
+    // A failure may quote what a device or a person named (a refused hello, a path): shown safely.
+    streams.stderr.write(`home-agent ${name}: ${safeLines((error as Error)?.message ?? String(error))}\n`);
     return 1;
   } finally {
     process.off('SIGINT', stop);

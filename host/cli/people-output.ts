@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
+import { safeLines } from '../../core/text/safe-text.ts';
 import {
   formatBatchFooter,
   formatBatchHeader,
@@ -50,7 +51,8 @@ export class PeopleOutput {
   handle(event: AgentEvent): void {
     switch (event.type) {
       case 'text/delta':
-        this.print(event.text);
+        // The model may repeat what a device said: its lines stay lines, nothing else acts.
+        this.print(safeLines(event.text));
         return;
       case 'message/assistant':
         this.endLine();
@@ -74,7 +76,7 @@ export class PeopleOutput {
         }));
         return;
       case 'output/send':
-        this.batch?.outputs.push(`│ → [${event.channel}] ${event.text}`);
+        this.batch?.outputs.push(`│ → [${event.channel}] ${safeLines(event.text)}`);
         return;
       case 'batch/end':
         this.endBatch(event);
@@ -144,6 +146,7 @@ export class PeopleOutput {
     if (!batch || !terminal) return;
     const width = Math.max(20, terminal.columns() - 1);
     const now = this.now();
+    // Each row is one line (formatCallRow shows what devices said safely), so the count to redraw over holds.
     const lines = [batch.header, ...batch.rows.map((row) => formatCallRow(row, now))].map((line) =>
       line.length > width ? `${line.slice(0, width - 1)}…` : line,
     );

@@ -1,11 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
+import { compactJson } from '../../core/tools/tool-result.ts';
 
-/** The question `ask` puts on the terminal: the tool, its device, its whole arguments. */
+/**
+ * The question `ask` puts on the terminal: the tool, its device, its whole arguments (as compact JSON,
+ * where controls and bidi characters are escapes: the person judges what will really be sent).
+ */
 export function approvalQuestion(event: Extract<AgentEvent, { type: 'approval/request' }>): string {
   const where = event.deviceId !== undefined ? ` on ${event.deviceId}` : '';
-  return `${event.name}${where} wants to run with ${JSON.stringify(event.args)}.\nAllow it? [y/N, a = always allow ${event.name}${where}] `;
+  return `${event.name}${where} wants to run with ${compactJson(event.args)}.\nAllow it? [y/N, a = always allow ${event.name}${where}] `;
 }
 
 /** Reads an answer: y/yes allows once, a/always allows and remembers, anything else denies. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
 import { declarationDifferenceSchema } from '../../devices/protocol/compare-declarations.ts';
 import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
+import { displayNameSchema } from '../../core/text/display-name-schema.ts';
 
 /**
  * The devices and approvals part of the API contract (spread into `apiContract`): finding, pairing,
@@ -15,7 +16,8 @@ export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
 const deviceId = z.string().min(1).max(200);
 const toolName = z.string().min(1).max(200);
 const portPath = z.string().min(1).max(500);
-const alias = z.string().trim().min(1, 'the name is empty').max(100, 'the name is longer than 100 characters');
+// A person's name for a device: the same one rule as the CLI's (one line, visible, at most 100 characters).
+const alias = displayNameSchema;
 
 /** One action a device offers, as the person is shown it before granting it. */
 export const deviceActionSchema = z.object({

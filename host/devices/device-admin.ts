@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { DevicePairing, type PairingCandidate } from '../../devices/pairing/device-pairing.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { scanPorts } from '../../devices/pairing/scan-ports.ts';
+import { checkSerialPort, type SerialPortCheck } from '../../devices/pairing/check-serial-port.ts';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
 import { declarationHash } from '../../devices/registry/pinned-declaration.ts';
@@ -32,6 +32,8 @@ export interface DeviceAdminOptions {
   /** How long a probe waits for a hello (default 3000 ms). */
   probeTimeoutMs?: number;
   scan?: typeof scanPorts;
+  /** Whether a path is a serial port the API may open (default: `checkSerialPort`). */
+  checkPort?: (path: string) => Promise<SerialPortCheck>;
 }
 
 /**
@@ -212,7 +214,12 @@ export class DeviceAdmin {
     );
   }
 
-  /** A path the API may open: a character device (a serial port or pseudo-terminal), with a built-in profile if any. */
+  /**
+   * A path the API may open, checked before anything opens it: a serial port the system lists, or a
+   * running simulator's port (`checkSerialPort`), with a built-in profile if any. Whoever holds the
+   * token reaches this; a terminal, a console or a watchdog is refused with what it is. The CLI,
+   * where the person at the terminal names the path, may open any pseudo-terminal.
+   */
   private async checkPlacement(input: { path: string; profile?: string | undefined }): Promise<void> {
     if (input.profile !== undefined && !BUILTIN_PROFILE_NAMES.includes(input.profile))
       throw new DeviceAdminError(
@@ -227,16 +234,8 @@ export class DeviceAdmin {
         409,
         `${input.path} is ${holder.id}, named on the command line for this run (all its actions are allowed): it is not paired`,
       );
-    let isPort: boolean;
-    try {
-      isPort = (await stat(input.path)).isCharacterDevice();
-    } catch (error) {
-      throw new DeviceAdminError(
-        400,
-        `${input.path} is not there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): is the device plugged in?`,
-      );
-    }
-    if (!isPort) throw new DeviceAdminError(400, `${input.path} is not a serial port (not a character device)`);
+    const port = await (this.options.checkPort ?? checkSerialPort)(input.path);
+    if (!port.ok) throw new DeviceAdminError(400, port.reason);
   }
 
   /**

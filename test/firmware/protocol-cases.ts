@@ -110,4 +110,19 @@ export const PROTOCOL_CASES: readonly ProtocolCase[] = [
     line: fixed('{"id":19,"op":"call","tool":"set","args":{"on":false}}\r'),
     expected: { ok: true, id: 19, result: { on: false, brightness: 40 } },
   },
+  {
+    name: 'a NUL after a whole request: the line is not JSON, and nothing runs',
+    line: fixed('{"id":20,"op":"call","tool":"set","args":{"on":true}}\u0000{"trailing":1}'),
+    expected: { ok: false, id: 20, reason: 'invalid_json' },
+  },
+  {
+    name: 'a NUL inside a string of the request',
+    line: fixed('{"id":21,"op":"call","tool":"set","args":{"on":true,"note":"a\u0000b"}}'),
+    expected: { ok: false, id: 21, reason: 'invalid_json' },
+  },
+  {
+    name: 'get after the lines with a NUL: the lamp is still off',
+    line: fixed('{"id":22,"op":"call","tool":"get","args":{}}'),
+    expected: { ok: true, id: 22, result: { on: false, brightness: 40 } },
+  },
 ];

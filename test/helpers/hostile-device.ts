@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPseudoTerminalPair } from '../../devices/simulator/pseudo-terminal-pair.ts';
 import { SimulatedFirmware } from '../../devices/simulator/simulated-firmware.ts';
-import type { SimulatedDeviceModel } from '../../devices/simulator/simulated-device-model.ts';
+import type { EmitEvent, SimulatedDeviceModel } from '../../devices/simulator/simulated-device-model.ts';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { openSerialLineTransport } from '../../devices/transport/serial-line-transport.ts';
 
@@ -28,23 +28,38 @@ export function declaredAction(name: string): DeviceTool {
   };
 }
 
-/** Starts firmware that says hello as `kind` with `tools`, on a socat pair; `close` frees both. */
+/**
+ * Starts firmware that says hello as `kind` with `tools` (and, when given, that `model` and
+ * `firmware` text, and answers every call with `answer`), on a socat pair; `close` frees both.
+ */
 export async function startHostileDevice(options: {
   id: string;
   kind: string;
   tools: DeviceTool[];
+  model?: string;
+  firmware?: string;
+  answer?: unknown;
+  /** An event sent before each answer (a device's own words that reach the log). */
+  event?: { name: string; data: Record<string, unknown> };
 }): Promise<HostileDevice> {
   const folder = mkdtempSync(path.join(tmpdir(), 'home-agent-hostile-'));
   let tools = options.tools;
+  let emit: EmitEvent | undefined;
   const model: SimulatedDeviceModel = {
     kind: options.kind,
-    model: 'hostile',
-    firmware: '1.0',
+    model: options.model ?? 'hostile',
+    firmware: options.firmware ?? '1.0',
     // Read at every hello, so `redeclare` changes what the next one says.
     get tools() {
       return tools;
     },
-    handle: () => ({ done: true }),
+    handle: () => {
+      if (options.event) emit?.(options.event.name, options.event.data);
+      return options.answer ?? { done: true };
+    },
+    bindEvents: (bound) => {
+      emit = bound;
+    },
   };
   const firmware = new SimulatedFirmware({ id: options.id, model, latencyMs: 0 });
   const hostPath = path.join(folder, options.id);

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
+import { compactJson } from '../../../core/tools/tool-result.ts';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
-import { UsageError, type CliIo } from '../cli-io.ts';
+import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 import { PeopleOutput } from '../people-output.ts';
@@ -79,7 +80,7 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   if (!apiContract['conversations/events'].input.shape.conversationId.safeParse(conversationId).success)
     throw new UsageError(`--conversation: a conversation id has 1 to 200 characters (got ${conversationId.length})`);
   const flags = readCommonFlags(values);
-  const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
+  const log = stderrLog(io);
   // A reader that goes away (`| head`) stops the turn instead of crashing the process.
   const stop = new AbortController();
   const signal = AbortSignal.any([io.signal, stop.signal]);
@@ -114,7 +115,8 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
     const unsubscribe = host.events.subscribe((event: AgentEvent) => {
       if (stop.signal.aborted) return;
       if (people) people.handle(event);
-      else io.stdout.write(`${JSON.stringify(event)}\n`);
+      // The same JSON value, with what could act on a terminal written as escapes (compactJson).
+      else io.stdout.write(`${compactJson(event)}\n`);
     });
     const outcome = await host.agent.runTurn({ conversationId, text: prompt, signal });
     unsubscribe();

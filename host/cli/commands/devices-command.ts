@@ -12,6 +12,9 @@ import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile
 import { databaseFileOf, resolveDataDir } from '../../config/data-dir.ts';
 import { DEVICES_HELP } from './devices-help.ts';
 import { UsageError, type CliIo } from '../cli-io.ts';
+import { safeText } from '../../../core/text/safe-text.ts';
+import { compactJson } from '../../../core/tools/tool-result.ts';
+import { displayNameSchema } from '../../../core/text/display-name-schema.ts';
 
 /** The usage lines of `devices`, from its help (the one place they are written). */
 export const DEVICES_USAGE = DEVICES_HELP.usage.map((line) => `home-agent ${line}`).join('\n');
@@ -23,6 +26,7 @@ const SCAN_LEGEND = `columns: PATH, SOURCE, VENDOR:PRODUCT (USB ids), SERIAL; em
   .map(([source, meaning]) => `${source} = ${meaning}`)
   .join(', ')}. Scanning opened no port; pair one with: home-agent devices pair PATH`;
 
+/** What the person is asked about; every line is shown safely, so a device cannot rewrite the prompt it is judged by. */
 function describeCandidate(candidate: PairingCandidate): string {
   const { identity, tools } = candidate;
   const lines = [
@@ -44,7 +48,14 @@ function describeCandidate(candidate: PairingCandidate): string {
         ]
       : []),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(safeText).join('\n')}\n`;
+}
+
+/** A name the person typed, checked by the same rule as the API's; a refusal is a usage error saying why. */
+function checkedName(name: string, flag?: string): string {
+  const parsed = displayNameSchema.safeParse(name);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(`${flag ? `${flag}: ` : ''}${parsed.error.issues[0]?.message ?? 'the name cannot be used'}`);
 }
 
 /** What pairing a device again under its id loses, in words: its name, grants and standing approvals. */
@@ -103,7 +114,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
   if (action === 'scan') {
     // Scanning opens no port (opening one resets many Arduinos): it reads what the OS and simulators say.
     const { candidates, warnings } = await scanPorts({ manualPaths: values.path ?? [], signal: io.signal });
-    for (const warning of warnings) io.stderr.write(`home-agent: ${warning}\n`);
+    for (const warning of warnings) io.stderr.write(`home-agent: ${safeText(warning)}\n`);
     for (const candidate of candidates) io.stdout.write(`${formatScanLine(candidate)}\n`);
     if (candidates.length === 0)
       io.stderr.write(
@@ -132,9 +143,10 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             ? values.profile
             : resolve(values.profile);
         const modbus = modbusFlags(values);
+        const alias = values.alias === undefined ? undefined : checkedName(values.alias, '--alias');
         const paired = await pairing.pair({
           path,
-          ...(values.alias ? { alias: values.alias } : {}),
+          ...(alias !== undefined ? { alias } : {}),
           ...(profile ? { profile } : {}),
           ...(modbus ? { modbus } : {}),
           signal: io.signal,
@@ -166,19 +178,27 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           return 1;
         }
         io.stdout.write(
-          `Paired ${paired.identity.id} as "${paired.alias}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`,
+          `Paired ${paired.identity.id} as "${safeText(paired.alias)}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`,
         );
         return 0;
       }
       case 'list': {
         const devices = store.list();
-        if (values.json) io.stdout.write(`${JSON.stringify(devices)}\n`);
+        if (values.json) io.stdout.write(`${compactJson(devices)}\n`);
         else if (devices.length === 0)
           io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
         else
           for (const device of devices)
             io.stdout.write(
-              `${device.identity.id}\t"${device.alias}"\t${device.identity.kind}\t${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}\tgranted: ${device.grants.join(', ') || '(none)'}\n`,
+              `${[
+                device.identity.id,
+                `"${device.alias}"`,
+                device.identity.kind,
+                `${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}`,
+                `granted: ${device.grants.join(', ') || '(none)'}`,
+              ]
+                .map(safeText)
+                .join('\t')}\n`,
             );
         return 0;
       }
@@ -219,12 +239,13 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       }
       case 'rename': {
         const deviceId = needId();
-        const alias = rest.slice(1).join(' ').trim();
-        if (!alias)
+        const typed = rest.slice(1).join(' ');
+        if (!typed.trim())
           throw new UsageError('devices rename needs the new name, e.g. home-agent devices rename lamp-1 Desk lamp');
+        const alias = checkedName(typed);
         if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
         const renamed = pairing.rename(deviceId, alias);
-        io.stdout.write(`${deviceId} is now "${renamed.alias}".\n`);
+        io.stdout.write(`${deviceId} is now "${safeText(renamed.alias)}".\n`);
         return 0;
       }
       case 'forget': {

@@ -24,12 +24,16 @@ export const DEVICES_HELP: CommandHelp = {
     'one that only asks more applies at once. Pairing an id that is paired already replaces that',
     'pairing (its name, grants and standing approvals) once you say yes, or with --yes. PATH and a',
     'profile FILE are stored absolute. `scan` opens no port (opening one resets many Arduinos): it',
-    'prints one line a port, PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL, empty where unknown. Each',
-    'action takes --data-dir DIR (default: the app data folder).',
+    'prints one line a port, PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL, empty where unknown. `pair`',
+    'opens the path you name, a pseudo-terminal too (socat, simavr); the window opens only serial ports and',
+    'the ports of a running `home-agent sim`. Each action takes --data-dir DIR (default: the app data folder).',
   ].join('\n'),
   options: [
     { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },
-    { flag: '--alias A', text: 'pair: a name people use for the device ("Kitchen lamp").' },
+    {
+      flag: '--alias A',
+      text: 'pair: a name people use for the device ("Kitchen lamp"): one line of at most 100 characters, no control characters (rename takes the same).',
+    },
     {
       flag: '--profile NAME|FILE',
       text: `pair: how to speak to a device that does not speak JSON (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}).`,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
-import { UsageError, type CliIo } from '../cli-io.ts';
+import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
 import { startWebServer } from '../../web/web-server.ts';
 import { isLoopbackName } from '../../web/host-allowlist.ts';
 import type { CommandHelp } from '../command-help.ts';
@@ -91,7 +91,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
   const flags = readCommonFlags(values);
-  const log = (line: string): void => void io.stderr.write(`home-agent: ${line}\n`);
+  const log = stderrLog(io);
   // Checked before anything starts: a refused command line opens no database and no port.
   const token = chooseToken({
     flag: values.token,

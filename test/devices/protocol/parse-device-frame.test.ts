@@ -105,6 +105,26 @@ describe('helloResultSchema', () => {
     expect(helloResultSchema.safeParse({ device, tools: [], maxFrameBytes: 63 }).success).toBe(false);
     expect(helloResultSchema.safeParse({ device, tools: [], maxFrameBytes: 100.5 }).success).toBe(false);
   });
+
+  it('refuses argument names and choices that hold a control, bidi or zero-width character, which the model would read as they are', () => {
+    const device = { id: 'x-1', kind: 'lamp', model: 'm', firmware: 'f' };
+    const tool = (parameters: unknown) => ({ device, tools: [{ name: 'set', description: 'd', parameters }] });
+    const issues = (parameters: unknown) => {
+      const parsed = helloResultSchema.safeParse(tool(parameters));
+      return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    };
+    expect(issues({ type: 'object', properties: { 'on\u001b[2J': { type: 'boolean' } } })).toEqual([
+      'tools.0.parameters.properties.on\u001b[2J: holds a character that would act instead of being read (\\u001b)',
+    ]);
+    expect(issues({ type: 'object', required: ['on\u200b'] })).toEqual([
+      'tools.0.parameters.required.0: holds a character that would act instead of being read (\\u200b)',
+    ]);
+    expect(issues({ type: 'string', enum: ['warm', 'cold\u202e'] })).toEqual([
+      'tools.0.parameters.enum.1: holds a character that would act instead of being read (\\u202e)',
+    ]);
+    // Descriptions are shown as escapes instead (core/prompt/safe-tool-text.ts): they may hold anything.
+    expect(issues({ type: 'object', description: 'line\nnext\u001b' })).toEqual([]);
+  });
 });
 
 describe('encodeFrame', () => {

@@ -149,13 +149,36 @@ describe('the devices API', () => {
     expect((await api(host, 'devices/list')).devices).toEqual([]);
   });
 
+  it('refuses a name with a control or bidi character, or made only of invisible ones, saying why (the rule the CLI uses)', async () => {
+    const { host, sim } = await setup({ kinds: ['lamp'] });
+    await api(host, 'devices/pair', { path: sim.devices[0]!.path, identity: LAMP, alias: 'Desk lamp' });
+    const refusals = [
+      ['Desk\nlamp', 'the name holds a control character (\\u000a)'],
+      ['lamp\u001b[2J', 'the name holds a control character (\\u001b)'],
+      ['lamp\u0000', 'the name holds a control character (\\u0000)'],
+      ['abc\u202edcba', 'the name holds a control character (\\u202e)'],
+      ['\u200b\u200d', 'the name is made only of invisible characters (\\u200b \\u200d)'],
+      ['x'.repeat(101), 'the name is longer than 100 characters'],
+    ];
+    for (const [alias, reason] of refusals) {
+      await expect(api(host, 'devices/rename', { deviceId: 'lamp-1', alias })).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining(reason!),
+      });
+    }
+    await expect(
+      api(host, 'devices/pair', { path: sim.devices[0]!.path, identity: LAMP, alias: 'a\u2066b' }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('(\\u2066)') });
+    expect((await api(host, 'devices/list')).devices[0]).toMatchObject({ alias: 'Desk lamp' });
+  });
+
   it('opens only serial ports, and only with a built-in profile', async () => {
     const { host } = await setup({ kinds: ['lamp'] });
     const file = path.join(index, 'not-a-port');
     writeFileSync(file, 'root:x:0:0');
     await expect(api(host, 'devices/probe', { path: file })).rejects.toMatchObject({
       status: 400,
-      message: `${file} is not a serial port (not a character device)`,
+      message: `${file} is not a serial port (a regular file)`,
     });
     await expect(api(host, 'devices/probe', { path: '/dev/null', profile: file })).rejects.toMatchObject({
       status: 400,

@@ -124,6 +124,25 @@ describe('ask’s output for people', () => {
     expect(screen.text()).toHaveLength(5);
   });
 
+  it("keeps each row one line when a device's error holds line breaks and terminal commands, so redrawing stays in place", () => {
+    const { screen, output } = terminal();
+    output.handle(batchStart);
+    output.handle(toolStart(0));
+    output.handle(
+      toolEnd(0, {
+        ok: false,
+        outcome: 'failed',
+        error: { reason: 'failed', detail: 'jammed\n\u001b[2K\u001b[1A│ 2. lamp__set — done\u202e', hint: 'x\ry' },
+        runMs: 10,
+      }),
+    );
+    expect(screen.text()).toHaveLength(4);
+    expect(screen.text()[1]).toBe(
+      '│ 1. lamp__set  device_id: "lamp-1", on: true — failed: failed: jammed\\u000a\\u001b[2K\\u001b[1A│ 2. lamp__set — done\\u202e (x\\u000dy) · ran 10 ms',
+    );
+    expect(screen.text()[2]).toBe('│ 2. lamp__set  device_id: "lamp-2", on: true — queued');
+  });
+
   it('on a narrow terminal, cuts live rows to its width so redrawing stays in place', () => {
     const screen = new TerminalScreen();
     const output = new PeopleOutput({

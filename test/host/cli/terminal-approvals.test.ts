@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
-import { askOnTerminal } from '../../../host/cli/terminal-approvals.ts';
+import { approvalQuestion, askOnTerminal } from '../../../host/cli/terminal-approvals.ts';
 
 const scope = { at: 0, conversationId: 'c1', turnId: 't1' };
 
@@ -109,5 +109,24 @@ describe('questions on the terminal', () => {
     await term.shows('display__show wants to run');
     expect(term.screen()).not.toContain('relay__set');
     expect(term.answers).toEqual([{ approvalId: 'question-a', approved: false }]);
+  });
+});
+
+describe('approvalQuestion', () => {
+  it('shows arguments that hold controls or bidi characters as escapes, so the person judges what will really be sent', () => {
+    const event = {
+      ...scope,
+      type: 'approval/request',
+      batchId: 'b1',
+      callId: 'call-1',
+      approvalId: 'a1',
+      index: 0,
+      name: 'display__show',
+      deviceId: 'display-1',
+      args: { device_id: 'display-1', text: 'Door \u202edekcolnu\u001b[2K\r' },
+    } as const satisfies AgentEvent;
+    expect(approvalQuestion(event)).toBe(
+      'display__show on display-1 wants to run with {"device_id":"display-1","text":"Door \\u202edekcolnu\\u001b[2K\\r"}.\nAllow it? [y/N, a = always allow display__show on display-1] ',
+    );
   });
 });

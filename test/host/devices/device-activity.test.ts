@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
+import { announceSimulator } from '../../../devices/simulator/simulator-index.ts';
 import { devicesWhen, startTestHost, tempDataDir } from './host-rig.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -13,6 +17,20 @@ describe("a paired device's activity in devices/list", () => {
     cleanups.push(() => data.remove());
     const sim = await startSimulatedDevices({ kinds: ['door_sensor'], latencyMs: 0 });
     cleanups.push(() => sim.close());
+    // Announced as `home-agent sim` announces its ports: the window's API opens only those and serial ports.
+    const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
+    cleanups.push(() => rmSync(index, { recursive: true, force: true }));
+    const announcement = await announceSimulator({
+      devices: sim.devices.map((device) => ({ path: device.path, id: device.id, kind: device.kind })),
+      directory: index,
+    });
+    cleanups.push(() => announcement.close());
+    const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
+    process.env.HOME_AGENT_SIM_INDEX = index;
+    cleanups.push(() => {
+      if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
+      else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
+    });
     const { host, notices } = await startTestHost({ dataDir: data.dir });
     cleanups.push(() => host.dispose());
     const door = sim.devices[0]!;

@@ -44,13 +44,23 @@ void HomeAgentDevice::poll() {
           port_->print(F(" bytes this device reads (maxFrameBytes)"));
           writeErrorEnd();
         }
+      } else if (heldNul_) {
+        // JSON has no raw NUL, and the line buffer would end at it: a request cut short there could
+        // still parse and run (`{…"on":true}}\0…`). Refused whole, as the host would refuse it.
+        if (home_agent_json::leadingId(line_, id_)) {
+          writeErrorHead(HOME_AGENT_INVALID_JSON, nullptr, 0);
+          port_->print(F("the request is not valid JSON (it holds a NUL byte)"));
+          writeErrorEnd();
+        }
       } else if (length_ > 0) {
         handleLine();
       }
       length_ = 0;
       overflowed_ = false;
+      heldNul_ = false;
       return;  // one request per poll, so the sketch's loop runs between requests
     }
+    if (c == '\0') heldNul_ = true;
     if (overflowed_) continue;
     if (length_ == HOME_AGENT_MAX_FRAME_BYTES) {
       overflowed_ = true;

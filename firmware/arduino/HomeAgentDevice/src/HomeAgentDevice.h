@@ -156,6 +156,8 @@ class HomeAgentDevice {
   char line_[HOME_AGENT_MAX_FRAME_BYTES + 1];
   uint8_t length_ = 0;
   bool overflowed_ = false;
+  // The line holds a NUL byte: it is refused when it ends, whatever comes before the NUL.
+  bool heldNul_ = false;
   // The request id as the host wrote it (up to 16 digits: JavaScript's largest safe integer).
   char id_[17];
   // True while a frame is being written, so an event from a handler cannot cut into the answer.
