@@ -1,4 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { adapterContext } from '../http/adapter-context.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
 import { fetchModelStream, type ModelStreamRequest } from '../http/fetch-model-stream.ts';
 import type { ModelRequestContext } from '../http/model-request-context.ts';
@@ -38,6 +39,7 @@ export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter 
   const url = endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true });
   return {
     label: `${PROVIDER}:${options.model}`,
+    context: adapterContext({ provider: PROVIDER, options, baseUrl }),
     stream: (request, streamOptions) => streamOpenAi({ options, baseUrl, url, request, streamOptions }),
   };
 }
