@@ -14,6 +14,7 @@ const OUR_TABLES = [
   'conversations',
   'events',
   'messages',
+  'model_contexts',
   'paired_devices',
   'plugin_state',
   'request_parts',
