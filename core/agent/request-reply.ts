@@ -41,12 +41,13 @@ export async function requestReply(options: {
       ...(budget ? { budget } : {}),
     });
     const { size } = prepared;
-    if (size.tooLarge && budget?.windowTokens !== undefined && budget.source !== undefined)
+    // Only a known window makes a request too large, so the budget has one here.
+    if (size.tooLarge)
       return {
         ok: false,
         error: contextTooSmallMessage({
           label: model.label,
-          budget: { ...budget, windowTokens: budget.windowTokens, source: budget.source },
+          budget: { ...budget!, windowTokens: budget!.windowTokens!, source: budget!.source! },
           systemBytes: size.systemBytes,
           toolsBytes: size.toolsBytes,
           currentTurnBytes: size.currentTurnBytes,
