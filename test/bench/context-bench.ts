@@ -43,7 +43,7 @@ export interface ContextRun {
   /** V8's heap reserved, and memory outside it (buffers), at 1,000. */
   heapTotalMbAt1000: number;
   externalMbAt1000: number;
-  /** Model requests answered 400 (goal: at most one per learned limit). */
+  /** Model requests answered 400, the warm-up's included (goal: at most one per learned limit). */
   http400s: number;
 }
 
@@ -91,7 +91,6 @@ export async function runOnce(options: {
     const firstBytes: number[] = [];
     let failedTurns = 0;
     for (let turn = 1; turn <= WARM_UP; turn += 1) await serve.send('warm-up', `Warm-up ${turn}: switch both lamps on`);
-    served.length = 0;
     let at30 = await serve.memory();
     const cpu: Record<number, number> = { 0: await serve.cpuMs() };
     for (let turn = 1; turn <= TURNS; turn += 1) {
