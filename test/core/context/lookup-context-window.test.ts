@@ -55,6 +55,17 @@ describe('lookupContextWindow', () => {
     expect(await ask('ollama', server.url)).toBeUndefined();
   });
 
+  it('reads no more than 8 MiB of an answer: a larger one says nothing', async () => {
+    const padding = 'x'.repeat(9 * 1024 * 1024);
+    server.answerLookups(() => ({
+      body: JSON.stringify({ data: [{ id: 'fake-model', max_model_len: 4096, padding }] }),
+      chunkSize: 1024 * 1024,
+    }));
+    expect(await ask('openai', `${server.url}/v1`)).toBeUndefined();
+    server.answerLookups(() => ({ body: JSON.stringify({ data: [{ id: 'fake-model', max_model_len: 4096 }] }) }));
+    expect(await ask('openai', `${server.url}/v1`)).toBe(4096);
+  });
+
   it('gives up on a server that never answers, saying nothing', async () => {
     server.answerLookups(() => ({ silent: 'before-headers' }));
     const found = await lookupContextWindow({
