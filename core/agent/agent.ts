@@ -11,6 +11,8 @@ import { assembleTurn, type AgentSettings, type AssembledTurn } from './assemble
 import { readBackAfterStop, UnknownCallTracker } from './read-back-after-stop.ts';
 import { titleFromMessage } from './title-from-message.ts';
 import { RequestHistories } from './request-history.ts';
+import { ContextKeeper } from '../context/context-keeper.ts';
+import { InMemoryContextMemory } from '../context/context-memory.ts';
 
 export type { AgentSettings } from './assemble-turn.ts';
 
@@ -31,6 +33,8 @@ export interface AgentOptions {
   newId?: () => string;
   /** How long the read-back after a Stop may take in all (default 10 s). */
   readBackTimeoutMs?: number;
+  /** What is known of models' context windows (the host remembers it in the data folder); default: this process only. */
+  context?: ContextKeeper;
 }
 
 export interface TurnOutcome {
@@ -54,9 +58,11 @@ export class Agent {
   private readonly turns = new Set<Promise<TurnOutcome>>();
   private readonly newId: () => string;
   private readonly histories = new RequestHistories();
+  private readonly context: ContextKeeper;
 
   constructor(private readonly options: AgentOptions) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.context = options.context ?? new ContextKeeper({ memory: new InMemoryContextMemory() });
   }
 
   /** Resolves when no turn is running (after an abort, before closing the store). */
@@ -209,6 +215,7 @@ export class Agent {
             store,
             newId: this.newId,
             history: this.histories.of(conversationId),
+            context: this.context,
             pipeline: {
               ...(this.options.approve ? { approve: this.options.approve } : {}),
               ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),

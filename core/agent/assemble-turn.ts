@@ -14,6 +14,10 @@ export interface AgentSettings {
   replyTimeoutMs?: number;
   /** One model reply's size budget (text and arguments, UTF-8 bytes). */
   replyMaxBytes?: number;
+  /** The context window to fit requests to, in tokens, over what the server or a table says. */
+  contextTokens?: number;
+  /** Ollama's num_ctx (default DEFAULT_OLLAMA_NUM_CTX), never above the model's own length. */
+  ollamaNumCtx?: number;
 }
 
 /** The prompt and tools of one turn, fixed when the turn starts. */

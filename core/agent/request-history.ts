@@ -1,4 +1,5 @@
 import type { ConversationMessage } from '../models/conversation-message.ts';
+import type { ContextFit } from '../context/fit-history.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { CallAnswerer } from './answer-dangling-calls.ts';
 import { chainMessageHash, MESSAGES_HASH_START } from './request-hash.ts';
@@ -9,6 +10,15 @@ export interface HistorySnapshot {
   messagesHash: string;
   /** Sequence number (1-based position) of the last stored message read; 0 for none. */
   messageSeq: number;
+  /** How many of the last messages are answers made up for calls still open (they may change at the next read). */
+  closingCount: number;
+}
+
+/** The hash chain of the messages a fitted request sent, kept while the fit stays the same. */
+interface FittedChain extends ContextFit {
+  first: ConversationMessage | undefined;
+  hashed: number;
+  chain: string;
 }
 
 /**
@@ -22,6 +32,7 @@ export class RequestHistory {
   private chain = MESSAGES_HASH_START;
   private hashed = 0;
   private seq = 0;
+  private fitted: FittedChain | undefined;
 
   constructor(private readonly conversationId: string) {}
 
@@ -32,6 +43,7 @@ export class RequestHistory {
       this.chain = MESSAGES_HASH_START;
       this.hashed = 0;
       this.seq = 0;
+      this.fitted = undefined;
       loaded = store.loadMessagesAfter(this.conversationId, 0);
     }
     for (const message of loaded.messages) this.answerer.push(message);
@@ -42,7 +54,31 @@ export class RequestHistory {
     const closing = this.answerer.closing();
     let messagesHash = this.chain;
     for (const message of closing) messagesHash = await chainMessageHash(messagesHash, message);
-    return { messages: [...answered, ...closing], messagesHash, messageSeq: this.seq };
+    return { messages: [...answered, ...closing], messagesHash, messageSeq: this.seq, closingCount: closing.length };
+  }
+
+  /**
+   * The hash chain over `sent`, the messages a fit (`fit`) kept of the last read, whose last
+   * `closingCount` are made-up answers. While the fit stays the same, later reads only extend what
+   * was sent before, so only the new messages are hashed; a changed fit hashes what it sends again.
+   */
+  async fittedHash(sent: readonly ConversationMessage[], fit: ContextFit, closingCount: number): Promise<string> {
+    const stable = sent.length - closingCount;
+    let cache = this.fitted;
+    if (
+      cache === undefined ||
+      cache.omittedTurns !== fit.omittedTurns ||
+      cache.shortenedResults !== fit.shortenedResults ||
+      cache.first !== sent[0] ||
+      cache.hashed > stable
+    )
+      cache = { ...fit, first: sent[0], hashed: 0, chain: MESSAGES_HASH_START };
+    for (; cache.hashed < stable; cache.hashed += 1)
+      cache.chain = await chainMessageHash(cache.chain, sent[cache.hashed]!);
+    this.fitted = cache;
+    let hash = cache.chain;
+    for (let index = stable; index < sent.length; index += 1) hash = await chainMessageHash(hash, sent[index]!);
+    return hash;
   }
 }
 

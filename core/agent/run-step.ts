@@ -11,8 +11,9 @@ import { runBatch } from '../batch/run-batch.ts';
 import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
 import { streamReply } from './stream-reply.ts';
-import { prepareRequest } from './prepare-request.ts';
+import { requestReply } from './request-reply.ts';
 import type { RequestHistory } from './request-history.ts';
+import type { ContextKeeper } from '../context/context-keeper.ts';
 
 export type StepResult = { kind: 'continue' } | { kind: 'end'; reason: TurnEndReason; error?: string };
 
@@ -33,27 +34,36 @@ export async function runStep(options: {
   pipeline: Omit<ToolCallPipeline, 'defaultTimeoutMs'>;
   /** The conversation's history kept between steps (read incrementally); absent: read whole. */
   history?: RequestHistory;
+  /** What is known of the models' context windows; absent: the whole history is sent. */
+  context?: ContextKeeper;
 }): Promise<StepResult> {
   const { step, store, assembled, scope } = options;
   const { conversationId, signal, emit } = scope;
-  // Every call answered once, right after its message, whatever an earlier crash left behind.
-  const { request, header } = await prepareRequest({
-    conversationId,
+  const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
+  // Every call answered once, right after its message, whatever an earlier crash left behind; the
+  // history fitted to the model's window (sent once more, refitted, if the server refuses its length).
+  const requested = await requestReply({
+    scope,
+    step,
+    model: options.model,
     assembled,
+    settings: options.settings,
     store,
     ...(options.history ? { history: options.history } : {}),
+    ...(options.context ? { context: options.context } : {}),
+    stream: (request) =>
+      streamReply({
+        model: options.model,
+        request,
+        signal,
+        makeCallId: (position) => `${callPrefix}${position}`,
+        onText: (text) => emit({ type: 'text/delta', step, text }),
+        ...(options.settings.replyTimeoutMs !== undefined ? { timeoutMs: options.settings.replyTimeoutMs } : {}),
+        ...(options.settings.replyMaxBytes !== undefined ? { maxBytes: options.settings.replyMaxBytes } : {}),
+      }),
   });
-  emit({ type: 'request/header', step, ...header });
-  const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
-  const reply = await streamReply({
-    model: options.model,
-    request,
-    signal,
-    makeCallId: (position) => `${callPrefix}${position}`,
-    onText: (text) => emit({ type: 'text/delta', step, text }),
-    ...(options.settings.replyTimeoutMs !== undefined ? { timeoutMs: options.settings.replyTimeoutMs } : {}),
-    ...(options.settings.replyMaxBytes !== undefined ? { maxBytes: options.settings.replyMaxBytes } : {}),
-  });
+  if (!requested.ok) return { kind: 'end', reason: 'error', error: requested.error };
+  const { reply } = requested;
 
   if (reply.error !== undefined || signal.aborted) {
     if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });

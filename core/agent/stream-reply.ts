@@ -1,4 +1,4 @@
-import type { ModelAdapter, ModelRequest, FinishReason } from '../models/model-adapter.ts';
+import type { ModelAdapter, ModelRequest, FinishReason, TokenUsage } from '../models/model-adapter.ts';
 import { ModelError } from '../models/model-error.ts';
 import { ToolCallAccumulator, type AccumulatedToolCall } from '../stream/tool-call-accumulator.ts';
 import { PARALLEL_WRAPPER_NAME, unpackParallelWrappers } from '../stream/unpack-parallel-wrapper.ts';
@@ -10,6 +10,8 @@ export interface StreamedReply {
   text: string;
   calls: AccumulatedToolCall[];
   finish: FinishReason | undefined;
+  /** The token counts the server reported with its finish, when it did. */
+  usage?: TokenUsage;
   /**
    * The error that ended the stream early (the calls are then all incomplete), or a `bad_chunk`
    * ModelError for a `multi_tool_use.parallel` wrapper that cannot be read (then there are no calls).
@@ -46,6 +48,7 @@ export async function streamReply(options: {
   const texts = new TextDeltaCoalescer(options.onText);
   let text = '';
   let finish: FinishReason | undefined;
+  let usage: TokenUsage | undefined;
   try {
     for await (const part of options.model.stream(options.request, { signal })) {
       if (signal.aborted) throw stopReason(options.signal, budget);
@@ -66,6 +69,7 @@ export async function streamReply(options: {
           break;
         case 'finish':
           finish = part.reason;
+          usage = part.usage;
           break;
       }
     }
@@ -89,7 +93,7 @@ export async function streamReply(options: {
     });
     return { text, calls: [], finish, error };
   }
-  return { text, calls: unpacked.calls, finish };
+  return { text, calls: unpacked.calls, finish, ...(usage ? { usage } : {}) };
 }
 
 /** Why the reply stopped: the caller's abort, or the reply's own deadline. */

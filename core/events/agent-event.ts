@@ -56,7 +56,9 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   /**
    * What a step sent. `requestHash` = sha256(systemPromptHash + "\n" + toolsHash + "\n" +
    * messagesHash) (core/agent/request-hash.ts); the three fields after it are absent from headers
-   * recorded before they existed (`verify` calls those steps unverifiable).
+   * recorded before they existed (`verify` calls those steps unverifiable). The messages are those
+   * sent after fitting the context window (`omittedTurns`, `shortenedResults`: core/context/fit-history.ts).
+   * A step whose first request was refused for its length records a second header for the resend.
    */
   event('request/header', {
     step: z.number(),
@@ -69,6 +71,16 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     messagesHash: z.string().optional(),
     /** The last stored message the request carried (its sequence number in the conversation). */
     messageSeq: z.number().optional(),
+    /** The context window (tokens) the request was fitted to; absent when none was known. */
+    contextTokens: z.number().optional(),
+    /** The request's tokens as estimated (system prompt, tools and the messages sent). */
+    estimatedTokens: z.number().optional(),
+    /** How many earlier turns were left out (the oldest ones); absent: none. */
+    omittedTurns: z.number().optional(),
+    /** How many older tool results over 2 KiB were shortened (the oldest ones kept); absent: none. */
+    shortenedResults: z.number().optional(),
+    /** The bytes of the history not sent (turns left out, results shortened); absent: none. */
+    omittedBytes: z.number().optional(),
   }),
   event('text/delta', { step: z.number(), text: z.string() }),
   event('message/assistant', { step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecordSchema) }),
@@ -143,6 +155,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     result: z.unknown().optional(),
     error: toolErrorDataSchema.optional(),
   }),
+  /** Something about the model's context the person should know (a server cut the request short). */
+  event('context/warning', { step: z.number(), message: z.string() }),
   event('agent/error', { message: z.string() }),
   event('turn/end', { reason: turnEndReasonSchema, error: z.string().optional() }),
 ]);

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../tools/json-schema.ts';
 import type { ConversationMessage } from './conversation-message.ts';
+import type { ModelProvider } from './provider-defaults.ts';
 
 /** A tool as sent to the model. */
 export interface ModelTool {
@@ -13,6 +14,28 @@ export interface ModelRequest {
   system: string;
   messages: ConversationMessage[];
   tools: ModelTool[];
+  /**
+   * The context length the server should give this request, for formats that set it per request
+   * (Ollama's `options.num_ctx`, see `ModelContextInfo.setsContextLength`); absent: the server's own.
+   */
+  contextLength?: number;
+}
+
+/**
+ * What an adapter says of its model's context, for the context budget (core/context): where the
+ * model is (what is learned is kept per base URL and model), the reply's cap, how to ask the server
+ * for the window. Absent for models that have no window (the demo planner, a scripted replay).
+ */
+export interface ModelContextInfo {
+  provider: ModelProvider;
+  baseUrl: string;
+  model: string;
+  /** The reply's token cap every request sends (`max_tokens`); absent when none is sent. */
+  maxTokens?: number;
+  /** Asks the server for the model's context length; undefined when it does not say. Never throws. */
+  lookupWindow?(signal: AbortSignal): Promise<number | undefined>;
+  /** The format sets the context length per request (Ollama's `num_ctx`): requests carry `contextLength`. */
+  setsContextLength?: boolean;
 }
 
 /**
@@ -57,5 +80,7 @@ export interface ModelAdapter {
   readonly label: string;
   /** True for models that are not an AI (the demo planner, the scripted model). */
   readonly scripted?: boolean;
+  /** Where the model is and how to learn its window; absent: the model has no window. */
+  readonly context?: ModelContextInfo;
   stream(request: ModelRequest, options: ModelStreamOptions): AsyncIterable<ModelStreamPart>;
 }

@@ -11,7 +11,8 @@ export type ModelErrorKind =
   | 'idle_timeout'
   | 'bad_chunk'
   | 'aborted'
-  | 'incomplete_tool_call';
+  | 'incomplete_tool_call'
+  | 'context_exceeded';
 
 const MODEL_ERROR_MARK = Symbol.for('home-agent.ModelError');
 

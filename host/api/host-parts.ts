@@ -1,4 +1,5 @@
 import type { Agent } from '../../core/agent/agent.ts';
+import type { ContextKeeper } from '../../core/context/context-keeper.ts';
 import type { Emitter } from '../../core/events/emitter.ts';
 import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
@@ -29,6 +30,8 @@ export interface HostParts {
   runSettings: Settings;
   /** The model of the next turn, chosen from the settings when it starts. */
   models: ModelSelection;
+  /** What is known of the models' context windows. */
+  context: ContextKeeper;
   devices: DeviceLayer | undefined;
   secrets: SecretStore | undefined;
   transport: 'electron' | 'web' | 'cli';

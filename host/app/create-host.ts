@@ -1,4 +1,5 @@
 import { Agent } from '../../core/agent/agent.ts';
+import { ContextKeeper } from '../../core/context/context-keeper.ts';
 import { AgentEvents } from '../../core/events/agent-events.ts';
 import { Emitter } from '../../core/events/emitter.ts';
 import { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
@@ -18,6 +19,7 @@ import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
 import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
 import { StandingApprovalStore } from '../store/standing-approval-store.ts';
+import { ModelContextStore } from '../store/model-context-store.ts';
 import { dataVersionOf } from '../store/data-version.ts';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
@@ -78,6 +80,10 @@ export interface Host {
   plugins: PluginRegistry;
   /** The model of the next turn (chosen from the settings when each turn starts). */
   models: ModelSelection;
+  /** What is known of the models' context windows (learned values kept in the data folder). */
+  context: ContextKeeper;
+  /** The settings the next turn uses: this run's over the stored ones. */
+  settings: () => Settings;
   /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
@@ -170,7 +176,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         budget: () => sequenceBudgetOf(settings()),
       }),
     );
+    const context = new ContextKeeper({ memory: new ModelContextStore({ db }), log: options.log });
     const agent = new Agent({
+      context,
       model: () => models.current(),
       approve: approvals.gate,
       plugins,
@@ -192,6 +200,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       runSettings: options.settings ?? {},
       devices,
       models,
+      context,
       secrets: options.secrets,
       transport: options.transport,
       dataDir: options.dataDir,
@@ -209,6 +218,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       settingsStore,
       plugins,
       models,
+      context,
+      settings,
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
         disposed ??= (async () => {

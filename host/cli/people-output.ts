@@ -8,6 +8,7 @@ import {
   formatTurnEnding,
   type CallRow,
 } from './format-event.ts';
+import { contextLine } from '../contract/context-line.ts';
 
 /** Where the output goes, and whether it is a terminal whose lines can be redrawn (and how wide it is). */
 export interface PeopleOutputOptions {
@@ -35,7 +36,8 @@ const TICK_MS = 250;
  * as a block of 1-based rows in index order with full arguments and outcomes in words. On a
  * terminal the block is drawn when the batch starts and each row is redrawn in place while its
  * call queues, runs (with a live time) and ends; elsewhere the block is printed once, when the
- * batch ends. Owns its ticker: `dispose` stops it.
+ * batch ends. When the model's context window is known, the turn closes with how full it was
+ * ("Context: 5,210 of 8,192 tokens · 14 earlier turns not sent"). Owns its ticker: `dispose` stops it.
  */
 export class PeopleOutput {
   private readonly now: () => number;
@@ -43,6 +45,8 @@ export class PeopleOutput {
   private batches = 0;
   private atLineStart = true;
   private stopTicking: (() => void) | undefined;
+  /** How full the model's window was at the turn's last request, said when the turn ends. */
+  private context: string | undefined;
 
   constructor(private readonly options: PeopleOutputOptions) {
     this.now = options.now ?? Date.now;
@@ -84,8 +88,16 @@ export class PeopleOutput {
       case 'device/state':
         this.line(formatDeviceState(event));
         return;
+      case 'request/header':
+        this.context = contextLine(event);
+        return;
+      case 'context/warning':
+        this.line(`⚠ ${event.message}`);
+        return;
       case 'turn/end': {
         this.endLine();
+        if (this.context) this.line(this.context);
+        this.context = undefined;
         const ending = formatTurnEnding(event);
         if (ending) this.line(ending);
         this.dispose();

@@ -167,6 +167,8 @@ export const apiContract = {
       plugins: z.array(
         z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) }),
       ),
+      /** Set when the enabled plugins' tool declarations take over half the model's context window. */
+      contextWarning: z.string().optional(),
     }),
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */

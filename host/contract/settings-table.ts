@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { providerSchema } from '../../core/models/provider-defaults.ts';
 import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
+import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
 
 /** How a setting is edited in the form, and how its text on a command line or in a variable is read. */
 export type SettingInputKind = 'select' | 'text' | 'textarea' | 'lines' | 'integer';
@@ -203,6 +204,24 @@ export const settingsTable = {
     help: 'How long one sequence run may take in all; empty: 120,000 (2 minutes).',
     flag: 'sequence-wall-time-ms',
     env: 'HOME_AGENT_SEQUENCE_WALL_TIME_MS',
+    appliesAt: 'turn',
+  }),
+  contextTokens: setting({
+    schema: wholeNumber({ min: 1024, max: 10_000_000, what: 'the context window (tokens)' }),
+    label: 'Context window (tokens)',
+    input: 'integer',
+    help: 'How many tokens the model takes in one request; older turns that do not fit are not sent. Empty: as the server or its maker says, or as learned from a refusal.',
+    flag: 'context-tokens',
+    env: 'HOME_AGENT_CONTEXT_TOKENS',
+    appliesAt: 'turn',
+  }),
+  ollamaNumCtx: setting({
+    schema: wholeNumber({ min: 1024, max: 2_097_152, what: "Ollama's context length (num_ctx)" }),
+    label: 'Ollama context length (num_ctx)',
+    input: 'integer',
+    help: `The context length every Ollama request asks for, never above the model's own; its memory use grows with it. Empty: ${DEFAULT_OLLAMA_NUM_CTX.toLocaleString('en-US')}.`,
+    flag: 'ollama-num-ctx',
+    env: 'HOME_AGENT_OLLAMA_NUM_CTX',
     appliesAt: 'turn',
   }),
   deviceEventsPerSecond: setting({

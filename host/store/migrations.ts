@@ -19,6 +19,8 @@
 //   request_parts  hash PK (sha256 hex of body), kind 'system' | 'tools', body (the system prompt, or the tool
 //                  declarations' JSON as sent), created_at: what request/header's systemPromptHash and
 //                  toolsHash name, each stored once, so `home-agent verify` can rebuild every header
+//   model_contexts (base_url, model) PK, window_tokens (a window a 400 stated) NULL, bytes_per_token (measured
+//                  from reported usage) NULL, updated_at: what was learned of each model's context (core/context)
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -192,6 +194,23 @@ function addPinnedDeclarations(db: Database.Database): void {
   db.exec('ALTER TABLE paired_devices ADD COLUMN pinned_declaration TEXT');
 }
 
+/**
+ * What was learned of each model's context window (per base URL and model): the window a 400 stated
+ * and the bytes per token its server's usage showed, so the next process starts from them.
+ */
+function createModelContexts(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE model_contexts (
+      base_url TEXT NOT NULL,
+      model TEXT NOT NULL CHECK (length(model) BETWEEN 1 AND 400),
+      window_tokens INTEGER CHECK (window_tokens IS NULL OR window_tokens > 0),
+      bytes_per_token REAL CHECK (bytes_per_token IS NULL OR bytes_per_token > 0),
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (base_url, model)
+    ) STRICT;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -203,4 +222,5 @@ export const migrations: readonly Migration[] = [
   createStandingApprovals,
   createRequestParts,
   addPinnedDeclarations,
+  createModelContexts,
 ];

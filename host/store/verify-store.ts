@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CallAnswerer } from '../../core/agent/answer-dangling-calls.ts';
 import { checkToolAnswers, type ToolAnswerProblem } from '../../core/agent/check-tool-answers.ts';
 import { chainMessageHash, MESSAGES_HASH_START, requestHashOf } from '../../core/agent/request-hash.ts';
+import { applyFit, type ContextFit } from '../../core/context/fit-history.ts';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
@@ -53,8 +54,9 @@ const declaredToolsSchema = z.array(z.object({ name: z.string() }).loose());
  * tool call answered exactly once, right after it, in the messages; and the rebuild
  * check of seed 000 — every step's `request/header` rebuilt from the system prompt and tool
  * declarations stored under its hashes and from the messages it carried (the same hashes the
- * agent computed, core/agent/request-hash.ts). Steps recorded before headers named their parts are
- * counted `unverifiable`, not failed.
+ * agent computed, core/agent/request-hash.ts). A step that fitted the history to the model's window
+ * is rebuilt as it was sent: the same earlier turns left out and results shortened (core/context/fit-history.ts).
+ * Steps recorded before headers named their parts are counted `unverifiable`, not failed.
  */
 export async function verifyStore(options: {
   db: Database.Database;
@@ -180,10 +182,17 @@ async function rebuildDifferences(options: {
         `the tool list differs: the header says [${header.tools.join(', ')}], the stored declarations give [${names.join(', ')}]`,
       );
   }
-  const messagesHash = await options.rebuild.hashThrough(header.messageSeq!);
+  const fit: ContextFit = { omittedTurns: header.omittedTurns ?? 0, shortenedResults: header.shortenedResults ?? 0 };
+  const fitted = fit.omittedTurns > 0 || fit.shortenedResults > 0;
+  const messagesHash = fitted
+    ? await options.rebuild.fittedHashThrough(header.messageSeq!, fit)
+    : await options.rebuild.hashThrough(header.messageSeq!);
+  const sent = fitted
+    ? ` as sent (${fit.omittedTurns} earlier turns left out, ${fit.shortenedResults} results shortened)`
+    : '';
   if (messagesHash !== header.messagesHash)
     differences.push(
-      `the messages through #${header.messageSeq} hash to ${short(messagesHash)}, the header says ${short(header.messagesHash!)}`,
+      `the messages through #${header.messageSeq}${sent} hash to ${short(messagesHash)}, the header says ${short(header.messagesHash!)}`,
     );
   if (system !== undefined && toolsJson !== undefined) {
     const requestHash = await requestHashOf({
@@ -239,6 +248,15 @@ class HistoryRebuild {
       this.chain = await chainMessageHash(this.chain, answered[this.hashed]!);
     let hash = this.chain;
     for (const message of this.answerer.closing()) hash = await chainMessageHash(hash, message);
+    return hash;
+  }
+
+  /** The hash of the history through `messageSeq` as a fitted request sent it (the chain starts over at what was sent). */
+  async fittedHashThrough(messageSeq: number, fit: ContextFit): Promise<string> {
+    await this.hashThrough(messageSeq);
+    let hash = MESSAGES_HASH_START;
+    for (const message of applyFit([...this.answerer.answered, ...this.answerer.closing()], fit))
+      hash = await chainMessageHash(hash, message);
     return hash;
   }
 }

@@ -19,6 +19,8 @@ export type PluginSummary = ApiOutput<'plugins/list'>['plugins'][number];
 /** The host's plugins, and the one enable/disable in progress (with the host's warning, when it gave one). */
 export interface PluginsSlice {
   plugins: PluginSummary[];
+  /** The host's warning that the enabled plugins' tool declarations take over half the model's context window. */
+  pluginsContextWarning: string | undefined;
   pluginsStatus: LoadStatus;
   pluginsError: string | null;
   pluginToggle: PluginToggleFlow;
@@ -65,6 +67,7 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
 
     return {
       plugins: [],
+      pluginsContextWarning: undefined,
       pluginsStatus: 'idle',
       pluginsError: null,
       pluginToggle: idlePluginToggle,
@@ -72,7 +75,8 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
         set({ pluginsStatus: 'loading' });
         await lookUps.run({
           request: () => api.call('plugins/list', {}),
-          onAnswer: ({ plugins }) => set({ plugins, pluginsStatus: 'loaded', pluginsError: null }),
+          onAnswer: ({ plugins, contextWarning }) =>
+            set({ plugins, pluginsContextWarning: contextWarning, pluginsStatus: 'loaded', pluginsError: null }),
           onError: (error) =>
             set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` }),
         });

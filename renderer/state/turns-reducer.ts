@@ -8,6 +8,8 @@ export type TurnItem =
   | { kind: 'assistant'; step: number; text: string; final: boolean }
   | { kind: 'batch'; batchId: string }
   | { kind: 'error'; message: string }
+  /** Something about the model's context window the person should know (a server cut the request). */
+  | { kind: 'warning'; message: string }
   | {
       kind: 'device-state';
       deviceId: string;
@@ -29,6 +31,15 @@ export interface TurnView {
   startedAt: number;
   endedAt?: number;
   items: TurnItem[];
+  /** How full the model's context window was at the turn's latest request (its request/header). */
+  context?: TurnContext;
+}
+
+/** What a request/header says of the context window: its size, the request's estimate, what was left out. */
+export interface TurnContext {
+  contextTokens?: number;
+  estimatedTokens?: number;
+  omittedTurns?: number;
 }
 
 /** The turns data: turns by id and, per conversation, their ids in start order. */
@@ -91,6 +102,21 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
             ...(event.error !== undefined ? { error: event.error } : {}),
           },
         ],
+      }));
+    case 'request/header':
+      if (event.estimatedTokens === undefined) return data;
+      return updateTurn(data, event, (turn) => ({
+        ...turn,
+        context: {
+          estimatedTokens: event.estimatedTokens,
+          ...(event.contextTokens !== undefined ? { contextTokens: event.contextTokens } : {}),
+          ...(event.omittedTurns !== undefined ? { omittedTurns: event.omittedTurns } : {}),
+        },
+      }));
+    case 'context/warning':
+      return updateTurn(data, event, (turn) => ({
+        ...turn,
+        items: [...turn.items, { kind: 'warning', message: event.message }],
       }));
     case 'agent/error':
       return updateTurn(data, event, (turn) => ({

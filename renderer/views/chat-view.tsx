@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { contextLine } from '../../host/contract/context-line.ts';
 import { Composer } from './composer.tsx';
 import { TurnView } from './turn-view.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -14,6 +15,15 @@ export function ChatView() {
   const turnIds = useAppStore(
     (state) => (state.openConversationId ? state.turnOrder[state.openConversationId] : undefined) ?? noTurns,
   );
+  // How full the model's window was at the conversation's latest request that said so.
+  const context = useAppStore((state) => {
+    const ids = state.openConversationId ? state.turnOrder[state.openConversationId] : undefined;
+    for (let index = (ids?.length ?? 0) - 1; index >= 0; index -= 1) {
+      const found = state.turns[ids![index]!]?.context;
+      if (found) return contextLine(found);
+    }
+    return undefined;
+  });
   const journal = useAppStore((state) =>
     state.openConversationId ? state.journalStatus[state.openConversationId] : undefined,
   );
@@ -33,6 +43,11 @@ export function ChatView() {
       <h2 className="chat-title" id="chat-title" data-testid="chat-title">
         {openId ? (title ?? 'Conversation') : 'New conversation'}
       </h2>
+      {context && (
+        <p className="chat-context" data-testid="context-line">
+          {context}
+        </p>
+      )}
       <div
         className="chat-scroll"
         ref={scroller}

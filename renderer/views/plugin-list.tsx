@@ -9,9 +9,15 @@ export function PluginList() {
   const names = useAppStore(useShallow((state: AppState) => state.plugins.map((plugin) => plugin.name)));
   const status = useAppStore((state) => state.pluginsStatus);
   const error = useAppStore((state) => state.pluginsError);
+  const crowded = useAppStore((state) => state.pluginsContextWarning);
   return (
     <section className="side-section" aria-label="Plugins">
       <p className="side-hint">A change applies from the next turn.</p>
+      {crowded && (
+        <p className="plugin-context-warning" data-testid="plugins-context-warning" role="note">
+          {crowded}
+        </p>
+      )}
       {error && (
         <p className="side-error" role="alert">
           {error}

@@ -32,6 +32,13 @@ export function TurnView(props: { turnId: string }) {
       {turn.items.map((item, position) => {
         if (item.kind === 'batch') return <BatchPanel key={item.batchId} batchId={item.batchId} />;
         if (item.kind === 'device-state') return null;
+        if (item.kind === 'warning') {
+          return (
+            <p key={`warning-${position}`} className="turn-warning" data-testid="context-warning" role="note">
+              {item.message}
+            </p>
+          );
+        }
         if (item.kind === 'error') {
           return (
             <p key={`error-${position}`} className="turn-error">

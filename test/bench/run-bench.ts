@@ -9,6 +9,7 @@ import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts'
 import type { BoardsBench } from './boards-bench.ts';
 import type { UiFramesResult } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
+import type { ContextBench, ContextRun } from './context-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
@@ -16,6 +17,8 @@ const BENCH_TIMEOUT_MS = 120_000;
 const UI_BENCH_TIMEOUT_MS = 240_000;
 /** 1,000 turns take about half a minute here; a host whose turns slow down with history gets ten times that. */
 const SOAK_TIMEOUT_MS = 300_000;
+/** Three runs of 1,000 turns through the OpenAI adapter (without a window, with one, learned from a 400). */
+const CONTEXT_TIMEOUT_MS = 1_800_000;
 
 interface BenchReport {
   batch?: BatchBenchRow[];
@@ -34,6 +37,8 @@ interface BenchReport {
   storeChanges?: unknown;
   /** 1,000 turns in one `serve`: heap after GC and RSS at 100 and 1,000, time per turn at both ends, store growth; or `{ failed }`. */
   soak?: unknown;
+  /** 1,000 turns through the OpenAI adapter without a window, with `--context-tokens 6000`, and learned from a 400; or `{ failed }`. */
+  context?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -137,6 +142,35 @@ function soakLine(soak: unknown): string {
   ].join('\n');
 }
 
+/** The context runs its own `serve` children; its failure is reported as `{ failed }`, never thrown. */
+async function contextEntry(): Promise<unknown> {
+  try {
+    const { benchContext } = await import('./context-bench.ts');
+    return await benchContext({ signal: AbortSignal.timeout(CONTEXT_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+function contextLine(context: unknown): string {
+  const entry = context as Partial<ContextBench> & { failed?: string };
+  if (entry.failed !== undefined) return `Context: FAILED (${entry.failed})`;
+  const run = (name: string, figures: ContextRun): string[] => [
+    `  ${name} (${figures.window}): ${figures.failedTurns} failed turns, ${figures.http400s} HTTP 400s`,
+    `    median per turn: first 30 ${figures.msPerTurnFirst30} ms, last 30 ${figures.msPerTurnLast30} ms (${figures.msPerTurnRatio}×, goal ≤ 1.2×); serve's CPU per turn ${figures.cpuMsPerTurnFirst30} → ${figures.cpuMsPerTurnLast30} ms (${figures.cpuMsPerTurnRatio}×)`,
+    `    request bytes: ${Object.entries(figures.requestBytes)
+      .map(([turn, bytes]) => `${turn} ${bytes}`)
+      .join(', ')}; largest of the last 100 ${figures.requestBytesMaxLast100}`,
+    `    RSS ${figures.rssMbAt30} → ${figures.rssMbAt1000} MB (+${figures.rssGrowthMb} MB, goal < 30); heap after GC ${figures.heapMbAt30} → ${figures.heapMbAt1000} MB (goal < 20)`,
+  ];
+  return [
+    `Context, 1,000 turns in one conversation through the OpenAI adapter (${entry.turn}):`,
+    ...run('without a window', entry.withoutWindow!),
+    ...run('with a 6,000-token window', entry.withWindow!),
+    ...run('window learned from a 400', entry.learned!),
+  ].join('\n');
+}
+
 function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
@@ -176,6 +210,7 @@ function table(report: BenchReport): string {
     lines.push('', `Changes made elsewhere: ${JSON.stringify(report.storeChanges)}`);
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   if (report.soak !== undefined) lines.push('', soakLine(report.soak));
+  if (report.context !== undefined) lines.push('', contextLine(report.context));
   return lines.join('\n');
 }
 
@@ -217,6 +252,9 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   },
   soak: async (report) => {
     report.soak = await soakEntry();
+  },
+  context: async (report) => {
+    report.context = await contextEntry();
   },
 };
 

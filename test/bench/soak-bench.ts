@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import WebSocket from 'ws';
 import { databaseFileOf } from '../../host/config/data-dir.ts';
+import { startServeChild, type ServeChild } from './serve-child.ts';
 
 const TURNS = 1_000;
 const EARLY = 100;
@@ -59,66 +57,19 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
   const script = path.join(folder, 'script.json');
   writeFileSync(script, scriptOf(TURNS));
   const dataDir = path.join(folder, 'data');
-  const child = spawn(
-    process.execPath,
-    [
-      '--expose-gc',
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('./soak-serve.ts', import.meta.url)),
-      ...['--port', '0', '--token', TOKEN, '--data-dir', dataDir, '--provider', 'scripted', '--script', script],
-      ...['--sim', '--sim-latency-ms', '0', '--static', folder],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, HOME_AGENT_NO_OLLAMA_PROBE: '1' } },
-  );
-  const stopChild = (): void => void child.kill('SIGKILL');
-  options.signal.addEventListener('abort', stopChild, { once: true });
-  let socket: WebSocket | undefined;
+  let serve: ServeChild | undefined;
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        const found = /serving at (http:\/\/\S+?)#token=/.exec(text);
-        if (found) resolve(found[1]!);
-      });
-      let errors = '';
-      child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${errors}`)));
+    serve = await startServeChild({
+      args: [
+        ...['--data-dir', dataDir, '--provider', 'scripted', '--script', script],
+        ...['--sim', '--sim-latency-ms', '0', '--static', folder],
+      ],
+      token: TOKEN,
+      signal: options.signal,
     });
-    // A turn may end before chat/send's answer arrives: ended turns are remembered until asked for.
-    const ends = new Map<string, () => void>();
-    const ended = new Set<string>();
-    socket = new WebSocket(`${url.replace('http', 'ws')}api/events?token=${TOKEN}`);
-    socket.on('message', (data: Buffer) => {
-      const event = JSON.parse(data.toString()) as { type?: string; turnId?: string };
-      if (event.type !== 'turn/end' || event.turnId === undefined) return;
-      ended.add(event.turnId);
-      ends.get(event.turnId)?.();
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket!.once('open', () => resolve());
-      socket!.once('error', reject);
-    });
-    const send = async (text: string): Promise<void> => {
-      const response = await fetch(`${url}api/chat/send`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ conversationId: 'soak', text }),
-        signal: options.signal,
-      });
-      const answer = (await response.json()) as { ok: boolean; result?: { turnId: string } };
-      if (!answer.ok || answer.result === undefined) throw new Error(`chat/send failed: ${JSON.stringify(answer)}`);
-      const { turnId } = answer.result;
-      if (!ended.has(turnId)) await new Promise<void>((resolve) => ends.set(turnId, resolve));
-      ends.delete(turnId);
-      ended.delete(turnId);
-    };
+    const child = serve;
     const point = async (turn: number): Promise<SoakPoint> => {
-      const memory = await new Promise<{ heapUsed: number; rss: number }>((resolve) => {
-        child.once('message', (message) => resolve(message as { heapUsed: number; rss: number }));
-        child.send('memory');
-      });
+      const memory = await child.memory();
       const db = new Database(databaseFileOf(dataDir), { readonly: true });
       const pages = db.pragma('page_count', { simple: true }) as number;
       const pageSize = db.pragma('page_size', { simple: true }) as number;
@@ -130,7 +81,7 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
     let at100: SoakPoint | undefined;
     for (let turn = 1; turn <= TURNS; turn += 1) {
       const started = performance.now();
-      await send(`Turn ${turn}: switch both lamps`);
+      await child.send('soak', `Turn ${turn}: switch both lamps`);
       times.push(performance.now() - started);
       if (turn === EARLY) at100 = await point(turn);
     }
@@ -151,14 +102,7 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
       databaseBytesPerTurn: Math.round((at1000.databaseBytes - at100!.databaseBytes) / (TURNS - EARLY)),
     };
   } finally {
-    socket?.close();
-    options.signal.removeEventListener('abort', stopChild);
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.send('stop');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      child.kill('SIGKILL');
-    }
+    await serve?.stop();
     rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -28,10 +28,18 @@ export interface RecordedRequest {
 /** A reply worked out from the request it answers (a server that refuses some requests, say). */
 export type LoopbackResponder = (request: RecordedRequest) => LoopbackReply;
 
-/** A real HTTP server on 127.0.0.1 (port 0) that replays scripted replies; `close` frees everything. */
+/**
+ * A real HTTP server on 127.0.0.1 (port 0) that replays scripted replies; `close` frees everything.
+ * The agent's look-ups of a model's context window (`isContextLookup`) are not scripted replies:
+ * they are answered 404 (a server that does not say) unless `answerLookups` is given a responder,
+ * and kept in `lookups`, apart from `requests`.
+ */
 export interface LoopbackModelServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
+  readonly lookups: RecordedRequest[];
+  /** How look-ups are answered from now on (default: 404). */
+  answerLookups(responder: LoopbackResponder): void;
   /**
    * Scripts the replies to come (replacing any left): used in order, the last one repeats. A
    * responder is asked with the request each time it is used.
@@ -44,10 +52,27 @@ export interface LoopbackModelServer {
   close(): Promise<void>;
 }
 
+/**
+ * True for the requests Home Agent makes to learn a context window (core/context/lookup-context-window.ts):
+ * llama.cpp `/props`, LM Studio `/api/v0/models`, Ollama `/api/show`, and the OpenAI-style model list
+ * asked for as JSON (`home-agent models` asks for the same list without an accept header).
+ */
+export function isContextLookup(request: {
+  method: string;
+  url: string;
+  headers: RecordedRequest['headers'];
+}): boolean {
+  const path = new URL(request.url, 'http://loopback').pathname;
+  if (path.endsWith('/props') || path.endsWith('/api/v0/models') || path.endsWith('/api/show')) return true;
+  return request.method === 'GET' && path.endsWith('/models') && request.headers.accept === 'application/json';
+}
+
 /** Starts a loopback model server. */
 export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
   const replies: (LoopbackReply | LoopbackResponder)[] = [];
   const requests: RecordedRequest[] = [];
+  const lookups: RecordedRequest[] = [];
+  let lookupResponder: LoopbackResponder = () => ({ status: 404, body: '{"error":"not found"}' });
   const waiters: { count: number; resolve: () => void }[] = [];
   const closes: Promise<void>[] = [];
   const server: Server = createServer((incoming, response) => {
@@ -63,6 +88,11 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
       headers: incoming.headers,
       body: Buffer.concat(chunks).toString('utf8'),
     };
+    if (isContextLookup(request)) {
+      lookups.push(request);
+      await send(lookupResponder(request), response);
+      return;
+    }
     requests.push(request);
     closes.push(new Promise<void>((resolve) => response.once('close', () => resolve())));
     for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) {
@@ -78,6 +108,10 @@ export async function startLoopbackModelServer(): Promise<LoopbackModelServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    lookups,
+    answerLookups: (responder) => {
+      lookupResponder = responder;
+    },
     reply: (...next) => {
       replies.splice(0, replies.length, ...next);
     },

@@ -1,4 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { adapterContext } from '../http/adapter-context.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
 import { httpModelAdapter, type ReplyBody } from '../http/http-model-adapter.ts';
 import { isWholeJson, parseJsonChunk, validateChunk } from '../http/parse-model-chunk.ts';
@@ -7,7 +8,7 @@ import { streamCutError } from '../http/stream-cut-error.ts';
 import type { ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
 import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { anthropicEventTypeSchema } from './anthropic-event-schemas.ts';
-import { anthropicRequestBody } from './anthropic-request-body.ts';
+import { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicRequestBody } from './anthropic-request-body.ts';
 import { AnthropicStreamParts } from './anthropic-stream-parts.ts';
 
 const PROVIDER = 'anthropic' as const;
@@ -25,6 +26,12 @@ export function createAnthropicAdapter(options: ModelAdapterOptions): ModelAdapt
     baseUrl,
     url: endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/messages' }),
     accept: 'text/event-stream',
+    context: adapterContext({
+      provider: PROVIDER,
+      options,
+      baseUrl,
+      maxTokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    }),
     body: (request) => anthropicRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
     parts: anthropicParts,
   });

@@ -1,4 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { adapterContext } from '../http/adapter-context.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
 import { httpModelAdapter, type ReplyBody } from '../http/http-model-adapter.ts';
 import { jsonArrayElements } from '../http/json-array-elements.ts';
@@ -30,6 +31,7 @@ export function createGeminiAdapter(options: ModelAdapterOptions): ModelAdapter 
     baseUrl,
     url: `${endpointUrl({ baseUrl, versionPrefix: '/v1beta', path })}?alt=sse`,
     label: `${PROVIDER}:${model}`,
+    context: adapterContext({ provider: PROVIDER, options: { ...options, model }, baseUrl }),
     body: (request) => geminiRequestBody({ request, maxTokens: options.maxTokens }),
     parts: geminiParts,
   });

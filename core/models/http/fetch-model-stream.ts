@@ -2,7 +2,7 @@ import type { ModelRetryEvent } from '../adapter-options.ts';
 import { ModelError } from '../model-error.ts';
 import { errorBodyMessage } from './error-body-message.ts';
 import { fetchFailureError } from './fetch-failure-error.ts';
-import { httpStatusError, saysNoToolSupport } from './http-status-error.ts';
+import { httpStatusError, saysContextExceeded, saysNoToolSupport } from './http-status-error.ts';
 import type { ModelRequestContext } from './model-request-context.ts';
 import { RequestGuard } from './request-guard.ts';
 import { isRetryableStatus, parseRetryAfter, retryDelayMs } from './retry-delay.ts';
@@ -90,7 +90,10 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
     if (response.ok) return response;
 
     const bodyMessage = await readErrorMessage(response, { context, guard });
-    const retryable = isRetryableStatus(response.status) && !saysNoToolSupport(bodyMessage);
+    const retryable =
+      isRetryableStatus(response.status) &&
+      !saysNoToolSupport(bodyMessage) &&
+      !saysContextExceeded(response.status, bodyMessage);
     if (!retryable || attempt >= request.maxRetries) {
       throw httpStatusError({ context, status: response.status, bodyMessage, retries: attempt });
     }

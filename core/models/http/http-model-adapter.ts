@@ -1,5 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
-import type { ModelAdapter, ModelRequest, ModelStreamPart } from '../model-adapter.ts';
+import type { ModelAdapter, ModelContextInfo, ModelRequest, ModelStreamPart } from '../model-adapter.ts';
 import { SERVER_HINTS, type ModelProvider } from '../provider-defaults.ts';
 import { providerHeaders } from '../provider-headers.ts';
 import { fetchModelStream, type ModelStreamRequest } from './fetch-model-stream.ts';
@@ -27,12 +27,15 @@ export function httpModelAdapter(spec: {
   label?: string;
   /** The `accept` header, when the format names one. */
   accept?: string;
+  /** What the context budget needs to know of the model (see adapterContext). */
+  context?: ModelContextInfo;
   body(request: ModelRequest): unknown;
   parts(reply: ReplyBody): AsyncGenerator<ModelStreamPart, void, undefined>;
 }): ModelAdapter {
   const { provider, options } = spec;
   return {
     label: spec.label ?? `${provider}:${options.model}`,
+    ...(spec.context ? { context: spec.context } : {}),
     stream: (request, streamOptions) => {
       const httpRequest = replyRequest({ ...spec, body: spec.body(request), signal: streamOptions.signal });
       return spec.parts({ text: fetchModelStream(httpRequest), context: httpRequest.context, request });

@@ -1,3 +1,4 @@
+import { parseContextOverflow } from '../context-overflow.ts';
 import { ModelError } from '../model-error.ts';
 import type { ModelRequestContext } from './model-request-context.ts';
 import { redactSecrets } from './redact-secrets.ts';
@@ -7,6 +8,14 @@ const NO_TOOLS = /does not support tools|tools? (are |is )?not supported|tool ca
 /** True when an error body says the model or server cannot take tools (Ollama, llama.cpp, vLLM wordings). */
 export function saysNoToolSupport(message: string): boolean {
   return NO_TOOLS.test(message);
+}
+
+/**
+ * True when an error reply says the prompt is longer than the model's window (any provider's
+ * wording; llama.cpp answered it with a 500 before it used 400): sending it again cannot help.
+ */
+export function saysContextExceeded(status: number, message: string): boolean {
+  return (status === 400 || status === 413 || status === 500) && parseContextOverflow(message) !== undefined;
 }
 
 /**
@@ -34,6 +43,12 @@ export function httpStatusError(options: {
     return make(
       'no_tool_support',
       `model "${context.model}" does not support tools (${detail}). Choose a model with tool support (for Ollama e.g. qwen2.5, llama3.1; for llama.cpp start the server with --jinja).`,
+    );
+  }
+  if (saysContextExceeded(status, options.bodyMessage)) {
+    return make(
+      'context_exceeded',
+      `the request is longer than model "${context.model}"'s context window (${detail}).`,
     );
   }
   if (status === 401 || status === 403) {

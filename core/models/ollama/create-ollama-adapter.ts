@@ -1,4 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { adapterContext } from '../http/adapter-context.ts';
 import { httpModelAdapter, type ReplyBody } from '../http/http-model-adapter.ts';
 import { ndjsonLines } from '../http/ndjson-lines.ts';
 import { isWholeJson, parseModelChunk } from '../http/parse-model-chunk.ts';
@@ -20,7 +21,9 @@ export function syntheticOllamaCallId(step: number, index: number): string {
 /**
  * Ollama's native `/api/chat` (NDJSON). Each `tool_calls` entry is a whole call: it gets a fresh
  * index in arrival order (Ollama may send index 0 for every call, so its index is never used)
- * and a made-up id when it has none. A reply is whole at `done: true`.
+ * and a made-up id when it has none. A reply is whole at `done: true`. Every request says its
+ * context length (`options.num_ctx`, from the request's `contextLength`): Ollama's own default is
+ * 4,096 tokens, and it cuts a longer prompt from the front without a word.
  */
 export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = ollamaRootUrl(options.baseUrl ?? DEFAULT_BASE_URLS.ollama);
@@ -30,6 +33,7 @@ export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter 
     baseUrl,
     url: `${baseUrl}/api/chat`,
     accept: 'application/x-ndjson',
+    context: adapterContext({ provider: PROVIDER, options, baseUrl, setsContextLength: true }),
     body: (request) => ollamaRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
     parts: ollamaParts,
   });

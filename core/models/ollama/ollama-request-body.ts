@@ -7,6 +7,7 @@ type OllamaMessage = Record<string, unknown>;
  * The `/api/chat` body: the system prompt as a `system` message, an assistant reply with all its
  * `tool_calls` (arguments as objects), each result as a `tool` message naming its tool and call
  * id. Tool messages take no images, so a run's media follow it as one user message's `images`.
+ * `options.num_ctx` is the request's `contextLength` (Ollama cuts what does not fit from the front).
  */
 export function ollamaRequestBody(options: RequestBodyOptions): Record<string, unknown> {
   const { request } = options;
@@ -49,6 +50,9 @@ export function ollamaRequestBody(options: RequestBodyOptions): Record<string, u
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
   }
-  if (options.maxTokens !== undefined) body.options = { num_predict: options.maxTokens };
+  const settings: Record<string, number> = {};
+  if (options.maxTokens !== undefined) settings.num_predict = options.maxTokens;
+  if (request.contextLength !== undefined) settings.num_ctx = request.contextLength;
+  if (Object.keys(settings).length > 0) body.options = settings;
   return body;
 }

@@ -1,4 +1,5 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
+import { adapterContext } from '../http/adapter-context.ts';
 import { endpointUrl } from '../http/endpoint-url.ts';
 import { fetchModelStream, type ModelStreamRequest } from '../http/fetch-model-stream.ts';
 import type { ModelRequestContext } from '../http/model-request-context.ts';
@@ -24,6 +25,7 @@ import { refusesParallelToolCalls } from './refuses-parallel-tool-calls.ts';
 
 const PROVIDER = 'openai' as const;
 const PARALLEL_TOOL_CALLS = 'parallel_tool_calls';
+const STREAM_OPTIONS = 'stream_options';
 
 /**
  * OpenAI Chat Completions streaming (`/chat/completions`): OpenAI itself and the compatible family
@@ -31,13 +33,15 @@ const PARALLEL_TOOL_CALLS = 'parallel_tool_calls';
  * (`http://127.0.0.1:11434/v1`); a bare host gets `/v1`. Tool-call fragments are passed on as
  * sent (index, id, name, argument text); the kernel's accumulator assembles them.
  * `parallel_tool_calls` is left out for models that refuse it: known by name, or learnt from a 400
- * that names it (then the request is sent once more without it, and the model is remembered).
+ * that names it (then the request is sent once more without it, and the model is remembered);
+ * `stream_options` (asking for the usage) is left out the same way for servers that refuse it.
  */
 export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.openai;
   const url = endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true });
   return {
     label: `${PROVIDER}:${options.model}`,
+    context: adapterContext({ provider: PROVIDER, options, baseUrl }),
     stream: (request, streamOptions) => streamOpenAi({ options, baseUrl, url, request, streamOptions }),
   };
 }
@@ -81,13 +85,18 @@ async function* streamOpenAi(input: StreamInput): AsyncGenerator<ModelStreamPart
   yield finish;
 }
 
+/** The optional parameters a server may refuse with a 400 naming them; each is left out once refused. */
+const OPTIONAL_PARAMETERS = [PARALLEL_TOOL_CALLS, STREAM_OPTIONS] as const;
+
 /**
- * The reply body, sent with `parallel_tool_calls` unless the model refuses it. A 400 naming the
- * parameter comes before any byte of the reply, so sending once more without it doubles nothing.
+ * The reply body, sent with `parallel_tool_calls` unless the model refuses it and with
+ * `stream_options.include_usage` (the usage calibrates the context budget) unless the server
+ * refuses that. A 400 naming either comes before any byte of the reply, so sending once more
+ * without it doubles nothing; the refusal is remembered per base URL and model.
  */
 function openReplyBody(input: StreamInput): { body: AsyncIterable<string>; context: ModelRequestContext } {
   const { options } = input;
-  const makeRequest = (parallelToolCalls: boolean): ModelStreamRequest =>
+  const makeRequest = (left: ReadonlySet<string>): ModelStreamRequest =>
     replyRequest({
       provider: PROVIDER,
       options,
@@ -98,18 +107,22 @@ function openReplyBody(input: StreamInput): { body: AsyncIterable<string>; conte
         request: input.request,
         model: options.model,
         maxTokens: options.maxTokens,
-        parallelToolCalls,
+        parallelToolCalls: !left.has(PARALLEL_TOOL_CALLS),
+        includeUsage: !left.has(STREAM_OPTIONS),
       }),
       signal: input.streamOptions.signal,
     });
-  const refusal = { baseUrl: input.baseUrl, model: options.model, parameter: PARALLEL_TOOL_CALLS };
-  const offerParallel =
-    input.request.tools.length > 0 && !refusesParallelToolCalls(options.model) && !refusedParameters.has(refusal);
-  const first = makeRequest(offerParallel);
+  const key = (parameter: string) => ({ baseUrl: input.baseUrl, model: options.model, parameter });
+  const left = new Set<string>(OPTIONAL_PARAMETERS.filter((parameter) => refusedParameters.has(key(parameter))));
+  if (input.request.tools.length === 0 || refusesParallelToolCalls(options.model)) left.add(PARALLEL_TOOL_CALLS);
+  const first = makeRequest(left);
   const body = fallbackBeforeFirstChunk(fetchModelStream(first), (error) => {
-    if (!offerParallel || !isParameterRefusal(error, PARALLEL_TOOL_CALLS)) return undefined;
-    refusedParameters.add(refusal);
-    return fetchModelStream(makeRequest(false));
+    const refused = OPTIONAL_PARAMETERS.find(
+      (parameter) => !left.has(parameter) && isParameterRefusal(error, parameter),
+    );
+    if (refused === undefined) return undefined;
+    refusedParameters.add(key(refused));
+    return fetchModelStream(makeRequest(new Set([...left, refused])));
   });
   return { body, context: first.context };
 }

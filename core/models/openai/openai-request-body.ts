@@ -9,10 +9,11 @@ type OpenAiMessage = Record<string, unknown>;
  * of a reply's `tool_calls`, each result as a `tool` message with its `tool_call_id`. Tool messages
  * cannot carry images, so a run's media follow it in one user message, labelled by call id.
  * `parallel_tool_calls: true` goes with the tools unless `parallelToolCalls` is false (models that
- * refuse the parameter answer 400 to it, whatever its value).
+ * refuse the parameter answer 400 to it, whatever its value). `stream_options.include_usage` asks
+ * for the usage (it calibrates the context budget) unless `includeUsage` is false.
  */
 export function openAiRequestBody(
-  options: RequestBodyOptions & { parallelToolCalls?: boolean },
+  options: RequestBodyOptions & { parallelToolCalls?: boolean; includeUsage?: boolean },
 ): Record<string, unknown> {
   const { request } = options;
   const messages: OpenAiMessage[] = [];
@@ -32,12 +33,8 @@ export function openAiRequestBody(
       if (mediaParts.length > 0) messages.push({ role: 'user', content: mediaParts });
     }
   }
-  const body: Record<string, unknown> = {
-    model: options.model,
-    messages,
-    stream: true,
-    stream_options: { include_usage: true },
-  };
+  const body: Record<string, unknown> = { model: options.model, messages, stream: true };
+  if (options.includeUsage !== false) body.stream_options = { include_usage: true };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',

@@ -10,6 +10,7 @@ import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-hel
 import { PeopleOutput } from '../people-output.ts';
 import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 import { apiContract } from '../../contract/api-contract.ts';
+import { toolContextWarning } from '../../plugins/tool-context-warning.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -112,6 +113,17 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   const people = values.json ? undefined : new PeopleOutput(peopleOutputOptions(io));
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
+    const model = await host.models.current().catch(() => undefined);
+    const crowded =
+      model &&
+      (await toolContextWarning({
+        plugins: host.plugins.enabledPlugins(),
+        model,
+        context: host.context,
+        settings: host.settings(),
+        signal,
+      }));
+    if (crowded) log(crowded);
     const unsubscribe = host.events.subscribe((event: AgentEvent) => {
       if (stop.signal.aborted) return;
       if (people) people.handle(event);

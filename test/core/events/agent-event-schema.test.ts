@@ -7,6 +7,7 @@ import { InMemoryConversationStore } from '../../../core/agent/conversation-stor
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../../core/plugins/builtin/channels-plugin.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import type { ModelAdapter } from '../../../core/models/model-adapter.ts';
 
 /** Runs turns that emit every kernel event and returns what the listeners heard. */
 async function eventsOfRealTurns(): Promise<AgentEvent[]> {
@@ -73,6 +74,19 @@ async function eventsOfRealTurns(): Promise<AgentEvent[]> {
   await sent;
   stopped.abort('c3');
   await running;
+  // A server that kept only its context length of the request (Ollama's silent cut) adds context/warning.
+  const cutting: ModelAdapter = {
+    label: 'ollama:cutting',
+    context: { provider: 'ollama', baseUrl: 'http://127.0.0.1:1', model: 'cutting', setsContextLength: true },
+    async *stream(request) {
+      yield { type: 'text-delta', text: 'Hm.' };
+      yield { type: 'finish', reason: 'stop', usage: { inputTokens: request.contextLength ?? 0 } };
+    },
+  };
+  await new Agent({ model: () => cutting, plugins, store, events: agentEvents, settings: () => ({}) }).runTurn({
+    conversationId: 'c4',
+    text: 'hello',
+  });
   return heard;
 }
 

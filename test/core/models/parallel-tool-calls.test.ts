@@ -147,4 +147,32 @@ describe('OpenAI adapter and parallel_tool_calls', () => {
     expect(result.error?.status).toBe(400);
     expect(server.requests).toHaveLength(1);
   });
+
+  it('asks for the usage, and leaves stream_options out once a server refuses it (Azure’s older API versions), remembered', async () => {
+    // Azure OpenAI before 2024-09-01-preview: 400 "Unrecognized request argument supplied: stream_options".
+    const unrecognized = JSON.stringify({
+      error: {
+        code: null,
+        message: 'Unrecognized request argument supplied: stream_options',
+        param: null,
+        type: 'invalid_request_error',
+      },
+    });
+    server.reply((request) =>
+      'stream_options' in (JSON.parse(request.body) as object)
+        ? { status: 400, headers: json, body: unrecognized }
+        : { body: stream },
+    );
+    const model = 'deployment-without-usage';
+    const first = await collectStream({ adapter: adapterFor('openai', server.url, { model }), request: withTools });
+    const again = await collectStream({ adapter: adapterFor('openai', server.url, { model }), request: withTools });
+    expect(first.error).toBeUndefined();
+    expect(again.error).toBeUndefined();
+    const usageAsked = server.requests.map(
+      (request) => (JSON.parse(request.body) as { stream_options?: unknown }).stream_options,
+    );
+    expect(usageAsked).toEqual([{ include_usage: true }, undefined, undefined]);
+    // parallel_tool_calls was not what it refused: it stays.
+    expect(sentParameter(server)).toEqual([true, true, true]);
+  });
 });

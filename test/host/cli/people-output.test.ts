@@ -187,4 +187,33 @@ describe('ask’s output for people', () => {
       ].join('\n'),
     );
   });
+
+  it('closes a turn with how full the model’s window was at its last request, and prints a context warning', () => {
+    let written = '';
+    const output = new PeopleOutput({ write: (text) => (written += text) });
+    const header = (fields: Record<string, unknown>) =>
+      event({ type: 'request/header', step: 1, tools: [], systemPromptHash: 'a', requestHash: 'b', ...fields });
+    output.handle(header({ contextTokens: 8192, estimatedTokens: 4100 }));
+    output.handle(event({ type: 'text/delta', step: 1, text: 'Done.' }));
+    output.handle(
+      event({
+        type: 'context/warning',
+        step: 1,
+        message: 'ollama:llama3.1 kept only 4,096 tokens of this request',
+      }),
+    );
+    output.handle(header({ step: 2, contextTokens: 8192, estimatedTokens: 5210, omittedTurns: 14 }));
+    output.handle(event({ type: 'turn/end', reason: 'done' }));
+    // A turn whose window is not known says nothing of it.
+    output.handle(header({ estimatedTokens: 100 }));
+    output.handle(event({ type: 'turn/end', reason: 'done' }));
+    expect(written).toBe(
+      [
+        'Done.',
+        '⚠ ollama:llama3.1 kept only 4,096 tokens of this request',
+        'Context: 5,210 of 8,192 tokens · 14 earlier turns not sent',
+        '',
+      ].join('\n'),
+    );
+  });
 });

@@ -15,6 +15,7 @@ import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
 import type { VerifyReport } from '../../../host/store/verify-store.ts';
 import { repairInterruptedTurns } from '../../../host/app/repair-interrupted-turns.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
+import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
 const dirs: string[] = [];
@@ -42,6 +43,45 @@ async function recordTurns(dataDir: string): Promise<void> {
   try {
     for (const text of ['say hello', 'and again'])
       expect(await host.agent.runTurn({ conversationId: 'c1', text })).toMatchObject({ reason: 'done' });
+  } finally {
+    await host.dispose();
+  }
+}
+
+/**
+ * Six turns in a window of 3,000 tokens, each reading a note of 3,000 bytes (a result over 2 KiB):
+ * later requests shorten older results and leave out the oldest turns.
+ */
+async function recordFittedTurns(dataDir: string): Promise<Extract<AgentEvent, { type: 'request/header' }>[]> {
+  const replies = [];
+  for (let turn = 0; turn < 6; turn += 1)
+    replies.push({ toolCalls: [{ name: 'notes__read', args: {} }] }, { text: `Read ${turn}.` });
+  const host = await createHost({
+    dataDir,
+    transport: 'cli',
+    model: new ScriptedModel({ replies }),
+    settings: { contextTokens: 3000 },
+    log: () => {},
+    version: 'test',
+  });
+  host.plugins.register({
+    name: 'notes',
+    description: 'notes',
+    tools: () => [
+      {
+        name: 'notes__read',
+        description: 'Read the note.',
+        parameters: { type: 'object' },
+        handler: () => 'n'.repeat(3000),
+      },
+    ],
+  });
+  try {
+    for (let turn = 0; turn < 6; turn += 1)
+      expect(await host.agent.runTurn({ conversationId: 'c1', text: `read the note (${turn})` })).toMatchObject({
+        reason: 'done',
+      });
+    return host.store.loadRequestHeaders('c1');
   } finally {
     await host.dispose();
   }
@@ -161,6 +201,28 @@ describe('home-agent verify', () => {
     expect(report.steps.mismatched[0]!.differences).toEqual([
       'the tool list differs: the header says [output_send__chat], the stored declarations give [output_list_channels, output_send__chat, output_send__notifications, seq_check, seq_delete, seq_list, seq_run, seq_save, seq_show, system_list_tools]',
     ]);
+  });
+
+  it('rebuilds each fitted request as it was sent: earlier turns left out, older results shortened', async () => {
+    const dataDir = tempDir();
+    const headers = await recordFittedTurns(dataDir);
+    expect(headers.some((header) => (header.omittedTurns ?? 0) > 0)).toBe(true);
+    expect(headers.some((header) => (header.shortenedResults ?? 0) > 0)).toBe(true);
+    const { code, report } = await verify(dataDir);
+    expect(code).toBe(0);
+    expect(report.steps).toEqual({ verified: 12, unverifiable: 0, mismatched: [] });
+    // A change to the first turn fails only the steps that sent it, not those that left it out.
+    const db = raw(dataDir);
+    db.prepare(
+      "UPDATE messages SET payload = json_set(payload, '$.text', 'something else') WHERE conversation_id = 'c1' AND seq = 1",
+    ).run();
+    db.close();
+    const sentFirst = headers.filter((header) => (header.omittedTurns ?? 0) === 0).length;
+    const changed = await verify(dataDir);
+    expect(changed.code).toBe(1);
+    expect(changed.report.steps.mismatched).toHaveLength(sentFirst);
+    expect(changed.report.steps.verified).toBe(12 - sentFirst);
+    expect(sentFirst).toBeLessThan(12);
   });
 
   it('reports steps recorded before headers named their parts as unverifiable, not failed', async () => {

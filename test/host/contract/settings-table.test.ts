@@ -22,6 +22,8 @@ const typed: Record<string, { text: string; value: unknown }> = {
   sequenceMaxCalls: { text: '50', value: 50 },
   sequenceMaxResultBytes: { text: '4096', value: 4096 },
   sequenceWallTimeMs: { text: '5000', value: 5000 },
+  contextTokens: { text: '8192', value: 8192 },
+  ollamaNumCtx: { text: '32768', value: 32768 },
   deviceEventsPerSecond: { text: '5', value: 5 },
 };
 

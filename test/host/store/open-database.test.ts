@@ -14,6 +14,7 @@ const OUR_TABLES = [
   'conversations',
   'events',
   'messages',
+  'model_contexts',
   'paired_devices',
   'plugin_state',
   'request_parts',
@@ -21,7 +22,7 @@ const OUR_TABLES = [
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 9;
+const SCHEMA_VERSION = 10;
 
 let folder: TempStoreFolder;
 beforeEach(() => {

@@ -1,0 +1,213 @@
+import type { ContextOverflow } from '../models/context-overflow.ts';
+import type { ModelAdapter } from '../models/model-adapter.ts';
+import { keyText, type ContextKey, type ContextMemory, type LearnedContext } from './context-memory.ts';
+import { documentedContextWindow } from './documented-context-windows.ts';
+import { DEFAULT_BYTES_PER_TOKEN, tokensOf } from './request-bytes.ts';
+
+/** Ollama's `num_ctx` when the setting `ollamaNumCtx` is empty (its memory use grows with it). */
+export const DEFAULT_OLLAMA_NUM_CTX = 16_384;
+
+/** A measured ratio outside this range is a wrong count (a server that left cached tokens out), not a tokenizer. */
+const PLAUSIBLE_BYTES_PER_TOKEN = { min: 0.5, max: 8 };
+
+/** Where a window came from, most trusted first. */
+export type ContextSource = 'setting' | 'learned' | 'server' | 'num_ctx' | 'documented';
+
+/** The settings the budget reads (`contextTokens` overrides what was found; `ollamaNumCtx` is Ollama's num_ctx). */
+export interface ContextSettings {
+  contextTokens?: number;
+  ollamaNumCtx?: number;
+}
+
+/** What a request of one model may take, as known now. */
+export interface ContextBudget {
+  /** The window the request is fitted to; undefined when nothing says it (nothing is left out then). */
+  windowTokens?: number;
+  source?: ContextSource;
+  /** Tokens kept for the reply: the request's `max_tokens`, else an eighth of the window. */
+  replyTokens: number;
+  bytesPerToken: number;
+  /** True once a server's reported usage (or a 400's count) set the ratio. */
+  calibrated: boolean;
+  /** For formats that set the context length per request (Ollama's num_ctx). */
+  contextLength?: number;
+  /** The bytes the request may take in all; undefined without a window. */
+  budgetBytes?: number;
+}
+
+interface ModelState {
+  learned: LearnedContext;
+  lookup?: Promise<number | undefined>;
+}
+
+/**
+ * What is known of each model's context window and token size, kept per base URL and model: the
+ * server's own answer (looked up once per process, at most 2 s), the documented table, what a 400
+ * stated and the bytes-per-token ratio measured from reported usage (both remembered through
+ * `ContextMemory`, so the next process starts from them). Pure TypeScript: the memory is the host's.
+ */
+export class ContextKeeper {
+  private readonly states = new Map<string, ModelState>();
+
+  constructor(
+    private readonly options: {
+      memory: ContextMemory;
+      /** Where a failed memory write is reported (the turn goes on). */
+      log?: (line: string) => void;
+    },
+  ) {}
+
+  /**
+   * The budget of a request to `model` now. Looks the window up the first time (unless
+   * `contextTokens` is set; Ollama's own length is still asked, since num_ctx must not exceed it).
+   */
+  async budget(model: ModelAdapter, settings: ContextSettings, signal: AbortSignal): Promise<ContextBudget> {
+    const info = model.context;
+    const state = this.stateOf(model);
+    const perRequest = info?.setsContextLength === true;
+    let found: number | undefined;
+    let source: ContextSource | undefined;
+    if (info && (settings.contextTokens === undefined || perRequest)) {
+      // Its own signal: the answer is kept for every later turn, so one turn's Stop must not make it "not said".
+      state.lookup ??=
+        info.lookupWindow?.(new AbortController().signal).catch(() => undefined) ?? Promise.resolve(undefined);
+      found = await untilAborted(state.lookup, signal);
+      if (found !== undefined) source = 'server';
+    }
+    let contextLength: number | undefined;
+    if (perRequest) {
+      contextLength = Math.min(settings.ollamaNumCtx ?? DEFAULT_OLLAMA_NUM_CTX, found ?? Number.POSITIVE_INFINITY);
+      found = contextLength;
+      source = 'num_ctx';
+    }
+    if (found === undefined && info) {
+      found = documentedContextWindow(info.model);
+      if (found !== undefined) source = 'documented';
+    }
+    if (settings.contextTokens !== undefined) {
+      found = Math.min(settings.contextTokens, contextLength ?? Number.POSITIVE_INFINITY);
+      source = settings.contextTokens <= (contextLength ?? Number.POSITIVE_INFINITY) ? 'setting' : 'num_ctx';
+    }
+    // A 400 proved the server keeps no more than this, whatever else says so.
+    const learned = state.learned.windowTokens;
+    if (learned !== undefined && (found === undefined || learned < found)) {
+      found = learned;
+      source = 'learned';
+    }
+    const bytesPerToken = state.learned.bytesPerToken ?? DEFAULT_BYTES_PER_TOKEN;
+    const budget: ContextBudget = {
+      replyTokens: 0,
+      bytesPerToken,
+      calibrated: state.learned.bytesPerToken !== undefined,
+    };
+    if (contextLength !== undefined) budget.contextLength = contextLength;
+    if (found === undefined || source === undefined) return budget;
+    budget.windowTokens = found;
+    budget.source = source;
+    budget.replyTokens = Math.min(info?.maxTokens ?? Math.floor(found / 8), Math.floor(found / 2));
+    budget.budgetBytes = Math.floor((found - budget.replyTokens) * bytesPerToken);
+    return budget;
+  }
+
+  /**
+   * Learns the ratio from the usage a server reported for a request of `sentBytes`: a smaller one
+   * at once (the estimate must not run short), a larger one halfway. Implausible counts are ignored.
+   */
+  calibrate(model: ModelAdapter, usage: { sentBytes: number; inputTokens: number }): void {
+    if (usage.inputTokens <= 0 || usage.sentBytes <= 0) return;
+    const measured = usage.sentBytes / usage.inputTokens;
+    if (measured < PLAUSIBLE_BYTES_PER_TOKEN.min || measured > PLAUSIBLE_BYTES_PER_TOKEN.max) return;
+    const state = this.stateOf(model);
+    const before = state.learned.bytesPerToken;
+    const next = before === undefined || measured < before ? measured : (before + measured) / 2;
+    if (before !== undefined && Math.abs(next - before) / before < 0.01) return;
+    this.remember(model, { ...state.learned, bytesPerToken: next });
+  }
+
+  /**
+   * Learns from a context-exceeded error for a request of `sentBytes`: the window it states, and
+   * the ratio from the prompt tokens it counted. An error without numbers shrinks the window to
+   * three quarters of what was sent. Returns false when nothing new was learned (sending again cannot help).
+   */
+  learnOverflow(model: ModelAdapter, overflow: ContextOverflow, sentBytes: number): boolean {
+    const state = this.stateOf(model);
+    const learned: LearnedContext = { ...state.learned };
+    if (overflow.promptTokens !== undefined && sentBytes > 0) {
+      const measured = sentBytes / overflow.promptTokens;
+      if (measured >= PLAUSIBLE_BYTES_PER_TOKEN.min && measured <= PLAUSIBLE_BYTES_PER_TOKEN.max)
+        learned.bytesPerToken = Math.min(measured, learned.bytesPerToken ?? measured);
+    }
+    if (overflow.limitTokens !== undefined) learned.windowTokens = overflow.limitTokens;
+    else if (overflow.promptTokens === undefined) {
+      const sentTokens = tokensOf(sentBytes, learned.bytesPerToken ?? DEFAULT_BYTES_PER_TOKEN);
+      learned.windowTokens = Math.min(learned.windowTokens ?? sentTokens, Math.floor(sentTokens * 0.75));
+    }
+    const changed =
+      learned.windowTokens !== state.learned.windowTokens || learned.bytesPerToken !== state.learned.bytesPerToken;
+    if (changed) this.remember(model, learned);
+    return changed;
+  }
+
+  /**
+   * After Ollama kept only `contextLength` tokens of a request of `sentBytes` (a silent cut), the
+   * true ratio is below `sentBytes / contextLength`: the ratio goes back to the cautious default,
+   * or below it to a tenth under that bound, so the next request fits.
+   */
+  learnCut(model: ModelAdapter, cut: { sentBytes: number; contextLength: number }): void {
+    const state = this.stateOf(model);
+    const bound = (cut.sentBytes / cut.contextLength) * 0.9;
+    const before = state.learned.bytesPerToken ?? DEFAULT_BYTES_PER_TOKEN;
+    const next = Math.max(PLAUSIBLE_BYTES_PER_TOKEN.min, Math.min(bound, DEFAULT_BYTES_PER_TOKEN, before));
+    if (next < before) this.remember(model, { ...state.learned, bytesPerToken: next });
+  }
+
+  private stateOf(model: ModelAdapter): ModelState {
+    const key = keyOf(model);
+    const text = keyText(key);
+    let state = this.states.get(text);
+    if (state === undefined) {
+      state = { learned: this.read(key) };
+      this.states.set(text, state);
+    }
+    return state;
+  }
+
+  private read(key: ContextKey): LearnedContext {
+    try {
+      return this.options.memory.read(key) ?? {};
+    } catch (error) {
+      this.options.log?.(`could not read what was learned of ${key.model}'s context: ${(error as Error).message}`);
+      return {};
+    }
+  }
+
+  private remember(model: ModelAdapter, learned: LearnedContext): void {
+    const key = keyOf(model);
+    this.stateOf(model).learned = learned;
+    try {
+      this.options.memory.write(key, learned);
+    } catch (error) {
+      // Kept for this process; the next one learns it again.
+      this.options.log?.(`could not remember ${key.model}'s context: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The promise's value, or undefined as soon as `signal` aborts (the turn then ends on its own). */
+function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
+}
+
+/** The memory key of a model: its base URL and name, or its label for models without a server. */
+export function keyOf(model: ModelAdapter): ContextKey {
+  const info = model.context;
+  return info ? { baseUrl: info.baseUrl.replace(/\/+$/, ''), model: info.model } : { baseUrl: '', model: model.label };
+}
