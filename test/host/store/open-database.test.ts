@@ -13,6 +13,8 @@ const OUR_APPLICATION_ID = 0x48_6d_41_67;
 const OUR_TABLES = [
   'conversations',
   'events',
+  'mcp_servers',
+  'mcp_tools',
   'messages',
   'model_contexts',
   'paired_devices',
