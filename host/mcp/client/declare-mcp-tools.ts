@@ -44,7 +44,7 @@ export function declareMcpTools(options: { server: string; plugin: string; tools
   const warnings: string[] = [];
   if (options.tools.length > MAX_TOOLS_PER_SERVER)
     warnings.push(
-      `${options.plugin} lists ${options.tools.length} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`,
+      `${options.plugin} lists more than ${MAX_TOOLS_PER_SERVER} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`,
     );
   const tools: McpToolDeclaration[] = [];
   const seen = new Set<string>();

@@ -26,6 +26,11 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 const CALL_DEADLINE_MS = 3_600_000;
 /** Pages of `tools/list` read at most: a server that hands out cursors for ever is stopped here. */
 export const MAX_LIST_PAGES = 16;
+/**
+ * Time between two listings caused by `tools/list_changed`: a notice costs a server a few bytes and
+ * a listing costs the host up to a whole message, so a flood of notices is one listing a second.
+ */
+export const RELIST_INTERVAL_MS = 1_000;
 
 /** Where a server stands: starting, usable, down (with the reason), or turned off. */
 export type McpStatus = 'connecting' | 'ready' | 'failed' | 'stopped';
@@ -72,6 +77,8 @@ export class McpConnection {
   private settledWaiters: (() => void)[] = [];
   private listing: Promise<void> | undefined;
   private listAgain = false;
+  /** Attempts being closed after a failure; `stop` waits for them, so nothing it started outlives it. */
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(
     private readonly options: {
@@ -121,14 +128,18 @@ export class McpConnection {
 
   /** Stops the server for good (until `start`): pending calls end `device_offline`, the child is killed. */
   async stop(): Promise<void> {
-    this.generation += 1;
-    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-    this.endPending(`${this.name} was turned off while the call ran`);
-    const attempt = this.attempt;
-    this.attempt = undefined;
-    this.setStatus('stopped', undefined);
-    if (attempt) await closeAttempt(attempt);
+    // Stopping what is stopped changes nothing (and tells no one: a listener may stop it again).
+    if (this.status !== 'stopped') {
+      this.generation += 1;
+      if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      this.endPending(`${this.name} was turned off while the call ran`);
+      const attempt = this.attempt;
+      this.attempt = undefined;
+      this.setStatus('stopped', undefined);
+      if (attempt) this.close(attempt);
+    }
+    await Promise.all([...this.closing]);
   }
 
   /**
@@ -192,8 +203,11 @@ export class McpConnection {
     const attempt: Attempt = { generation, client, opened, watch, connecting: true };
     this.attempt = attempt;
     client.onclose = () => this.lost(generation, 'the server closed the connection');
-    client.onerror = () => {
-      // Single unreadable messages are not fatal; a lost connection is reported by onclose or `lost`.
+    client.onerror = (error) => {
+      // The SDK's stdio reader drops the connection past its bound (and then closes): say why.
+      if (/ReadBuffer exceeded maximum size/.test(error.message))
+        this.lost(generation, `it sent a message over ${this.options.maxMessageBytes} bytes`);
+      // Other errors are single unreadable messages, not fatal; a lost connection is reported by onclose or `lost`.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(generation));
     const timeoutMs = this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
@@ -250,13 +264,16 @@ export class McpConnection {
     }
     this.listing = (async () => {
       try {
-        do {
+        for (;;) {
           this.listAgain = false;
           const attempt = this.attempt;
           if (attempt === undefined || attempt.generation !== generation) return;
           await this.list(attempt, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
           this.changes.emit(this);
-        } while (this.listAgain && generation === this.generation);
+          if (!this.listAgain) return;
+          await new Promise((resolve) => setTimeout(resolve, RELIST_INTERVAL_MS));
+          if (generation !== this.generation) return;
+        }
       } catch (error) {
         this.options.log(`${this.name}: could not list its tools again: ${this.redact(describeError(error))}`);
       } finally {
@@ -281,13 +298,18 @@ export class McpConnection {
     const attempt = this.attempt;
     this.attempt = undefined;
     this.endPending(`${this.name} went away while the call ran: ${why}`);
-    if (attempt) void closeAttempt(attempt);
+    if (attempt) this.close(attempt);
     const delay = this.backoff.failed();
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (generation === this.generation) void this.connect();
     }, delay);
     this.setStatus('failed', `${why}; starting it again in ${Math.round(delay / 1000)} s`);
+  }
+
+  private close(attempt: Attempt): void {
+    const closed = closeAttempt(attempt).finally(() => this.closing.delete(closed));
+    this.closing.add(closed);
   }
 
   private endPending(why: string): void {
@@ -371,16 +393,30 @@ export class McpConnection {
   }
 }
 
-/** Closes the SDK's side, then kills the child if it is still there (the SDK may leave it running). */
+/** How long a server is given to exit on its own once its input is closed, before it is killed. */
+const EXIT_GRACE_MS = 500;
+/** How long to wait for a killed child to be gone. */
+const KILLED_EXIT_WAIT_MS = 2_000;
+
+/**
+ * Closes the SDK's side, then kills the child if it is still there — after a failed start the SDK
+ * forgets the child's pid and would leave it running — and waits (bounded) until it has exited.
+ */
 async function closeAttempt(attempt: Attempt): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
+  await within(
+    EXIT_GRACE_MS,
     // A close that fails leaves only the child, which is killed below.
     attempt.client.close().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, 500))),
-  ]);
-  clearTimeout(timer);
+  );
   attempt.opened.kill();
+  await within(KILLED_EXIT_WAIT_MS, attempt.opened.exited());
+}
+
+/** Waits for `work`, but no longer than `ms`. */
+async function within(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function describeError(error: unknown): string {

@@ -12,6 +12,8 @@ export interface OpenedTransport {
   pid(): number | undefined;
   /** Kills the child (stdio) if it still runs; nothing for HTTP. */
   kill(): void;
+  /** Resolves once the child has exited (stdio); at once for HTTP. */
+  exited(): Promise<void>;
 }
 
 /**
@@ -58,6 +60,7 @@ export function openTransport(options: {
           if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
         }
       },
+      exited: () => (pid === undefined || watched.closed ? Promise.resolve() : watched.whenClosed),
     };
   }
   const inner = new StreamableHTTPClientTransport(new URL(transport.url), {
@@ -75,6 +78,7 @@ export function openTransport(options: {
     transport: new WatchedTransport(inner, options.watch, { firesOnSend: false }),
     pid: () => undefined,
     kill: () => {},
+    exited: () => Promise.resolve(),
   };
 }
 
@@ -82,13 +86,20 @@ export function openTransport(options: {
 class WatchedTransport implements Transport {
   /** The SDK reported the transport closed (for stdio: the child has exited). */
   closed = false;
+  /** Resolves when `closed` becomes true. */
+  readonly whenClosed: Promise<void>;
+  private markClosed: () => void = () => {};
   private closeListener: Transport['onclose'];
 
   constructor(
     private readonly inner: Transport,
     private readonly watch: SentWatch,
     private readonly options: { firesOnSend: boolean; started?: () => void },
-  ) {}
+  ) {
+    this.whenClosed = new Promise((resolve) => (this.markClosed = resolve));
+    // The SDK sets its own onclose when it connects; until then a close is still noticed.
+    this.onclose = undefined;
+  }
 
   async start(): Promise<void> {
     await this.inner.start();
@@ -117,6 +128,7 @@ class WatchedTransport implements Transport {
     this.closeListener = listener;
     this.inner.onclose = () => {
       this.closed = true;
+      this.markClosed();
       this.closeListener?.();
     };
   }

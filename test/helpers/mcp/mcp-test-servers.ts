@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -98,4 +99,14 @@ export function probeOverStdio(options: { name: string; file: string; env?: Reco
 /** The `mcpServers` entry of an mcp.json that starts the probe server on `file`. */
 export function probeEntry(file: string, env?: Record<string, string>): Record<string, unknown> {
   return { command: process.execPath, args: [PROBE_ENTRY, file], ...(env ? { env } : {}) };
+}
+
+/** Whether a process of this pid is alive (not gone, not a zombie), from /proc. */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    // No /proc entry: the process is gone.
+    return false;
+  }
 }
