@@ -27,7 +27,7 @@ export function everythingStdioEntry(): { command: string; args: string[] } {
 }
 
 /** A port nobody listens on now (the server is started on it right after). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
