@@ -4,6 +4,7 @@ import type { JsonSchema } from '../../../core/tools/json-schema.ts';
 import { canonicalJson } from '../../../core/agent/canonical-json.ts';
 import { cutToolSchema, MAX_DESCRIPTION_CHARACTERS, MAX_SCHEMA_NESTING } from './cut-tool-schema.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
+import { unsafeSchemaName } from './server-text.ts';
 
 /** Tools kept of one server: a server that lists more cannot make every prompt (and the host) carry them all. */
 export const MAX_TOOLS_PER_SERVER = 64;
@@ -34,8 +35,9 @@ export interface McpToolDeclaration {
 /**
  * A server's listing turned into declarations within the budgets: the first 64 tools, names of at
  * most 1,000 characters, declarations nested at most 256 levels, descriptions cut at 2,000
- * characters, schemas cut to the subset the kernel knows and to 64 levels. What was left out or cut
- * is said in `warnings`, naming the tool.
+ * characters, schemas cut to the subset the kernel knows and to 64 levels, and no name in a schema
+ * (property, enum value) holding a character that would act instead of being read. What was left
+ * out or cut is said in `warnings`, naming the tool.
  */
 export function declareMcpTools(options: { server: string; plugin: string; tools: readonly Tool[] }): {
   tools: McpToolDeclaration[];
@@ -76,6 +78,11 @@ export function declareMcpTools(options: { server: string; plugin: string; tools
       continue;
     }
     const { schema, cut } = cutToolSchema(tool.inputSchema);
+    const unsafe = unsafeSchemaName(schema);
+    if (unsafe !== undefined) {
+      warnings.push(`${options.plugin}: the tool ${shown} is left out: ${unsafe}`);
+      continue;
+    }
     if (cut)
       warnings.push(
         `${options.plugin}: the schema of ${shown} nests more than ${MAX_SCHEMA_NESTING} levels; the deeper parts accept any value`,

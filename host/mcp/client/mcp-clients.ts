@@ -14,11 +14,16 @@ import { cutToolSchema } from './cut-tool-schema.ts';
 import { resolveToolNames, type ResolvedToolNames } from './resolve-tool-names.ts';
 import { mcpToolDefinition, type McpToolTrust } from './mcp-tool-definition.ts';
 import { MCP_READY_WAIT_MS } from './mcp-ready-wait.ts';
+import { unsafeSchemaName } from './server-text.ts';
+import { safeLines, safeText } from '../../../core/text/safe-text.ts';
 
 /** The smallest bound on one message from a server; it grows with the result limit (a result travels as one message). */
 const MIN_MESSAGE_BYTES = 4 * 1024 * 1024;
 
-/** What the Plugins tab shows of an MCP server's plugin (never a secret). */
+/**
+ * What the Plugins tab shows of an MCP server's plugin: never a secret, and what the server could
+ * have put there (its stderr, its errors, its tools' names) through the text rule (`safeText`).
+ */
 export interface McpPluginStatus {
   status: Exclude<McpStatus, 'stopped'> | undefined;
   trusted: boolean;
@@ -75,13 +80,16 @@ export class McpClients {
   /** Standing approvals were revoked because a tool's declaration changed (for `approvals/changed`). */
   readonly approvalsChanged = new Emitter<void>({ name: 'MCP approvals' });
 
+  private readonly options: McpClientsOptions;
   private readonly entries = new Map<string, Entry>();
   /** The failure last logged per plugin: a server failing the same way again is not logged again. */
   private readonly lastLogged = new Map<string, string>();
 
-  constructor(private readonly options: McpClientsOptions) {
-    this.problems = options.config.problems;
-    for (const problem of this.problems) options.log(problem);
+  constructor(options: McpClientsOptions) {
+    // Every line logged may hold a server's words or its tools' names: shown as the text rule says.
+    this.options = { ...options, log: (line) => options.log(safeText(line)) };
+    this.problems = options.config.problems.map(safeText);
+    for (const problem of this.problems) this.options.log(problem);
     const maxMessageBytes = Math.max(MIN_MESSAGE_BYTES, 4 * options.maxResultBytes());
     for (const config of options.config.servers) {
       const connection = new McpConnection({
@@ -91,7 +99,7 @@ export class McpClients {
         version: options.version,
         lastKnown: this.storedTools(config),
         onListed: (tools) => this.recordListing(config, tools),
-        log: options.log,
+        log: this.options.log,
       });
       connection.changes.subscribe(() => this.changed(connection));
       this.entries.set(config.pluginName, {
@@ -153,9 +161,9 @@ export class McpClients {
     return {
       status: connection.status === 'stopped' ? undefined : connection.status,
       trusted,
-      ...(connection.reason !== undefined ? { reason: connection.reason } : {}),
-      ...(stderr !== '' ? { stderr } : {}),
-      warnings,
+      ...(connection.reason !== undefined ? { reason: safeText(connection.reason) } : {}),
+      ...(stderr !== '' ? { stderr: safeLines(stderr) } : {}),
+      warnings: warnings.map(safeText),
     };
   }
 
@@ -286,7 +294,10 @@ export class McpClients {
       }
       const parsed = storedDeclaration.safeParse(raw);
       if (!parsed.success || parsed.data.original !== row.tool || parsed.data.hash !== row.hash) continue;
-      tools.push({ ...parsed.data, parameters: cutToolSchema(parsed.data.parameters).schema });
+      const parameters = cutToolSchema(parsed.data.parameters).schema;
+      // Checked when it was listed; checked again, as anything read back from the disk is.
+      if (unsafeSchemaName(parameters) !== undefined) continue;
+      tools.push({ ...parsed.data, parameters });
     }
     return tools;
   }

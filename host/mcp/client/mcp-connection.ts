@@ -19,6 +19,7 @@ import { SentWatch } from './sent-watch.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { RestartBackoff } from './restart-backoff.ts';
 import { saysUnknownTool } from './map-tool-result.ts';
+import { cutServerText } from './server-text.ts';
 
 /** How long starting a server (spawn or first request, `initialize`, the tool list) may take. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -275,7 +276,7 @@ export class McpConnection {
           if (generation !== this.generation) return;
         }
       } catch (error) {
-        this.options.log(`${this.name}: could not list its tools again: ${this.redact(describeError(error))}`);
+        this.options.log(`${this.name}: could not list its tools again: ${this.words(error)}`);
       } finally {
         this.listing = undefined;
       }
@@ -347,7 +348,7 @@ export class McpConnection {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
       return 'it closed the connection before it was ready (its stderr may say why)';
     if ((error as Error)?.name === 'TimeoutError') return `it did not answer within ${timeoutMs} ms`;
-    return describeError(error);
+    return this.words(error);
   }
 
   private callError(error: unknown, tool: string): ToolError {
@@ -359,13 +360,21 @@ export class McpConnection {
       )
         return new ToolError({
           reason: 'not_found',
-          detail: `${this.name} has no tool '${tool}' (${this.redact(error.message)})`,
+          detail: `${this.name} has no tool '${tool}' (${this.words(error)})`,
           hint: 'Call system_list_tools to see the tools that exist; do not retry this name.',
         });
       if (error.code === ErrorCode.ConnectionClosed)
         return new ToolError({ reason: 'device_offline', detail: `${this.name} went away while the call ran` });
     }
-    return new ToolError({ reason: 'failed', detail: `${this.name}: ${this.redact(describeError(error))}` });
+    return new ToolError({ reason: 'failed', detail: `${this.name}: ${this.words(error)}` });
+  }
+
+  /**
+   * An error's message as a message may hold it: secrets replaced, then cut to 2,000 characters (it
+   * may be a server's own words, as long as a whole message; cut after, so no part of a secret is left).
+   */
+  private words(error: unknown): string {
+    return cutServerText(this.redact(describeError(error)));
   }
 
   /** `text` with every secret of this server's config replaced by `***`. */

@@ -49,6 +49,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return { content: [{ type: 'text', text: String(args.why ?? 'it failed') }], isError: true };
     case 'env':
       return text(Object.fromEntries(Object.entries(process.env).filter(([key]) => (args.names ?? []).includes(key))));
+    case 'throw':
+      // A JSON-RPC error (not a result), its message as long as asked.
+      throw new McpError(ErrorCode.InternalError, `${args.prefix ?? ''}${'z'.repeat(Number(args.bytes ?? 0))}`);
     case 'big':
       return text('x'.repeat(Number(args.bytes)));
     case 'deep': {

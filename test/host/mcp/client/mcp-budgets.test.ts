@@ -131,6 +131,27 @@ describe('what an MCP server may make the host carry (budgets)', () => {
     });
   });
 
+  it('errors: a server’s own words in an error are cut at 2,000 characters, after its secrets are replaced', async () => {
+    const secret = 'sesame-0123456789';
+    const server = probeOverStdio({
+      name: 'probe',
+      file: probeDeclarations(mcpDataDir(cleanups), [probeTool('throw')]).file,
+      env: { PROBE_TOKEN: '${TOKEN}' },
+    });
+    const connection = await connect(server, { environment: { TOKEN: secret } });
+    // The SDK puts "MCP error CODE: " before the message on both sides.
+    const said = 'MCP error -32603: MCP error -32603: ';
+    const small = await direct(connection, 'throw', { prefix: 'jammed ', bytes: 10 });
+    expect(small).toEqual({ reason: 'failed', detail: `mcp-probe: ${said}jammed ${'z'.repeat(10)}` });
+    // The secret straddles the cut: replaced first, so none of it is left.
+    const prefix = 'y'.repeat(1_990 - said.length);
+    const large = await direct(connection, 'throw', { prefix: `${prefix}${secret}`, bytes: 3_000_000 });
+    expect(large).toEqual({
+      reason: 'failed',
+      detail: `mcp-probe: ${said}${prefix}***${'z'.repeat(7)}… (cut: ${1_990 + 3 + 3_000_000} characters)`,
+    });
+  });
+
   it('messages: one over the bound (stdio) drops the connection, saying why, and the server is started again', async () => {
     const connection = await connect(probe([]), { maxMessageBytes: 1024 * 1024 });
     const call = direct(connection, 'huge-line', { bytes: 2 * 1024 * 1024 });
