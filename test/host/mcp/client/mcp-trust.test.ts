@@ -155,3 +155,34 @@ describe('sequences and MCP tools', () => {
     expect(JSON.stringify(await callTool(host, 'seq_run', { name: 'with_lookup' }))).toContain('is not trusted');
   });
 });
+
+describe('MCP tools on the ToolAPI path (how plugins reach tools)', () => {
+  it('ask the person and run only when allowed, as on the agent’s path; a trusted read-only one runs unasked', async () => {
+    const { host } = await probeHost([]);
+    const connection = connectionOf(host, 'mcp-probe');
+    const sent: string[] = [];
+    connection.sent.subscribe(({ tool }) => sent.push(tool));
+    let answer = false;
+    const questions: string[] = [];
+    host.events.subscribe((event) => {
+      if (event.type !== 'approval/request') return;
+      questions.push(event.name);
+      void host.handlers['approval/answer']({ approvalId: event.approvalId!, approved: answer });
+    });
+
+    expect(await callTool(host, 'mcp__probe__lookup', {})).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    expect(await host.toolApi.canUse({ conversationId: 'test', caller: 'test' }, 'mcp__probe__lookup', {})).toBeNull();
+    expect(sent).toEqual([]);
+    answer = true;
+    expect(await callTool(host, 'mcp__probe__lookup', {})).toEqual({ ok: true, value: 'ran lookup' });
+    expect(questions).toEqual(['mcp__probe__lookup', 'mcp__probe__lookup']);
+    expect(sent).toEqual(['lookup']);
+
+    await host.handlers['plugins/set-trusted']({ name: 'mcp-probe', trusted: true });
+    expect(await callTool(host, 'mcp__probe__lookup', {})).toEqual({ ok: true, value: 'ran lookup' });
+    answer = false;
+    expect(await callTool(host, 'mcp__probe__act', {})).toMatchObject({ ok: false, error: { reason: 'denied' } });
+    expect(questions).toEqual(['mcp__probe__lookup', 'mcp__probe__lookup', 'mcp__probe__act']);
+    expect(sent).toEqual(['lookup', 'lookup']);
+  });
+});
