@@ -75,7 +75,7 @@ export function readMcpConfig(options: { file: string; required: boolean }): Mcp
     text = readFileSync(file, 'utf8');
     raw = JSON.parse(text);
   } catch (error) {
-    const message = `${file}: could not be read as JSON (${(error as Error).message}); no MCP server was started from it`;
+    const message = `${file}: could not be read as JSON (${withoutQuote(error)}); no MCP server was started from it`;
     if (options.required) throw new McpConfigError(message);
     return { file, servers: [], problems: [message] };
   }
@@ -138,6 +138,15 @@ function readEntry(name: string, entry: unknown): McpServerConfig | { problem: s
       ...(stdio.data.cwd !== undefined ? { cwd: stdio.data.cwd } : {}),
     },
   };
+}
+
+/**
+ * A read or parse error without the piece of the file V8 quotes in some JSON errors (`…"API_KEY":
+ * sk-live-ab"… is not valid JSON`): a secret written into the file must not reach the log.
+ */
+function withoutQuote(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/su, ' (where JSON was expected)');
 }
 
 function describeIssues(error: z.ZodError): string {

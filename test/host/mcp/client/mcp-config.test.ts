@@ -94,6 +94,12 @@ describe('readMcpConfig', () => {
     expect(readMcpConfig({ file: broken, required: false }).problems).toEqual([
       expect.stringMatching(/could not be read as JSON .*no MCP server was started from it$/),
     ]);
+    // V8 quotes a piece of the text in some JSON errors: a secret written there must not be shown.
+    const unquoted = configFile('{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": sk-live-0123456789}}}}');
+    const [problem] = readMcpConfig({ file: unquoted, required: false }).problems;
+    expect(problem).toBe(
+      `${unquoted}: could not be read as JSON (Unexpected token 's' (where JSON was expected)); no MCP server was started from it`,
+    );
     const wrong = configFile({ servers: {} });
     expect(readMcpConfig({ file: wrong, required: false }).problems).toEqual([
       `${wrong}: mcpServers must be an object of servers; no MCP server was started from it`,
