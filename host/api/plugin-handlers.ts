@@ -46,6 +46,7 @@ export function pluginHandlers(
                 ...(enabled && mcp.reason !== undefined ? { reason: mcp.reason } : {}),
                 ...(mcp.stderr !== undefined ? { stderr: mcp.stderr } : {}),
                 ...(mcp.warnings.length > 0 ? { warnings: mcp.warnings } : {}),
+                declarationHash: mcp.declarationHash,
               }
             : {}),
           };
@@ -69,8 +70,14 @@ export function pluginHandlers(
     'plugins/set-trusted': (input) => {
       if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
         throw new ApiError(404, `there is no plugin named '${input.name}'`);
-      if (parts.mcp?.setTrusted(input.name, input.trusted) !== true)
+      const result = parts.mcp?.setTrusted(input.name, input.trusted, input.declarationHash) ?? 'not_mcp';
+      if (result === 'not_mcp')
         throw new ApiError(400, `${input.name} is not an MCP server's plugin: only MCP servers are trusted or not`);
+      if (result === 'changed')
+        throw new ApiError(
+          409,
+          `${input.name}'s tools changed since they were shown: look at them again, then trust it if you still want to`,
+        );
       return { trusted: input.trusted };
     },
   };

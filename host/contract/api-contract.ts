@@ -180,6 +180,8 @@ export const apiContract = {
           stderr: z.string().optional(),
           /** What the person should know: a secret written into the config, tools left out or cut, tools not covered by trust. */
           warnings: z.array(z.string()).optional(),
+          /** An MCP server's: sha256 of its tools as listed now; `plugins/set-trusted` takes it back to trust only those. */
+          declarationHash: z.string().optional(),
         }),
       ),
       /** Set when the enabled plugins' tool declarations take over half the model's context window. */
@@ -190,10 +192,19 @@ export const apiContract = {
   },
   /**
    * Trusts an MCP server (its plugin) or takes the trust back, stored in the data folder. Trust covers
-   * the declarations it lists now; a tool that changes later loses it. 404: no such plugin; 400: not an MCP server's.
+   * the declarations it lists now; a tool that changes later loses it. With `declarationHash` (from
+   * `plugins/list`: what the person was shown), trust is given only if its tools are still those, else
+   * 409. 404: no such plugin; 400: not an MCP server's.
    */
   'plugins/set-trusted': {
-    input: z.object({ name: z.string().min(1).max(100), trusted: z.boolean() }),
+    input: z.object({
+      name: z.string().min(1).max(100),
+      trusted: z.boolean(),
+      declarationHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex')
+        .optional(),
+    }),
     output: z.object({ trusted: z.boolean() }),
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */

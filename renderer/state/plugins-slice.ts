@@ -112,7 +112,13 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
         if (get().pluginTrust.pending !== undefined) return;
         set({ pluginTrust: { pending: name } });
         try {
-          await api.call('plugins/set-trusted', { name, trusted });
+          // Trust only what the person was shown: the host refuses (409) if the server's tools changed since.
+          const shown = get().plugins.find((plugin) => plugin.name === name)?.declarationHash;
+          await api.call('plugins/set-trusted', {
+            name,
+            trusted,
+            ...(trusted && shown !== undefined ? { declarationHash: shown } : {}),
+          });
           set((state) => ({
             pluginTrust: {},
             plugins: state.plugins.map((plugin) => (plugin.name === name ? { ...plugin, trusted } : plugin)),

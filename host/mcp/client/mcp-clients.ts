@@ -30,6 +30,8 @@ export interface McpPluginStatus {
   reason?: string;
   stderr?: string;
   warnings: string[];
+  /** sha256 of its tools as listed now (names and declaration hashes): what trusting it would cover. */
+  declarationHash: string;
 }
 
 interface Entry {
@@ -164,16 +166,23 @@ export class McpClients {
       ...(connection.reason !== undefined ? { reason: safeText(connection.reason) } : {}),
       ...(stderr !== '' ? { stderr: safeLines(stderr) } : {}),
       warnings: warnings.map(safeText),
+      declarationHash: declarationHashOf(connection.tools),
     };
   }
 
-  /** Trusts a server (its current declarations) or takes the trust back; false when it is not an MCP plugin. */
-  setTrusted(plugin: string, trusted: boolean): boolean {
+  /**
+   * Trusts a server (its current declarations) or takes the trust back. With `declarationHash` (what
+   * the person was shown, from `status`), trust is given only if the server's tools are still those:
+   * else `changed` and nothing is stored. `not_mcp` when it is not an MCP server's plugin.
+   */
+  setTrusted(plugin: string, trusted: boolean, declarationHash?: string): 'applied' | 'changed' | 'not_mcp' {
     const entry = this.entries.get(plugin);
-    if (!entry) return false;
+    if (!entry) return 'not_mcp';
+    if (trusted && declarationHash !== undefined && declarationHash !== declarationHashOf(entry.connection.tools))
+      return 'changed';
     this.options.trust.setTrusted({ server: entry.config.name, identity: entry.identity, trusted });
     this.changes.emit();
-    return true;
+    return 'applied';
   }
 
   /** Stops every server. */
@@ -187,10 +196,11 @@ export class McpClients {
     const { transport } = entry.config;
     return {
       name: entry.config.pluginName,
-      description:
+      description: safeText(
         transport.kind === 'stdio'
           ? `MCP server ${entry.config.name} (stdio: ${transport.command})`
           : `MCP server ${entry.config.name} (Streamable HTTP: ${safeUrl(transport.url)})`,
+      ),
       tools: () => this.toolsOf(entry),
       dispose: () => entry.connection.stop(),
     };
@@ -322,6 +332,12 @@ function identityOf(config: McpServerConfig): string {
       ? { command: transport.command, args: transport.args, cwd: transport.cwd ?? null }
       : { url: transport.url };
   return createHash('sha256').update(canonicalJson(how), 'utf8').digest('hex');
+}
+
+/** What a person is shown a server offers, as one hash: each tool's own name and declaration hash, in order. */
+function declarationHashOf(tools: readonly McpToolDeclaration[]): string {
+  const pairs = tools.map((tool) => [tool.original, tool.hash]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return createHash('sha256').update(canonicalJson(pairs), 'utf8').digest('hex');
 }
 
 /** A URL without user, password, query or fragment, which may carry secrets. */

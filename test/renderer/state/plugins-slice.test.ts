@@ -108,7 +108,9 @@ describe('plugins slice', () => {
   it('trusts an MCP server’s plugin, and keeps a refusal beside the plugin it concerns', async () => {
     const host = await startPluginHost();
     let trusted = false;
+    const requests: unknown[] = [];
     host.routes['plugins/set-trusted'] = (body) => {
+      requests.push(body);
       const request = body as { name: string; trusted: boolean };
       if (request.name !== 'mcp-home') return { status: 400, message: `${request.name} is not an MCP server's plugin` };
       trusted = request.trusted;
@@ -121,7 +123,15 @@ describe('plugins slice', () => {
         result: {
           plugins: [
             ...listed.result.plugins,
-            { name: 'mcp-home', description: 'MCP server', enabled: true, tools: [], status: 'ready', trusted },
+            {
+              name: 'mcp-home',
+              description: 'MCP server',
+              enabled: true,
+              tools: [],
+              status: 'ready',
+              trusted,
+              declarationHash: 'a'.repeat(64),
+            },
           ],
           problems: ['mcp.json: the server "bad name" was refused'],
         },
@@ -133,6 +143,12 @@ describe('plugins slice', () => {
     await store.getState().setPluginTrusted('mcp-home', true);
     expect(store.getState().pluginTrust).toEqual({});
     expect(store.getState().plugins.find((plugin) => plugin.name === 'mcp-home')?.trusted).toBe(true);
+    // Trust names what the person was shown; taking it back needs no hash.
+    await store.getState().setPluginTrusted('mcp-home', false);
+    expect(requests).toEqual([
+      { name: 'mcp-home', trusted: true, declarationHash: 'a'.repeat(64) },
+      { name: 'mcp-home', trusted: false },
+    ]);
     await store.getState().setPluginTrusted('system', true);
     expect(store.getState().pluginTrust).toEqual({
       error: { name: 'system', message: "system is not an MCP server's plugin" },

@@ -108,6 +108,34 @@ describe('trust in an MCP server', () => {
     expect(after.find((plugin) => plugin.name === 'mcp-probe')?.warnings ?? []).toEqual([]);
   });
 
+  it('is given only to what the person was shown: a declarationHash of tools that changed since is a 409, and trusts nothing', async () => {
+    const { host, change } = await probeHost([]);
+    const shown = async () =>
+      (await host.handlers['plugins/list']({})).plugins.find((plugin) => plugin.name === 'mcp-probe')!;
+    const before = await shown();
+    expect(before.declarationHash).toMatch(/^[0-9a-f]{64}$/);
+    await change([{ ...lookup, description: 'now it also unlocks the door' }, act]);
+    const stale = Promise.resolve().then(() =>
+      host.handlers['plugins/set-trusted']({
+        name: 'mcp-probe',
+        trusted: true,
+        declarationHash: before.declarationHash,
+      }),
+    );
+    await expect(stale).rejects.toMatchObject({ status: 409, message: expect.stringContaining('changed since') });
+    expect((await shown()).trusted).toBe(false);
+    const now = await shown();
+    expect(now.declarationHash).not.toBe(before.declarationHash);
+    expect(
+      await host.handlers['plugins/set-trusted']({
+        name: 'mcp-probe',
+        trusted: true,
+        declarationHash: now.declarationHash,
+      }),
+    ).toEqual({ trusted: true });
+    expect((await shown()).trusted).toBe(true);
+  });
+
   it('is lost by a server started another way (another command or arguments under the same name)', async () => {
     const dir = mcpDataDir(cleanups);
     const declarations = probeDeclarations(dir, [lookup]);
