@@ -1,4 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createHost } from '../../../../host/app/create-host.ts';
+import { ScriptedModel } from '../../../../core/models/scripted/scripted-model.ts';
+import { MCP_READY_WAIT_MS } from '../../../../host/mcp/client/mcp-ready-wait.ts';
 import type { AgentEvent } from '../../../../core/events/agent-event.ts';
 import { TOOL_ORDER_REST } from '../../../../core/tools/order-tools.ts';
 import { everythingStdioEntry, isRunning, startEverythingHttp } from '../../../helpers/mcp/mcp-test-servers.ts';
@@ -112,4 +117,41 @@ describe('an MCP server that goes away', () => {
     await host.handlers['plugins/set-enabled']({ name: 'mcp-everything', enabled: true });
     expect(await statusWhen(connection, ['ready'])).toBe('ready');
   });
+});
+
+describe('waiting for MCP servers before the first request', () => {
+  it('ends when each is ready or failed, or at the bound, naming those still starting (the run goes on)', async () => {
+    const dataDir = mcpDataDir(cleanups);
+    writeFileSync(
+      path.join(dataDir, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: everythingStdioEntry(),
+          // Starts and never answers `initialize`.
+          silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 60_000)'] },
+          broken: { command: '/nonexistent/node' },
+        },
+      }),
+    );
+    const host = await createHost({
+      dataDir,
+      transport: 'web',
+      model: new ScriptedModel({ replies: [] }),
+      mcpEnvironment: {},
+      log: () => {},
+      version: 'test',
+    });
+    cleanups.push(() => host.dispose());
+    const everything = connectionOf(host, 'mcp-everything');
+    const broken = connectionOf(host, 'mcp-broken');
+    const silent = connectionOf(host, 'mcp-silent');
+    await Promise.all([everything.whenSettled(), broken.whenSettled()]);
+    // A bound that has passed: the one still starting is named (ask logs it and goes on).
+    expect(await host.mcp!.whenSettled({ timeoutMs: 1 })).toEqual(['mcp-silent']);
+    // The wait ask makes ends when the silent one fails at its own start deadline (10 s), not before.
+    expect(await host.mcp!.whenSettled({ signal: AbortSignal.timeout(60_000) })).toEqual([]);
+    expect([everything.status, broken.status, silent.status]).toEqual(['ready', 'failed', 'failed']);
+    expect(silent.reason).toMatch(/^it did not answer within 10000 ms; starting it again in 1 s$/);
+    expect(MCP_READY_WAIT_MS).toBe(10_000);
+  }, 30_000);
 });
