@@ -32,23 +32,23 @@ export function pluginHandlers(
         plugins: plugins.all().map(({ plugin, enabled }) => {
           const mcp = parts.mcp?.status(plugin.name);
           return {
-          name: plugin.name,
-          description: plugin.description,
-          enabled,
-          tools: plugin
-            .tools()
-            .map((tool) => tool.name)
-            .sort(),
-          ...(mcp
-            ? {
-                ...(enabled && mcp.status !== undefined ? { status: mcp.status } : {}),
-                trusted: mcp.trusted,
-                ...(enabled && mcp.reason !== undefined ? { reason: mcp.reason } : {}),
-                ...(mcp.stderr !== undefined ? { stderr: mcp.stderr } : {}),
-                ...(mcp.warnings.length > 0 ? { warnings: mcp.warnings } : {}),
-                declarationHash: mcp.declarationHash,
-              }
-            : {}),
+            name: plugin.name,
+            description: plugin.description,
+            enabled,
+            tools: plugin
+              .tools()
+              .map((tool) => tool.name)
+              .sort(),
+            ...(mcp
+              ? {
+                  ...(enabled && mcp.status !== undefined ? { status: mcp.status } : {}),
+                  trusted: mcp.trusted,
+                  ...(enabled && mcp.reason !== undefined ? { reason: mcp.reason } : {}),
+                  ...(mcp.stderr !== undefined ? { stderr: mcp.stderr } : {}),
+                  ...(mcp.warnings.length > 0 ? { warnings: mcp.warnings } : {}),
+                  declarationHash: mcp.declarationHash,
+                }
+              : {}),
           };
         }),
         ...(contextWarning ? { contextWarning } : {}),

@@ -42,7 +42,7 @@ describe('home-agent ask --mcp-config FILE', () => {
       result: 'Echo: from ask',
       outcome: 'done',
     });
-  });
+  }, 60_000);
 
   it('without a terminal, denies an untrusted server’s tool, saying how to allow it', async () => {
     const dir = tempDir();
@@ -62,7 +62,7 @@ describe('home-agent ask --mcp-config FILE', () => {
       error: { reason: 'denied', hint: expect.stringContaining('--approve-all') },
       outcome: 'not_sent',
     });
-  });
+  }, 60_000);
 
   it('fails at once, naming the file, when the config it names cannot be read', async () => {
     const dir = tempDir();

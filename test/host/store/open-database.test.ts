@@ -24,7 +24,7 @@ const OUR_TABLES = [
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 10;
+const SCHEMA_VERSION = 11;
 
 let folder: TempStoreFolder;
 beforeEach(() => {
