@@ -1,6 +1,6 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
 // the devices bench, the boards bench, the UI frame bench when they are available, and the soak
-// (1,000 turns in one serve). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
+// (1,000 turns in one serve), MCP calls over stdio (server-everything). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
 // or `--only a,b`) runs only those entries (ENTRIES below names them); the JSON then holds only their keys.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
