@@ -251,9 +251,20 @@ export class McpConnection {
       plugin: this.name,
       tools: listed,
     });
-    this.tools = declared.tools;
-    this.warnings = declared.warnings.map((warning) => this.redact(warning));
-    this.options.onListed?.(declared.tools);
+    // A server may say its own token in a declaration: what is offered, stored and sent on holds `***`.
+    const tools: McpToolDeclaration[] = [];
+    const warnings = [...declared.warnings];
+    for (const tool of declared.tools) {
+      const redacted = this.redactDeclaration(tool);
+      if (redacted) tools.push(redacted);
+      else
+        warnings.push(
+          `${this.name}: the tool ${JSON.stringify(this.redact(tool.original))} is left out: a name a call must say (its own, or one of its arguments) holds a secret of its config`,
+        );
+    }
+    this.tools = tools;
+    this.warnings = warnings.map((warning) => this.redact(warning));
+    this.options.onListed?.(tools);
   }
 
   /** The server said its tools changed: list again; a flood of notices costs one listing in flight and one more. */
@@ -387,18 +398,39 @@ export class McpConnection {
    * what is journaled and shown never holds one. The answer itself when there is nothing to replace.
    */
   redactResult(result: CallToolResult): CallToolResult {
-    if (this.secrets.length === 0) return result;
+    return this.redactJson(result);
+  }
+
+  /**
+   * A declaration with this server's secrets replaced by `***` in its description and schema
+   * (descriptions, choices, defaults); undefined when one is in a name a call must say (the tool's
+   * own, or an argument's), which cannot be replaced without breaking the call.
+   */
+  private redactDeclaration(tool: McpToolDeclaration): McpToolDeclaration | undefined {
+    if (this.secrets.length === 0) return tool;
+    if (this.redact(tool.original) !== tool.original) return undefined;
+    const parameters = this.redactJson(tool.parameters);
+    if (shapeOf(parameters) !== shapeOf(tool.parameters)) return undefined;
+    const description = this.redact(tool.description);
+    return parameters === tool.parameters && description === tool.description
+      ? tool
+      : { ...tool, description, parameters };
+  }
+
+  /** A JSON value with every secret of this server's config replaced by `***` in its text; itself when there is none. */
+  private redactJson<T>(value: T): T {
+    if (this.secrets.length === 0) return value;
     let text: string;
     try {
-      text = JSON.stringify(result);
+      text = JSON.stringify(value);
     } catch {
       // Too deep to write out: the result mapping refuses it with the reason, and keeps none of it.
-      return result;
+      return value;
     }
     const forms = this.secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
     const redacted = redactSecrets(text, forms);
     // Our own JSON text, with strings of it replaced by `***`: it parses back to the same shape.
-    return redacted === text ? result : (JSON.parse(redacted) as CallToolResult);
+    return redacted === text ? value : (JSON.parse(redacted) as T);
   }
 }
 
@@ -426,6 +458,11 @@ async function within(ms: number, work: Promise<unknown>): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
+}
+
+/** A JSON value's keys, every string value blanked: two values with one shape have one text. */
+function shapeOf(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? '' : item));
 }
 
 function describeError(error: unknown): string {

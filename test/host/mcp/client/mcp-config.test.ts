@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ScriptedModel } from '../../../../core/models/scripted/scripted-model.ts';
 import { McpConfigError, readMcpConfig } from '../../../../host/mcp/client/mcp-config.ts';
 import { expandVariables, literalSecretsOf } from '../../../../host/mcp/client/expand-variables.ts';
 import { probeEntry } from '../../../helpers/mcp/mcp-test-servers.ts';
@@ -151,8 +152,17 @@ describe('secrets of an MCP config', () => {
       dir,
       [
         probeTool('env', {
-          inputSchema: { type: 'object', properties: { names: { type: 'array', items: { type: 'string' } } } },
+          // A server may say its own token anywhere, its tools' declarations included.
+          description: `reads the environment (it runs with ${secret})`,
+          inputSchema: {
+            type: 'object',
+            properties: {
+              names: { type: 'array', items: { type: 'string' }, description: `e.g. the one holding ${secret}` },
+            },
+          },
         }),
+        // …or in a name a call must say: that tool cannot be offered.
+        probeTool(`leak-${secret}`),
       ],
       {
         stderrAtStart: `starting with token ${secret}`,
@@ -179,6 +189,12 @@ describe('secrets of an MCP config', () => {
     const shown = JSON.stringify(plugins);
     expect(shown).toContain('starting with token ***');
     expect(shown).toContain('env.API_KEY holds a secret written into the config');
+    expect(plugins.find((plugin) => plugin.name === 'mcp-probe')).toMatchObject({
+      tools: ['mcp__probe__env'],
+      warnings: expect.arrayContaining([
+        'mcp-probe: the tool "leak-***" is left out: a name a call must say (its own, or one of its arguments) holds a secret of its config',
+      ]),
+    });
     expect(shown).not.toContain(secret);
     expect(shown).not.toContain('written-in-the-file');
     const events = await runTurn(host);
@@ -192,6 +208,16 @@ describe('secrets of an MCP config', () => {
     ]);
     expect(journal).not.toContain(secret);
     expect(JSON.stringify(log)).not.toContain(secret);
+    // …nor what the model was sent, nor anything in the store's files (the tools as last listed, request parts).
+    const model = (await host.models.current()) as ScriptedModel;
+    const env = model.requests.at(-1)?.tools.find((tool) => tool.name === 'mcp__probe__env');
+    expect(env?.description).toBe('reads the environment (it runs with ***)');
+    expect(JSON.stringify(model.requests)).not.toContain(secret);
+    const stored = readdirSync(dir)
+      .filter((name) => name.startsWith('home-agent.db'))
+      .map((name) => readFileSync(path.join(dir, name)));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const bytes of stored) expect(bytes.includes(secret)).toBe(false);
     expect(await callTool(host, 'mcp__probe__env', { names: ['PROBE_TOKEN'] })).toEqual({
       ok: true,
       value: '{"PROBE_TOKEN":"***"}',
