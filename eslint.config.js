@@ -16,6 +16,9 @@ const nativeOrUi = [
   'ws',
 ];
 
+// The MCP SDK (client and server) and its processes and sockets live only in host/mcp/.
+const mcpSdk = ['@modelcontextprotocol/*'];
+
 /** @param {string[]} layers @param {string[]} packages */
 function forbid(layers, packages) {
   return {
@@ -51,20 +54,28 @@ export default tseslint.config(
     files: ['core/**/*.ts'],
     rules: forbid(
       ['devices', 'host', 'electron', 'renderer'],
-      [...nativeOrUi, 'node:fs', 'node:child_process', 'node:net', 'node:http'],
+      [...nativeOrUi, ...mcpSdk, 'node:fs', 'node:child_process', 'node:net', 'node:http'],
     ),
   },
   {
     files: ['devices/**/*.ts'],
     rules: forbid(
       ['host', 'electron', 'renderer'],
-      ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws'],
+      ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws', ...mcpSdk],
     ),
   },
-  { files: ['host/**/*.ts'], rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand']) },
+  {
+    files: ['host/**/*.ts'],
+    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand', ...mcpSdk]),
+  },
+  // MCP both ways (host/mcp/client, host/mcp/server): may use the SDK, and core, devices and host below it.
+  {
+    files: ['host/mcp/**/*.ts'],
+    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand']),
+  },
   {
     files: ['electron/**/*.ts'],
-    rules: forbid(['renderer', 'core', 'devices'], ['serialport', 'better-sqlite3', 'react']),
+    rules: forbid(['renderer', 'core', 'devices'], ['serialport', 'better-sqlite3', 'react', ...mcpSdk]),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -26,13 +26,19 @@ function matches(pattern: string, name: string): boolean {
 
 /**
  * Why a tool may not run inside a sequence, or null when it may. A tool that declares an output
- * channel messages the outside world whatever its name, so the declaration counts when known.
+ * channel messages the outside world whatever its name, and a tool may declare its own refusal
+ * (`sequenceRefusal`: an MCP tool unless trusted and read-only), so the declaration counts when known.
  * Checked at save (by name, and by declaration if the tool exists then) and again at every run.
  */
-export function refusedInSequence(tool: { name: string; outputChannel?: string | undefined }): string | null {
+export function refusedInSequence(tool: {
+  name: string;
+  outputChannel?: string | undefined;
+  sequenceRefusal?: string | undefined;
+}): string | null {
   const rule = REFUSED_IN_SEQUENCE.find((entry) => matches(entry.pattern, tool.name));
   if (rule) return `${tool.name} may not run inside a sequence: ${rule.why}`;
   if (tool.outputChannel !== undefined)
     return `${tool.name} may not run inside a sequence: it messages the outside world (output channel '${tool.outputChannel}')`;
+  if (tool.sequenceRefusal !== undefined) return `${tool.name} may not run inside a sequence: ${tool.sequenceRefusal}`;
   return null;
 }

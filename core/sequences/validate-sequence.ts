@@ -20,7 +20,9 @@ export type SequenceValidation = { ok: true; sequence: Sequence } | { ok: false;
  */
 export function validateSequence(
   input: unknown,
-  options: { describeTool?: (name: string) => { name: string; outputChannel?: string } | undefined } = {},
+  options: {
+    describeTool?: (name: string) => { name: string; outputChannel?: string; sequenceRefusal?: string } | undefined;
+  } = {},
 ): SequenceValidation {
   const parsed = sequenceSchema.safeParse(input);
   if (!parsed.success) {
@@ -68,7 +70,8 @@ function checkGroupIds(sequence: Sequence): SequenceProblem[] {
 
 function checkCalls(
   sequence: Sequence,
-  describeTool: ((name: string) => { name: string; outputChannel?: string } | undefined) | undefined,
+  describeTool:
+    ((name: string) => { name: string; outputChannel?: string; sequenceRefusal?: string } | undefined) | undefined,
 ): SequenceProblem[] {
   const problems: SequenceProblem[] = [];
   sequence.groups.forEach((group, groupIndex) =>

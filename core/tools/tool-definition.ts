@@ -60,6 +60,11 @@ export interface ToolDefinition {
    */
   reportsDelivery?: boolean;
   /**
+   * Why this tool may not run inside a sequence, whatever its name (an MCP tool of a server the
+   * person has not trusted, or that does not declare it read-only); absent: the name rules decide.
+   */
+  sequenceRefusal?: string;
+  /**
    * The tool's own part of the CanUse gate (e.g. device grants). Return a ToolError to refuse.
    * Called by the one authorisation function that both the batch path and the ToolAPI use.
    */
@@ -78,6 +83,7 @@ export interface ToolDeclaration {
   parallelSafe: boolean;
   serial: boolean;
   outputChannel?: string;
+  sequenceRefusal?: string;
 }
 
 /** The declaration of a tool, with defaults filled in. */
@@ -90,5 +96,6 @@ export function declarationOf(tool: ToolDefinition): ToolDeclaration {
     serial: tool.serial === true,
   };
   if (tool.outputChannel !== undefined) declaration.outputChannel = tool.outputChannel;
+  if (tool.sequenceRefusal !== undefined) declaration.sequenceRefusal = tool.sequenceRefusal;
   return declaration;
 }

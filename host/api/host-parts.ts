@@ -6,6 +6,7 @@ import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
+import type { McpClients } from '../mcp/client/mcp-clients.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PluginStateStore } from '../store/plugin-state-store.ts';
@@ -33,6 +34,8 @@ export interface HostParts {
   /** What is known of the models' context windows. */
   context: ContextKeeper;
   devices: DeviceLayer | undefined;
+  /** The configured MCP servers (absent when none is configured). */
+  mcp: McpClients | undefined;
   secrets: SecretStore | undefined;
   transport: 'electron' | 'web' | 'cli';
   dataDir: string;

@@ -27,6 +27,7 @@ export async function bootHost(options: {
     transport: options.transport,
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
+    ...(flags.mcpConfigFile !== undefined ? { mcpConfigFile: flags.mcpConfigFile } : {}),
     attachDevices: ({ pairingStore, standingApprovals, dataVersion, settings }) =>
       attachDevices({
         sim: flags.sim,

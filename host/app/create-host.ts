@@ -21,6 +21,10 @@ import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
 import { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import { ModelContextStore } from '../store/model-context-store.ts';
 import { dataVersionOf } from '../store/data-version.ts';
+import { McpTrustStore } from '../store/mcp-trust-store.ts';
+import { settingsTable } from '../contract/settings-table.ts';
+import { mcpConfigOf } from '../mcp/client/mcp-config.ts';
+import type { McpClients } from '../mcp/client/mcp-clients.ts';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
 import { ModelSelection } from '../models/model-selection.ts';
@@ -61,6 +65,13 @@ export interface HostOptions {
   approvalDenial?: (toolName: string) => ApprovalRefusal;
   /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
   secrets?: SecretStore;
+  /**
+   * The MCP config of this run (`--mcp-config FILE`), in place of the data folder's `mcp.json`; it
+   * must exist and be readable.
+   */
+  mcpConfigFile?: string;
+  /** Where `${VAR}` in an MCP config is read from (default: this process's environment). */
+  mcpEnvironment?: Readonly<Record<string, string | undefined>>;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
   version: string;
@@ -84,6 +95,8 @@ export interface Host {
   context: ContextKeeper;
   /** The settings the next turn uses: this run's over the stored ones. */
   settings: () => Settings;
+  /** The configured MCP servers, each a plugin (absent when none is configured). */
+  mcp?: McpClients;
   /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
@@ -96,8 +109,11 @@ export interface Host {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (options.settings?.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
+  // A config named on the command line that cannot be read stops the start before anything opens.
+  const mcpConfig = mcpConfigOf({ dataDir: options.dataDir, file: options.mcpConfigFile });
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
   let devices: DeviceLayer | undefined;
+  let mcp: McpClients | undefined;
   try {
     const onInvalidRow = (report: unknown): void =>
       options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
@@ -177,6 +193,32 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
     );
     const context = new ContextKeeper({ memory: new ModelContextStore({ db }), log: options.log });
+    // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
+    mcp =
+      mcpConfig.servers.length > 0 || mcpConfig.problems.length > 0
+        ? new (await import('../mcp/client/mcp-clients.ts')).McpClients({
+            config: mcpConfig,
+            environment: options.mcpEnvironment ?? process.env,
+            trust: new McpTrustStore({ db }),
+            standingApprovals,
+            maxResultBytes: () => settings().mcpMaxResultBytes ?? settingsTable.mcpMaxResultBytes.default,
+            reservedNames: () => otherPluginsToolNames(plugins),
+            isEnabled: (name) => plugins.all().some(({ plugin, enabled }) => plugin.name === name && enabled),
+            log: options.log,
+            version: options.version,
+          })
+        : undefined;
+    const mcpClients = mcp;
+    for (const plugin of mcpClients?.plugins ?? []) plugins.register(plugin);
+    const stopMcpNotices = [
+      mcpClients?.changes.subscribe(() => notices.emit({ type: 'plugins/changed' })),
+      mcpClients?.approvalsChanged.subscribe(() => notices.emit({ type: 'approvals/changed' })),
+      // A toggle starts or stops the server of an MCP plugin.
+      notices.subscribe((notice) => {
+        if (notice.type === 'plugins/changed') mcpClients?.sync();
+      }),
+    ];
+    mcpClients?.sync();
     const agent = new Agent({
       context,
       model: () => models.current(),
@@ -199,6 +241,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       settings,
       runSettings: options.settings ?? {},
       devices,
+      mcp,
       models,
       context,
       secrets: options.secrets,
@@ -220,6 +263,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       models,
       context,
       settings,
+      ...(mcp ? { mcp } : {}),
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
         disposed ??= (async () => {
@@ -227,6 +271,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           agent.abortAll();
           await agent.whenIdle();
           stopDeviceNotices?.();
+          for (const stop of stopMcpNotices) stop?.();
           stopJournalFailures();
           await plugins.dispose();
           await devices?.dispose();
@@ -236,10 +281,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
       },
     };
   } catch (error) {
+    await mcp?.dispose();
     await devices?.dispose();
     db.close();
     throw error;
   }
+}
+
+/** The tool names of every enabled plugin that is not an MCP server's, with their plugin. */
+function otherPluginsToolNames(plugins: PluginRegistry): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const plugin of plugins.enabledPlugins()) {
+    if (plugin.name.startsWith('mcp-')) continue;
+    for (const tool of plugin.tools()) names.set(tool.name, plugin.name);
+  }
+  return names;
 }
 
 /** Whether this run chose its model on the command line (then a model that cannot be used stops the start). */

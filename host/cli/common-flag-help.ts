@@ -33,6 +33,10 @@ export const DEVICE_AND_DATA_FLAG_HELP: readonly OptionHelp[] = [
     text: 'Where conversations, settings and paired devices are kept (default: the app data folder).',
   },
   {
+    flag: '--mcp-config FILE',
+    text: 'The MCP servers to use for this run, in place of mcp.json in the data folder: {"mcpServers": {"NAME": {"command", "args", "env"} | {"url", "headers"}}} (see docs/mcp.md).',
+  },
+  {
     flag: '--script FILE',
     text: 'The replies of --provider scripted: a JSON file {"replies":[…]} (see README, "Scripted model").',
   },

@@ -9,7 +9,7 @@ const settingFlagOptions = Object.fromEntries(
   SETTING_KEYS.map((key) => [settingsTable[key].flag, { type: 'string' as const }]),
 ) as Record<string, { type: 'string' }>;
 
-/** Flags that `ask` and `serve` share: every setting, the data folder, the devices, the script. */
+/** Flags that `ask`, `serve` and `mcp` share: every setting, the data folder, the devices, the script, the MCP config. */
 export const commonFlagOptions = {
   ...settingFlagOptions,
   script: { type: 'string' },
@@ -17,6 +17,7 @@ export const commonFlagOptions = {
   sim: { type: 'boolean' },
   'sim-latency-ms': { type: 'string' },
   device: { type: 'string', multiple: true },
+  'mcp-config': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -30,6 +31,8 @@ export interface CommonFlags {
   simLatencyMs?: number;
   /** `--device PATH[,profile=NAME|FILE][,unit=N][,baud=B][,parity=P][,stopbits=S]`, options in any order. */
   devices: DeviceToAttach[];
+  /** `--mcp-config FILE`: the MCP servers of this run, in place of the data folder's mcp.json. */
+  mcpConfigFile?: string;
 }
 
 /** The values `parseArgs` gives (or the desktop app builds from its environment). */
@@ -91,6 +94,10 @@ export function readCommonFlags(values: FlagValues): CommonFlags {
     flags.scriptFile = values.script;
   }
   if (typeof values['data-dir'] === 'string') flags.dataDir = values['data-dir'];
+  if (typeof values['mcp-config'] === 'string') {
+    if (values['mcp-config'].trim() === '') throw new UsageError('--mcp-config needs the path of an MCP config file');
+    flags.mcpConfigFile = values['mcp-config'];
+  }
   const latency = integerFlag('sim-latency-ms', values['sim-latency-ms'] as string | undefined, 0);
   if (latency !== undefined) flags.simLatencyMs = latency;
   return flags;

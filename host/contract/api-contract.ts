@@ -165,11 +165,47 @@ export const apiContract = {
     input: z.object({}),
     output: z.object({
       plugins: z.array(
-        z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) }),
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          enabled: z.boolean(),
+          tools: z.array(z.string()),
+          /** An MCP server's: starting, usable or down (absent while its plugin is disabled, and for other plugins). */
+          status: z.enum(['connecting', 'ready', 'failed']).optional(),
+          /** An MCP server's: whether the person trusts it (its read-only tools then run unasked, in parallel). */
+          trusted: z.boolean().optional(),
+          /** Why it is down. */
+          reason: z.string().optional(),
+          /** The end of an MCP server's stderr (secrets redacted). */
+          stderr: z.string().optional(),
+          /** What the person should know: a secret written into the config, tools left out or cut, tools not covered by trust. */
+          warnings: z.array(z.string()).optional(),
+          /** An MCP server's: sha256 of its tools as listed now; `plugins/set-trusted` takes it back to trust only those. */
+          declarationHash: z.string().optional(),
+        }),
       ),
       /** Set when the enabled plugins' tool declarations take over half the model's context window. */
       contextWarning: z.string().optional(),
+      /** Problems of the MCP config (an unreadable file, a refused server), each saying what to do. */
+      problems: z.array(z.string()).optional(),
     }),
+  },
+  /**
+   * Trusts an MCP server (its plugin) or takes the trust back, stored in the data folder. Trust covers
+   * the declarations it lists now; a tool that changes later loses it. With `declarationHash` (from
+   * `plugins/list`: what the person was shown), trust is given only if its tools are still those, else
+   * 409. 404: no such plugin; 400: not an MCP server's.
+   */
+  'plugins/set-trusted': {
+    input: z.object({
+      name: z.string().min(1).max(100),
+      trusted: z.boolean(),
+      declarationHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex')
+        .optional(),
+    }),
+    output: z.object({ trusted: z.boolean() }),
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */
   'plugins/set-enabled': {

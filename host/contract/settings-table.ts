@@ -32,6 +32,9 @@ function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
   return spec;
 }
 
+/** The default of `mcpMaxResultBytes`: 256 KiB, like a sequence run's results. */
+const MCP_MAX_RESULT_BYTES = 262_144;
+
 /** A whole number in a range, with messages a person can act on. */
 function wholeNumber(options: { min: number; max: number; what: string }) {
   const range = `${options.what} is a whole number from ${options.min} to ${options.max}`;
@@ -233,6 +236,18 @@ export const settingsTable = {
     env: 'HOME_AGENT_DEVICE_EVENTS_PER_SECOND',
     appliesAt: 'start',
   }),
+  mcpMaxResultBytes: {
+    ...setting({
+      schema: wholeNumber({ min: 1024, max: 8_388_608, what: 'the size of one MCP tool result (bytes)' }),
+      label: 'MCP result size limit (bytes)',
+      input: 'integer',
+      help: `How much one MCP tool call may answer (as JSON); a larger answer fails the call. Empty: ${MCP_MAX_RESULT_BYTES.toLocaleString('en-US')} (256 KiB).`,
+      flag: 'mcp-max-result-bytes',
+      env: 'HOME_AGENT_MCP_MAX_RESULT_BYTES',
+      appliesAt: 'turn',
+    }),
+    default: MCP_MAX_RESULT_BYTES,
+  },
 } as const;
 
 type Table = typeof settingsTable;

@@ -21,6 +21,11 @@
 //                  toolsHash name, each stored once, so `home-agent verify` can rebuild every header
 //   model_contexts (base_url, model) PK, window_tokens (a window a 400 stated) NULL, bytes_per_token (measured
 //                  from reported usage) NULL, updated_at: what was learned of each model's context (core/context)
+//   mcp_servers    server PK (a name of mcp.json), trusted 0|1, identity (sha256 of its command and args, or
+//                  its URL, when trusted), updated_at: whether the person trusts that MCP server
+//   mcp_tools      (server, tool) PK, hash (sha256 of the declaration the server last listed), trusted 0|1
+//                  (that declaration is the one the person trusted), declaration JSON (as offered; NULL once
+//                  the server stops listing it), seen_at: the last tools of each server, offered while it is down
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -211,6 +216,31 @@ function createModelContexts(db: Database.Database): void {
   `);
 }
 
+/**
+ * The MCP servers a person trusts, and each server's tools as last listed: the hash of the
+ * declaration the person trusted pins it (a tool that changes loses trust), and the declaration is
+ * kept so a server that is down when the app starts still offers its tools.
+ */
+function createMcpTrust(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE mcp_servers (
+      server TEXT PRIMARY KEY CHECK (length(server) BETWEEN 1 AND 40),
+      trusted INTEGER NOT NULL CHECK (trusted IN (0, 1)),
+      identity TEXT NOT NULL CHECK (length(identity) <= 64),
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE mcp_tools (
+      server TEXT NOT NULL CHECK (length(server) BETWEEN 1 AND 40),
+      tool TEXT NOT NULL CHECK (length(tool) BETWEEN 1 AND 1000),
+      hash TEXT NOT NULL CHECK (length(hash) = 64),
+      trusted INTEGER NOT NULL CHECK (trusted IN (0, 1)),
+      declaration TEXT,
+      seen_at INTEGER NOT NULL,
+      PRIMARY KEY (server, tool)
+    ) STRICT;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -223,4 +253,5 @@ export const migrations: readonly Migration[] = [
   createRequestParts,
   addPinnedDeclarations,
   createModelContexts,
+  createMcpTrust,
 ];

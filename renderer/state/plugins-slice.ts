@@ -24,7 +24,13 @@ export interface PluginsSlice {
   pluginsStatus: LoadStatus;
   pluginsError: string | null;
   pluginToggle: PluginToggleFlow;
+  /** Problems of the MCP config the host reported (an unreadable file, a refused server). */
+  pluginProblems: string[];
+  /** The MCP server whose trust is being changed, and the last such change that failed. */
+  pluginTrust: { pending?: string; error?: { name: string; message: string } };
   refreshPlugins(): Promise<void>;
+  /** Trusts an MCP server's plugin, or takes the trust back; the list is read again after. */
+  setPluginTrusted(name: string, trusted: boolean): Promise<void>;
   /** Asks the host to enable or disable a plugin; a warning it answers with waits for confirm or cancel. */
   setPluginEnabled(name: string, enabled: boolean): Promise<void>;
   /** Sends the warned-about change again with `confirm: true`. */
@@ -71,12 +77,20 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
       pluginsStatus: 'idle',
       pluginsError: null,
       pluginToggle: idlePluginToggle,
+      pluginProblems: [],
+      pluginTrust: {},
       async refreshPlugins() {
         set({ pluginsStatus: 'loading' });
         await lookUps.run({
           request: () => api.call('plugins/list', {}),
-          onAnswer: ({ plugins, contextWarning }) =>
-            set({ plugins, pluginsContextWarning: contextWarning, pluginsStatus: 'loaded', pluginsError: null }),
+          onAnswer: ({ plugins, contextWarning, problems }) =>
+            set({
+              plugins,
+              pluginsContextWarning: contextWarning,
+              pluginProblems: problems ?? [],
+              pluginsStatus: 'loaded',
+              pluginsError: null,
+            }),
           onError: (error) =>
             set({ pluginsStatus: 'failed', pluginsError: `Could not list the plugins: ${messageOf(error)}` }),
         });
@@ -93,6 +107,26 @@ export function createPluginsSlice(api: ApiClient): StateCreator<AppState, [], [
       },
       cancelPluginWarning() {
         step({ type: 'cancel' });
+      },
+      async setPluginTrusted(name, trusted) {
+        if (get().pluginTrust.pending !== undefined) return;
+        set({ pluginTrust: { pending: name } });
+        try {
+          // Trust only what the person was shown: the host refuses (409) if the server's tools changed since.
+          const shown = get().plugins.find((plugin) => plugin.name === name)?.declarationHash;
+          await api.call('plugins/set-trusted', {
+            name,
+            trusted,
+            ...(trusted && shown !== undefined ? { declarationHash: shown } : {}),
+          });
+          set((state) => ({
+            pluginTrust: {},
+            plugins: state.plugins.map((plugin) => (plugin.name === name ? { ...plugin, trusted } : plugin)),
+          }));
+          void get().refreshPlugins();
+        } catch (error) {
+          set({ pluginTrust: { error: { name, message: messageOf(error) } } });
+        }
       },
     };
   };

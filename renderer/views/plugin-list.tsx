@@ -3,6 +3,7 @@ import type { AppState } from '../state/create-app-store.ts';
 import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { StandingToolApprovals } from './standing-tool-approvals.tsx';
+import { McpServerState } from './mcp-server-state.tsx';
 
 /** The Plugins tab: every plugin with its tools and an on/off switch; a change applies from the next turn. */
 export function PluginList() {
@@ -10,6 +11,7 @@ export function PluginList() {
   const status = useAppStore((state) => state.pluginsStatus);
   const error = useAppStore((state) => state.pluginsError);
   const crowded = useAppStore((state) => state.pluginsContextWarning);
+  const problems = useAppStore((state) => state.pluginProblems);
   return (
     <section className="side-section" aria-label="Plugins">
       <p className="side-hint">A change applies from the next turn.</p>
@@ -22,6 +24,13 @@ export function PluginList() {
         <p className="side-error" role="alert">
           {error}
         </p>
+      )}
+      {problems.length > 0 && (
+        <ul className="side-error" aria-label="Problems of the MCP config" data-testid="mcp-config-problems">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
       )}
       {status === 'loaded' && names.length === 0 && <p className="side-empty">No plugins.</p>}
       <ul className="plugin-list">
@@ -81,6 +90,7 @@ function PluginRow(props: { name: string }) {
         />
       </div>
       <p className="plugin-description">{plugin.description}</p>
+      {plugin.trusted !== undefined && <McpServerState plugin={plugin} />}
       <ul className="tool-chips" aria-label={`Tools of ${plugin.name}`}>
         {plugin.tools.map((tool) => (
           <li key={tool} className="tool-chip">

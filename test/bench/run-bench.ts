@@ -1,6 +1,6 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
 // the devices bench, the boards bench, the UI frame bench when they are available, and the soak
-// (1,000 turns in one serve). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
+// (1,000 turns in one serve), MCP calls over stdio (server-everything). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
 // or `--only a,b`) runs only those entries (ENTRIES below names them); the JSON then holds only their keys.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import type { BoardsBench } from './boards-bench.ts';
 import type { UiFramesResult } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
 import type { ContextBench, ContextRun } from './context-bench.ts';
+import type { McpBench } from './mcp-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
@@ -39,6 +40,8 @@ interface BenchReport {
   soak?: unknown;
   /** 1,000 turns through the OpenAI adapter without a window, with `--context-tokens 6000`, and learned from a 400; or `{ failed }`. */
   context?: unknown;
+  /** One MCP call over stdio beside the same handler in-process (µs), and 8 calls parallel vs serial; or `{ failed }`. */
+  mcp?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -130,6 +133,30 @@ async function soakEntry(): Promise<unknown> {
   }
 }
 
+/** server-everything over stdio; its failure is reported as `{ failed }`, never thrown. */
+async function mcpEntry(): Promise<unknown> {
+  try {
+    const { benchMcp } = await import('./mcp-bench.ts');
+    return await benchMcp({ signal: AbortSignal.timeout(BENCH_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+function mcpLine(mcp: unknown): string {
+  const entry = mcp as Partial<McpBench> & { failed?: string };
+  if (entry.failed !== undefined) return `MCP: FAILED (${entry.failed})`;
+  return [
+    `MCP, ${entry.server}, ${entry.calls} calls one after another through the kernel's pipeline${entry.failure ? ` (${entry.failure})` : ''}:`,
+    `  in-process echo: median ${entry.direct?.medianUs} µs, p99 ${entry.direct?.p99Us} µs`,
+    `  MCP echo:        median ${entry.mcp?.medianUs} µs, p99 ${entry.mcp?.p99Us} µs (overhead at the median ${entry.overheadMedianUs} µs)`,
+    ...(entry.batches ?? []).map(
+      (row) =>
+        `  ${row.calls} × ${row.tool} on a trusted server: parallel ${row.parallelMs} ms, serial ${row.serialMs} ms, ${row.speedup === null ? 'FAILED' : `${row.speedup}×`} (executed ${row.executedParallel}/${row.executedSerial})`,
+    ),
+  ].join('\n');
+}
+
 function soakLine(soak: unknown): string {
   const entry = soak as Partial<SoakBench> & { failed?: string };
   if (entry.failed !== undefined) return `Soak: FAILED (${entry.failed})`;
@@ -211,6 +238,7 @@ function table(report: BenchReport): string {
   if (report.ui !== undefined) lines.push('', uiLine(report.ui));
   if (report.soak !== undefined) lines.push('', soakLine(report.soak));
   if (report.context !== undefined) lines.push('', contextLine(report.context));
+  if (report.mcp !== undefined) lines.push('', mcpLine(report.mcp));
   return lines.join('\n');
 }
 
@@ -255,6 +283,9 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   },
   context: async (report) => {
     report.context = await contextEntry();
+  },
+  mcp: async (report) => {
+    report.mcp = await mcpEntry();
   },
 };
 

@@ -11,6 +11,7 @@ import { PeopleOutput } from '../people-output.ts';
 import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 import { apiContract } from '../../contract/api-contract.ts';
 import { toolContextWarning } from '../../plugins/tool-context-warning.ts';
+import { MCP_READY_WAIT_MS } from '../../mcp/client/mcp-ready-wait.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -113,6 +114,11 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   const people = values.json ? undefined : new PeopleOutput(peopleOutputOptions(io));
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
+    // The request carries the servers' tools, so it waits for each enabled server (10 s at most).
+    for (const name of (await host.mcp?.whenSettled({ signal })) ?? [])
+      log(
+        `${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; this turn goes on, and its calls wait for it`,
+      );
     const model = await host.models.current().catch(() => undefined);
     const crowded =
       model &&

@@ -10,6 +10,7 @@ const ID_FIELDS = [
   { method: 'chat/abort', field: 'conversationId', max: 200, rest: {} },
   { method: 'approval/answer', field: 'approvalId', max: 200, rest: { approved: true } },
   { method: 'plugins/set-enabled', field: 'name', max: 100, rest: { enabled: true } },
+  { method: 'plugins/set-trusted', field: 'name', max: 100, rest: { trusted: true } },
 ] as const;
 
 describe('API contract: ids are bounded', () => {

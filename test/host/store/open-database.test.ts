@@ -13,6 +13,8 @@ const OUR_APPLICATION_ID = 0x48_6d_41_67;
 const OUR_TABLES = [
   'conversations',
   'events',
+  'mcp_servers',
+  'mcp_tools',
   'messages',
   'model_contexts',
   'paired_devices',
@@ -22,7 +24,7 @@ const OUR_TABLES = [
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 10;
+const SCHEMA_VERSION = 11;
 
 let folder: TempStoreFolder;
 beforeEach(() => {

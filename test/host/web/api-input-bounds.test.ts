@@ -56,6 +56,7 @@ const VALID_INPUTS: Record<ApiMethod, Record<string, unknown>> = {
   'models/test': {},
   'plugins/list': {},
   'plugins/set-enabled': { name: 'system', enabled: true },
+  'plugins/set-trusted': { name: 'mcp-everything', trusted: true },
   'secrets/status': {},
   'secrets/set-api-key': { provider: 'openai', apiKey: 'sk-1' },
   'secrets/delete-api-key': { provider: 'openai' },

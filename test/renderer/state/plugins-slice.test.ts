@@ -104,4 +104,54 @@ describe('plugins slice', () => {
       error: { name: 'ghost', message: "there is no plugin named 'ghost'" },
     });
   });
+
+  it('trusts an MCP server’s plugin, and keeps a refusal beside the plugin it concerns', async () => {
+    const host = await startPluginHost();
+    let trusted = false;
+    const requests: unknown[] = [];
+    host.routes['plugins/set-trusted'] = (body) => {
+      requests.push(body);
+      const request = body as { name: string; trusted: boolean };
+      if (request.name !== 'mcp-home') return { status: 400, message: `${request.name} is not an MCP server's plugin` };
+      trusted = request.trusted;
+      return { result: { trusted } };
+    };
+    const list = host.routes['plugins/list']!;
+    host.routes['plugins/list'] = (body) => {
+      const listed = list(body) as { result: { plugins: unknown[] } };
+      return {
+        result: {
+          plugins: [
+            ...listed.result.plugins,
+            {
+              name: 'mcp-home',
+              description: 'MCP server',
+              enabled: true,
+              tools: [],
+              status: 'ready',
+              trusted,
+              declarationHash: 'a'.repeat(64),
+            },
+          ],
+          problems: ['mcp.json: the server "bad name" was refused'],
+        },
+      };
+    };
+    const store = open(host);
+    await store.getState().refreshPlugins();
+    expect(store.getState().pluginProblems).toEqual(['mcp.json: the server "bad name" was refused']);
+    await store.getState().setPluginTrusted('mcp-home', true);
+    expect(store.getState().pluginTrust).toEqual({});
+    expect(store.getState().plugins.find((plugin) => plugin.name === 'mcp-home')?.trusted).toBe(true);
+    // Trust names what the person was shown; taking it back needs no hash.
+    await store.getState().setPluginTrusted('mcp-home', false);
+    expect(requests).toEqual([
+      { name: 'mcp-home', trusted: true, declarationHash: 'a'.repeat(64) },
+      { name: 'mcp-home', trusted: false },
+    ]);
+    await store.getState().setPluginTrusted('system', true);
+    expect(store.getState().pluginTrust).toEqual({
+      error: { name: 'system', message: "system is not an MCP server's plugin" },
+    });
+  });
 });

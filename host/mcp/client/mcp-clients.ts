@@ -1,0 +1,347 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Plugin } from '../../../core/plugins/plugin.ts';
+import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
+import { canonicalJson } from '../../../core/agent/canonical-json.ts';
+import { Emitter } from '../../../core/events/emitter.ts';
+import type { McpTrustStore } from '../../store/mcp-trust-store.ts';
+import type { ApprovalTarget } from '../../store/standing-approval-store.ts';
+import type { McpConfig, McpServerConfig } from './mcp-config.ts';
+import { literalSecretsOf } from './expand-variables.ts';
+import { McpConnection, type McpStatus } from './mcp-connection.ts';
+import type { McpToolDeclaration } from './declare-mcp-tools.ts';
+import { cutToolSchema } from './cut-tool-schema.ts';
+import { resolveToolNames, type ResolvedToolNames } from './resolve-tool-names.ts';
+import { mcpToolDefinition, type McpToolTrust } from './mcp-tool-definition.ts';
+import { MCP_READY_WAIT_MS } from './mcp-ready-wait.ts';
+import { unsafeSchemaName } from './server-text.ts';
+import { safeLines, safeText } from '../../../core/text/safe-text.ts';
+
+/** The smallest bound on one message from a server; it grows with the result limit (a result travels as one message). */
+const MIN_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What the Plugins tab shows of an MCP server's plugin: never a secret, and what the server could
+ * have put there (its stderr, its errors, its tools' names) through the text rule (`safeText`).
+ */
+export interface McpPluginStatus {
+  status: Exclude<McpStatus, 'stopped'> | undefined;
+  trusted: boolean;
+  reason?: string;
+  stderr?: string;
+  warnings: string[];
+  /** sha256 of its tools as listed now (names and declaration hashes): what trusting it would cover. */
+  declarationHash: string;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  connection: McpConnection;
+  /** sha256 of how it is started (command and args, or URL): trust is given to that. */
+  identity: string;
+  literalSecrets: string[];
+}
+
+/** What the manager needs of the host. */
+export interface McpClientsOptions {
+  config: McpConfig;
+  environment: Readonly<Record<string, string | undefined>>;
+  trust: McpTrustStore;
+  standingApprovals: { revoke(target: ApprovalTarget): boolean };
+  /** The result limit now (`mcpMaxResultBytes`, read at every call). */
+  maxResultBytes: () => number;
+  /** The tools of the other enabled plugins, name → plugin: an MCP tool never takes one of their names. */
+  reservedNames: () => ReadonlyMap<string, string>;
+  /** Whether the plugin of this name is enabled now. */
+  isEnabled: (plugin: string) => boolean;
+  log: (line: string) => void;
+  version: string;
+}
+
+const storedDeclaration = z.object({
+  original: z.string().min(1).max(1_000),
+  name: z.string().min(1).max(64),
+  description: z.string().max(2_000),
+  parameters: z.record(z.string(), z.unknown()),
+  readOnlyHint: z.boolean(),
+  hash: z.string().length(64),
+});
+
+/**
+ * Every configured MCP server of a host: one connection and one plugin (`mcp-NAME`) each. It keeps
+ * names unique across servers and the other plugins, trust in the store, the servers of enabled
+ * plugins running and the others stopped (`sync`), and tells the host when anything a front end
+ * shows changed (`changes`) and when standing approvals were revoked (`approvalsChanged`).
+ */
+export class McpClients {
+  readonly plugins: Plugin[];
+  /** Problems of the config file and refused entries. */
+  readonly problems: readonly string[];
+  /** A server's status or tools changed (for the `plugins/changed` notice). */
+  readonly changes = new Emitter<void>({ name: 'MCP servers' });
+  /** Standing approvals were revoked because a tool's declaration changed (for `approvals/changed`). */
+  readonly approvalsChanged = new Emitter<void>({ name: 'MCP approvals' });
+
+  private readonly options: McpClientsOptions;
+  private readonly entries = new Map<string, Entry>();
+  /** The failure last logged per plugin: a server failing the same way again is not logged again. */
+  private readonly lastLogged = new Map<string, string>();
+
+  constructor(options: McpClientsOptions) {
+    // Every line logged may hold a server's words or its tools' names: shown as the text rule says.
+    this.options = { ...options, log: (line) => options.log(safeText(line)) };
+    this.problems = options.config.problems.map(safeText);
+    for (const problem of this.problems) this.options.log(problem);
+    const maxMessageBytes = Math.max(MIN_MESSAGE_BYTES, 4 * options.maxResultBytes());
+    for (const config of options.config.servers) {
+      const connection = new McpConnection({
+        server: config,
+        environment: options.environment,
+        maxMessageBytes,
+        version: options.version,
+        lastKnown: this.storedTools(config),
+        onListed: (tools) => this.recordListing(config, tools),
+        log: this.options.log,
+      });
+      connection.changes.subscribe(() => this.changed(connection));
+      this.entries.set(config.pluginName, {
+        config,
+        connection,
+        identity: identityOf(config),
+        literalSecrets: literalSecretsOf(config.transport),
+      });
+    }
+    this.plugins = [...this.entries.values()].map((entry) => this.pluginOf(entry));
+  }
+
+  /** Starts the servers of enabled plugins and stops the others (at start, and after every toggle). */
+  sync(): void {
+    for (const [plugin, entry] of this.entries) {
+      if (this.options.isEnabled(plugin)) entry.connection.start();
+      else void entry.connection.stop();
+    }
+  }
+
+  /**
+   * Resolves once every enabled server is ready or failed, or after `timeoutMs`; the names of those
+   * still starting then (the run goes on without them).
+   */
+  async whenSettled(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string[]> {
+    const waiting = [...this.entries.values()].filter((entry) => entry.connection.status === 'connecting');
+    if (waiting.length === 0) return [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.timeoutMs ?? MCP_READY_WAIT_MS);
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.race([Promise.all(waiting.map((entry) => entry.connection.whenSettled())), deadline]);
+    clearTimeout(timer);
+    return waiting.filter((entry) => entry.connection.status === 'connecting').map((entry) => entry.config.pluginName);
+  }
+
+  /** The connection of a plugin (tests, the bench). */
+  connection(plugin: string): McpConnection | undefined {
+    return this.entries.get(plugin)?.connection;
+  }
+
+  /** What the Plugins tab shows of a plugin, or undefined when it is not an MCP server's. */
+  status(plugin: string): McpPluginStatus | undefined {
+    const entry = this.entries.get(plugin);
+    if (!entry) return undefined;
+    const { connection } = entry;
+    const trusted = this.serverTrusted(entry);
+    const stderr = connection.stderrTail();
+    const warnings = [
+      ...entry.literalSecrets.map(
+        (key) =>
+          `${key} holds a secret written into the config: put it in an environment variable and write \${NAME} instead`,
+      ),
+      ...connection.warnings,
+      ...(this.resolveNames().problems.get(plugin) ?? []),
+      ...(trusted ? this.untrustedToolsOf(entry) : []),
+    ];
+    return {
+      status: connection.status === 'stopped' ? undefined : connection.status,
+      trusted,
+      ...(connection.reason !== undefined ? { reason: safeText(connection.reason) } : {}),
+      ...(stderr !== '' ? { stderr: safeLines(stderr) } : {}),
+      warnings: warnings.map(safeText),
+      declarationHash: declarationHashOf(connection.tools),
+    };
+  }
+
+  /**
+   * Trusts a server (its current declarations) or takes the trust back. With `declarationHash` (what
+   * the person was shown, from `status`), trust is given only if the server's tools are still those:
+   * else `changed` and nothing is stored. `not_mcp` when it is not an MCP server's plugin.
+   */
+  setTrusted(plugin: string, trusted: boolean, declarationHash?: string): 'applied' | 'changed' | 'not_mcp' {
+    const entry = this.entries.get(plugin);
+    if (!entry) return 'not_mcp';
+    if (trusted && declarationHash !== undefined && declarationHash !== declarationHashOf(entry.connection.tools))
+      return 'changed';
+    this.options.trust.setTrusted({ server: entry.config.name, identity: entry.identity, trusted });
+    this.changes.emit();
+    return 'applied';
+  }
+
+  /** Stops every server. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => entry.connection.stop()));
+    this.changes.clear();
+    this.approvalsChanged.clear();
+  }
+
+  private pluginOf(entry: Entry): Plugin {
+    const { transport } = entry.config;
+    return {
+      name: entry.config.pluginName,
+      description: safeText(
+        transport.kind === 'stdio'
+          ? `MCP server ${entry.config.name} (stdio: ${transport.command})`
+          : `MCP server ${entry.config.name} (Streamable HTTP: ${safeUrl(transport.url)})`,
+      ),
+      tools: () => this.toolsOf(entry),
+      dispose: () => entry.connection.stop(),
+    };
+  }
+
+  /** The tools a server offers now: its last known tools, minus those whose names are taken. */
+  private toolsOf(entry: Entry): ToolDefinition[] {
+    const offered = this.resolveNames().offered.get(entry.config.pluginName);
+    const trustOf = this.trustReader(entry);
+    return entry.connection.tools
+      .filter((declaration) => offered?.has(declaration.original))
+      .map((declaration) =>
+        mcpToolDefinition({
+          plugin: entry.config.pluginName,
+          declaration,
+          connection: entry.connection,
+          trust: trustOf(declaration),
+          trustNow: () => this.trustReader(entry)(declaration),
+          maxResultBytes: this.options.maxResultBytes,
+        }),
+      );
+  }
+
+  /** Reads the store once for a server; answers how far each of its declarations is trusted. */
+  private trustReader(entry: Entry): (declaration: McpToolDeclaration) => McpToolTrust {
+    const server = this.serverTrusted(entry);
+    if (!server) return () => ({ server: false, vetted: false });
+    const stored = new Map(this.options.trust.tools(entry.config.name).map((tool) => [tool.tool, tool]));
+    return (declaration) => {
+      const row = stored.get(declaration.original);
+      const pinned = row !== undefined && row.trusted && row.hash === declaration.hash;
+      return { server: true, vetted: pinned && declaration.readOnlyHint };
+    };
+  }
+
+  private serverTrusted(entry: Entry): boolean {
+    return this.options.trust.isTrusted(entry.config.name, entry.identity);
+  }
+
+  /** Tools of a trusted server whose declaration is not the one the person trusted (changed, or new). */
+  private untrustedToolsOf(entry: Entry): string[] {
+    const stored = new Map(this.options.trust.tools(entry.config.name).map((tool) => [tool.tool, tool]));
+    return entry.connection.tools
+      .filter((declaration) => {
+        const row = stored.get(declaration.original);
+        return !(row !== undefined && row.trusted && row.hash === declaration.hash);
+      })
+      .map(
+        (declaration) =>
+          `${declaration.name} is not covered by your trust (it changed or appeared after you trusted ${entry.config.pluginName}): it asks each time; trust the server again to cover it`,
+      );
+  }
+
+  /** Names checked across every enabled server and the other plugins' tools. */
+  private resolveNames(): ResolvedToolNames {
+    return resolveToolNames({
+      servers: [...this.entries.values()]
+        .filter((entry) => this.options.isEnabled(entry.config.pluginName))
+        .map((entry) => ({
+          plugin: entry.config.pluginName,
+          tools: entry.connection.tools.map((tool) => ({ original: tool.original, name: tool.name })),
+        })),
+      reserved: this.options.reservedNames(),
+    });
+  }
+
+  /** A listing: kept in the store; a tool whose declaration changed loses trust and its standing approvals. */
+  private recordListing(config: McpServerConfig, tools: McpToolDeclaration[]): void {
+    try {
+      const { changed } = this.options.trust.recordListing({
+        server: config.name,
+        tools: tools.map((tool) => ({ tool: tool.original, hash: tool.hash, declaration: JSON.stringify(tool) })),
+      });
+      let revoked = false;
+      for (const original of changed) {
+        const tool = tools.find((entry) => entry.original === original);
+        if (!tool) continue;
+        if (this.options.standingApprovals.revoke({ tool: tool.name })) revoked = true;
+        this.options.log(
+          `${config.pluginName}: ${tool.name} changed its declaration: it is no longer trusted and its standing approval (if any) was revoked`,
+        );
+      }
+      if (revoked) this.approvalsChanged.emit();
+    } catch (error) {
+      // The tools are still offered from memory; their trust stays as stored (a changed tool is not trusted).
+      this.options.log(`${config.pluginName}: could not record its tools: ${(error as Error).message}`);
+    }
+  }
+
+  /** The declarations stored by an earlier run, offered until the server lists its own. */
+  private storedTools(config: McpServerConfig): McpToolDeclaration[] {
+    const tools: McpToolDeclaration[] = [];
+    for (const row of this.options.trust.tools(config.name)) {
+      if (row.declaration === undefined) continue;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(row.declaration);
+      } catch {
+        // Written by us as JSON; a row that is not is skipped like any invalid one below.
+        continue;
+      }
+      const parsed = storedDeclaration.safeParse(raw);
+      if (!parsed.success || parsed.data.original !== row.tool || parsed.data.hash !== row.hash) continue;
+      const parameters = cutToolSchema(parsed.data.parameters).schema;
+      // Checked when it was listed; checked again, as anything read back from the disk is.
+      if (unsafeSchemaName(parameters) !== undefined) continue;
+      tools.push({ ...parsed.data, parameters });
+    }
+    return tools;
+  }
+
+  private changed(connection: McpConnection): void {
+    if (connection.status === 'failed' && connection.reason !== undefined) {
+      const key = connection.reason.replace(/; starting it again in \d+ s$/, '');
+      if (this.lastLogged.get(connection.name) !== key) {
+        this.lastLogged.set(connection.name, key);
+        this.options.log(`${connection.name} failed: ${connection.reason}`);
+      }
+    } else if (connection.status === 'ready') this.lastLogged.delete(connection.name);
+    this.changes.emit();
+  }
+}
+
+/** What trust is given to: how the server is started (command, args, cwd) or where it is (URL). */
+function identityOf(config: McpServerConfig): string {
+  const { transport } = config;
+  const how =
+    transport.kind === 'stdio'
+      ? { command: transport.command, args: transport.args, cwd: transport.cwd ?? null }
+      : { url: transport.url };
+  return createHash('sha256').update(canonicalJson(how), 'utf8').digest('hex');
+}
+
+/** What a person is shown a server offers, as one hash: each tool's own name and declaration hash, in order. */
+function declarationHashOf(tools: readonly McpToolDeclaration[]): string {
+  const pairs = tools.map((tool) => [tool.original, tool.hash]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return createHash('sha256').update(canonicalJson(pairs), 'utf8').digest('hex');
+}
+
+/** A URL without user, password, query or fragment, which may carry secrets. */
+function safeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}

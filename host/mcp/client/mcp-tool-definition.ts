@@ -1,0 +1,73 @@
+import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
+import { ToolError } from '../../../core/tools/tool-error.ts';
+import type { McpConnection } from './mcp-connection.ts';
+import type { McpToolDeclaration } from './declare-mcp-tools.ts';
+import { mapToolResult } from './map-tool-result.ts';
+
+/** How far the person trusts one tool right now. */
+export interface McpToolTrust {
+  /** The person trusts the server (as it is configured now). */
+  server: boolean;
+  /** …and this tool's declaration is the one they trusted, and it says `readOnlyHint: true`. */
+  vetted: boolean;
+}
+
+/**
+ * A server's tool as the kernel runs it. Untrusted server: always asks, and `serial` (its hints are
+ * not believed). Trusted server: a tool whose trusted declaration says `readOnlyHint: true` is
+ * parallel-safe and runs unasked; any other keeps asking. Sequences refuse it unless vetted (a
+ * declaration, not a name rule). A vetted tool that lost trust after the turn took its snapshot is
+ * refused by its CanUse gate, so it never runs unasked on trust it no longer has. The handler
+ * reports delivery: an interrupted call is `unknown` only once its request left.
+ */
+export function mcpToolDefinition(options: {
+  plugin: string;
+  declaration: McpToolDeclaration;
+  connection: McpConnection;
+  trust: McpToolTrust;
+  /** The trust as it is at the moment of a call (read from the store). */
+  trustNow: () => McpToolTrust;
+  maxResultBytes: () => number;
+}): ToolDefinition {
+  const { declaration, plugin, trust } = options;
+  return {
+    name: declaration.name,
+    description: declaration.description,
+    parameters: declaration.parameters,
+    parallelSafe: trust.vetted,
+    serial: !trust.server,
+    needsApproval: !trust.vetted,
+    reportsDelivery: true,
+    ...(trust.vetted
+      ? {
+          canUse: () =>
+            options.trustNow().vetted
+              ? null
+              : new ToolError({
+                  reason: 'denied',
+                  detail: `${declaration.name} is no longer trusted (its declaration changed, or the person stopped trusting ${plugin}) since this turn began, so it does not run unasked`,
+                  hint: 'It asks the person from the next turn; tell them what you wanted to do.',
+                }),
+        }
+      : {
+          sequenceRefusal: trust.server
+            ? `its MCP server ${plugin} does not declare it read-only`
+            : `its MCP server ${plugin} is not trusted`,
+        }),
+    handler: async (args, context) => {
+      const result = await options.connection.call({
+        tool: declaration.original,
+        args,
+        signal: context.signal,
+        onSent: () => context.markSent(),
+      });
+      return mapToolResult({
+        result: options.connection.redactResult(result),
+        name: declaration.name,
+        maxBytes: options.maxResultBytes(),
+        maxBytesSetting: 'mcpMaxResultBytes',
+        attachMedia: (media) => context.attachMedia(media),
+      });
+    },
+  };
+}
