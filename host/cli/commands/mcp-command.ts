@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { safeText } from '../../../core/text/safe-text.ts';
 import type { Writable } from 'node:stream';
 import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
 import { bootHost } from '../../app/boot-host.ts';
@@ -67,7 +68,8 @@ export const MCP_HELP: CommandHelp = {
 export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: mcpOptions, strict: true });
   const flags = readCommonFlags(values);
-  const log = (line: string): void => void io.stderr.write(`home-agent mcp: ${line}\n`);
+  // What reaches stderr may quote a client or a device: shown by the one text rule, never obeyed by a terminal.
+  const log = (line: string): void => void io.stderr.write(`home-agent mcp: ${safeText(line)}\n`);
   if (values['mcp-config'] !== undefined)
     log(`--mcp-config ${values['mcp-config']}: MCP servers as plugins are not part of this build yet; ignored`);
   // stdout is the protocol's: anything a library prints goes to stderr instead while serving.

@@ -8,6 +8,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { safeText } from '../../../core/text/safe-text.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';
 import type { HostNotice } from '../../contract/api-contract.ts';
 import { callResultOf } from './call-result.ts';
@@ -21,6 +22,13 @@ import { servedTool } from './served-tool.ts';
  * (isError), without running. Sixteen is more than any agent app sends in one reply.
  */
 export const MAX_CALLS_IN_FLIGHT = 16;
+
+/**
+ * The longest tool name a call may give (the MCP spec's own bound for names). No tool of ours is
+ * longer, so a longer one is answered at once, quoted cut, and nothing is journaled: a client
+ * cannot grow the journal with a name of 256 KiB.
+ */
+export const MAX_TOOL_NAME_LENGTH = 128;
 
 /** What of a running host a session serves: its tools (through the ToolAPI), journal and notices. */
 export interface ServedHome {
@@ -95,6 +103,10 @@ export class McpSession {
 
   private async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     if (this.stopped.signal.aborted) return refusal('This MCP session has ended: connect again.');
+    if (name.length > MAX_TOOL_NAME_LENGTH)
+      return refusal(
+        `There is no tool named '${safeText([...name].slice(0, 100).join(''))}…': names are at most ${MAX_TOOL_NAME_LENGTH} characters. List the tools to see the names that exist.`,
+      );
     if (this.running.size >= MAX_CALLS_IN_FLIGHT)
       return refusal(
         `${name} did not run: this client already has ${MAX_CALLS_IN_FLIGHT} calls running, the most one session may. Wait for one to finish, then call it again.`,
@@ -110,7 +122,7 @@ export class McpSession {
     });
     this.running.add(call);
     try {
-      return callResultOf(await call);
+      return callResultOf(name, await call);
     } finally {
       this.running.delete(call);
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentEventInput } from '../../../core/events/agent-event.ts';
 import type { ToolCallRun } from '../../../core/batch/run-tool-call.ts';
+import { safeText } from '../../../core/text/safe-text.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';
 import { MCP_CALLER } from './mcp-approval-wait.ts';
 
@@ -42,7 +43,7 @@ export async function runCallTurn(options: {
   const emit = (event: AgentEventInput, at = Date.now()): void =>
     void options.events.emit({ ...event, at, conversationId: conversation.id, turnId } as AgentEvent);
   options.ensureConversation(conversation.id, conversation.title);
-  emit({ type: 'turn/start', text: `${conversation.clientName} called ${name}`, model: conversation.title });
+  emit({ type: 'turn/start', text: `${conversation.clientName} called ${safeText(name)}`, model: conversation.title });
   emit({
     type: 'batch/start',
     step: 1,

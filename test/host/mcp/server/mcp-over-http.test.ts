@@ -8,6 +8,7 @@ import { serveTestHost } from '../../../helpers/serve-test-host.ts';
 import { startSimProcess } from '../../../helpers/start-sim-process.ts';
 import { startTestHost, tempDataDir } from '../../devices/host-rig.ts';
 import { rawRequest } from '../../web/raw-http.ts';
+import { WRONG_TOKEN_BURST } from '../../../../host/web/wrong-token-limiter.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -157,6 +158,58 @@ describe('/mcp tool list', () => {
     const after = (await home.client.listTools()).tools.map((tool) => tool.name);
     expect(after.filter((name) => name.startsWith('seq_'))).toEqual([]);
     expect(after).toEqual(before.filter((name) => !name.startsWith('seq_')));
+  });
+});
+
+describe('/mcp door: the web app’s own checks', () => {
+  it('refuses a wrong token (401) on every method and a foreign Host (403)', async () => {
+    const { server } = await serveTestHost(cleanups, { dataDirPrefix: 'home-agent-mcp-', token: TOKEN, mcp: true });
+    const url = `http://127.0.0.1:${server.port}/mcp`;
+    const post = (headers: Record<string, string>) =>
+      rawRequest({
+        port: server.port,
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...MCP_HEADERS, ...headers },
+        body: INITIALIZE,
+      });
+
+    const wrong = await post({ authorization: `Bearer ${TOKEN}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).not.toContain('"result"');
+    await expect(connectOverHttp({ url, token: 'not-the-token' })).rejects.toThrow(/401/);
+    // The stream (GET) and the end of a session (DELETE) are behind the token too.
+    for (const method of ['GET', 'DELETE'])
+      expect((await rawRequest({ port: server.port, method, path: '/mcp', headers: MCP_HEADERS })).status, method).toBe(
+        401,
+      );
+    // A page that rebinds its own name to this address sends its own Host: refused before the token is looked at.
+    const rebound = await post({ authorization: `Bearer ${TOKEN}`, host: `attacker.example:${server.port}` });
+    expect(rebound.status).toBe(403);
+  });
+
+  // A clock that never moves: the wrong-token allowance does not come back during the test.
+  it('counts wrong tokens on /mcp against the same allowance as the API: past it, even the right token waits (429)', async () => {
+    const { server } = await serveTestHost(cleanups, {
+      dataDirPrefix: 'home-agent-mcp-',
+      token: TOKEN,
+      mcp: true,
+      server: { now: () => 0 },
+    });
+    const request = (path: string, token: string) =>
+      rawRequest({
+        port: server.port,
+        method: 'POST',
+        path,
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` },
+        body: path === '/mcp' ? INITIALIZE : '{}',
+      });
+    for (let index = 0; index < WRONG_TOKEN_BURST; index += 1) expect((await request('/mcp', 'nope')).status).toBe(401);
+    const api = await request('/api/settings/get', TOKEN);
+    expect(api.status).toBe(429);
+    const mcp = await request('/mcp', TOKEN);
+    expect(mcp.status).toBe(429);
+    expect(mcp.headers['retry-after']).toBeDefined();
   });
 });
 
