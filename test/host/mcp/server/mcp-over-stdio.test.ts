@@ -149,6 +149,56 @@ describe('home-agent mcp, to the SDK’s own Client over stdio', () => {
   );
 
   it(
+    'answers exactly the question an answer names: of two calls waiting, the one approved runs, the other is denied, and Always allow covers the next call',
+    async () => {
+      const dataDir = dataFolder();
+      const relay = await startSimProcess({ kinds: ['relay'] });
+      cleanups.push(() => relay.stop());
+      const { host: window } = await startTestHost({ dataDir });
+      cleanups.push(() => window.dispose());
+      const questions: Extract<AgentEvent, { type: 'approval/request' }>[] = [];
+      let bothAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (bothAsked = resolve));
+      window.events.subscribe((event) => {
+        if (event.type === 'approval/request' && questions.push(event) === 2) bothAsked();
+      });
+      const home = await mcp(['--device', `${relay.devices[0]!.path},profile=at-relay-4`, '--data-dir', dataDir]);
+      const first = home.call('relay__set', { channel: 1, on: true });
+      const second = home.call('relay__set', { channel: 2, on: true });
+      await asked;
+      const questionOf = (channel: number) => questions.find((question) => question.args.channel === channel)!;
+      // Both questions are of one tool on one device, from one client: only their approvalIds tell them apart.
+      expect(
+        await window.handlers['approval/answer']({
+          approvalId: questionOf(2).approvalId!,
+          approved: true,
+          remember: true,
+        }),
+      ).toEqual({ accepted: true });
+      expect((await second).structuredContent).toEqual({ device_id: 'relay-1', result: { channel: 2, on: true } });
+      expect(
+        await window.handlers['approval/answer']({
+          approvalId: questionOf(1).approvalId!,
+          approved: false,
+          remember: false,
+        }),
+      ).toEqual({ accepted: true });
+      const denied = await first;
+      expect(denied.isError).toBe(true);
+      expect(JSON.parse(textOf(denied))).toMatchObject({ error: { reason: 'denied' } });
+      // "Always allow" given in the window covers the MCP client's next call of that tool on that device: no question.
+      const third = await home.call('relay__set', { channel: 3, on: true });
+      expect(third.structuredContent).toEqual({ device_id: 'relay-1', result: { channel: 3, on: true } });
+      expect(questions).toHaveLength(2);
+      expect((await home.call('relay__get', { channel: 1 })).structuredContent).toEqual({
+        device_id: 'relay-1',
+        result: { channel: 1, on: false },
+      });
+    },
+    SLOW,
+  );
+
+  it(
     'refuses that call when nobody answers within mcpApprovalWaitMs, saying how to allow it, and nothing is switched',
     async () => {
       const dataDir = dataFolder();
