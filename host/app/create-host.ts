@@ -26,7 +26,7 @@ import { settingsTable } from '../contract/settings-table.ts';
 import { mcpConfigOf } from '../mcp/client/mcp-config.ts';
 import type { McpClients } from '../mcp/client/mcp-clients.ts';
 import { PendingApprovalStore } from '../store/pending-approval-store.ts';
-import { PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
+import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
 import { MCP_CALLER, mcpApprovalWait } from '../mcp/server/mcp-approval-wait.ts';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
@@ -159,8 +159,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (!(error instanceof ModelConfigError) || options.transport === 'cli' || hasModelFlags(options.settings))
         throw error;
     }
+    // The turns this host journals: the store's other hosts relay them, this one never relays them back.
+    const ownTurns = new OwnTurns();
     const events = new AgentEvents({
-      journal: store,
+      journal: {
+        appendEvent: (event) => {
+          ownTurns.add(event.turnId);
+          store.appendEvent(event);
+        },
+      },
       onListenerError: (error, event) =>
         options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`),
     });
@@ -176,6 +183,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const pendingApprovals: PendingApprovalsSync = new PendingApprovalsSync({
       store: pendingApprovalStore,
       journal: store,
+      ownTurns,
+      followOthers: options.transport === 'electron' || options.transport === 'web',
       owner: randomUUID(),
       dataVersion: dataVersionOf(db),
       relay: (event) => events.relay(event),

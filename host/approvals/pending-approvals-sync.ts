@@ -22,16 +22,42 @@ interface FollowedTurn {
   expiresAt: number;
 }
 
-/** How long after its question's time a turn whose process went silent is still followed. */
+/** How long after its question's time (or its last event) a turn whose process went silent is still followed. */
 const GRACE_MS = 60_000;
 
+/** How many of this host's own recent turns are remembered, so they are never relayed back to it. */
+const OWN_TURNS_KEPT = 4096;
+
 /**
- * Keeps the questions of every host on one data folder answerable from any of them. This host's
+ * The turns this host journals itself (its agent's, its MCP sessions' calls): another process's
+ * turns are relayed, these never are. Only the most recent OWN_TURNS_KEPT are kept; an older one
+ * started before the last look, so it is never found as new.
+ */
+export class OwnTurns {
+  private readonly turns = new Set<string>();
+
+  add(turnId: string): void {
+    if (this.turns.has(turnId)) return;
+    this.turns.add(turnId);
+    if (this.turns.size > OWN_TURNS_KEPT) this.turns.delete(this.turns.values().next().value as string);
+  }
+
+  has(turnId: string): boolean {
+    return this.turns.has(turnId);
+  }
+}
+
+/**
+ * Keeps the questions of every host on one data folder answerable from any of them, and the turns
+ * other processes run there (an MCP client's calls through `home-agent mcp`, an `ask`) live in this
+ * host's windows. This host's
  * questions go into the store (`board`) while they wait; answers other processes write to them are
  * handed to this host's gate. Other hosts' waiting questions are relayed to this host's front ends
  * with the turn that asked them, read from the shared journal (turn/start, the batch, the call, the
  * question, and then everything else that turn journals until its turn/end), so a window open on the
- * folder shows the card and answers it (`answer`). Like PairedDevicesSync it looks when SQLite's
+ * folder shows the card and answers it (`answer`). Turns other processes start after this host
+ * started are relayed the same way, so their conversations and calls show as they happen. Like
+ * PairedDevicesSync it looks when SQLite's
  * data_version moves, before answering, and on a timer that never keeps the process alive.
  */
 export class PendingApprovalsSync {
@@ -39,6 +65,8 @@ export class PendingApprovalsSync {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly followed = new Map<string, FollowedTurn>();
   private disposed = false;
+  /** The journal's last row seen: turns started after it are new. */
+  private lastRow: number | undefined;
 
   constructor(
     private readonly options: {
@@ -51,7 +79,19 @@ export class PendingApprovalsSync {
           afterSeq: number;
           limit: number;
         }): { seq: number; event: AgentEvent }[];
+        /** Turns started after a journal row, by any process. */
+        turnStartsAfter(afterRow: number, limit: number): { row: number; conversationId: string; turnId: string }[];
+        lastEventRow(): number;
       };
+      /** The turns this host journals itself: never relayed back to it. */
+      ownTurns: OwnTurns;
+      /**
+       * Whether other processes' questions and turns are relayed to this host's front ends: true
+       * for a host with windows (the app, `serve`); false for `ask` and `mcp`, whose output is their
+       * own turn alone (`ask --json` is one turn's events), while their own questions still go
+       * through the store.
+       */
+      followOthers: boolean;
       /** This host's run id: its own rows carry it. */
       owner: string;
       dataVersion: () => number;
@@ -96,6 +136,14 @@ export class PendingApprovalsSync {
     this.version = version;
     for (const answer of this.options.store.answersFor(this.options.owner)) this.deliver(answer);
     const now = this.now();
+    if (this.options.followOthers) this.followOthers(now);
+    this.letGoOfSilentTurns();
+    this.options.store.sweep(now - GRACE_MS);
+    return true;
+  }
+
+  /** Follows other processes' waiting questions and new turns, and relays what they journaled since the last look. */
+  private followOthers(now: number): void {
     for (const question of this.options.store.waitingOfOthers({
       owner: this.options.owner,
       now,
@@ -111,15 +159,15 @@ export class PendingApprovalsSync {
           expiresAt: question.expiresAt,
         });
     }
+    this.followNewTurns(now);
     for (const turn of this.followed.values()) this.relayNewEvents(turn);
-    this.letGoOfSilentTurns();
-    this.options.store.sweep(now - GRACE_MS);
-    return true;
   }
 
   /** Starts looking every `pollMs` (default 200 ms); the timer never keeps the process alive. */
   start(): void {
     if (this.timer !== undefined || this.disposed) return;
+    // Turns journaled before this host started are history, read when a conversation is opened.
+    this.lastRow ??= this.options.journal.lastEventRow();
     this.timer = setInterval(() => {
       try {
         this.check();
@@ -149,6 +197,18 @@ export class PendingApprovalsSync {
     if (!this.options.answerOwn(answer)) this.options.store.close(answer.approvalId);
   }
 
+  /** Follows the turns other processes started since the last look (bounded like the questions). */
+  private followNewTurns(now: number): void {
+    if (this.lastRow === undefined) return;
+    const started = this.options.journal.turnStartsAfter(this.lastRow, MAX_FOLLOWED_QUESTIONS);
+    for (const { row, conversationId, turnId } of started) {
+      if (this.followed.size >= MAX_FOLLOWED_QUESTIONS) break;
+      this.lastRow = row;
+      if (this.options.ownTurns.has(turnId) || this.followed.has(turnId)) continue;
+      this.followed.set(turnId, { conversationId, turnId, lastSeq: 0, expiresAt: now });
+    }
+  }
+
   private relayNewEvents(turn: FollowedTurn): void {
     const rows = this.options.journal.loadTurnEventsAfter({
       conversationId: turn.conversationId,
@@ -156,6 +216,8 @@ export class PendingApprovalsSync {
       afterSeq: turn.lastSeq,
       limit: EVENTS_PER_LOOK,
     });
+    // A turn still journaling is not silent: it is followed for GRACE_MS after its last event.
+    if (rows.length > 0) turn.expiresAt = Math.max(turn.expiresAt, this.now());
     for (const { seq, event } of rows) {
       turn.lastSeq = seq;
       this.options.relay(event);

@@ -4,7 +4,11 @@ import type { Host } from '../../../host/app/create-host.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { databaseFileOf } from '../../../host/config/data-dir.ts';
 import { PendingApprovalStore } from '../../../host/store/pending-approval-store.ts';
-import { MAX_FOLLOWED_QUESTIONS, PendingApprovalsSync } from '../../../host/approvals/pending-approvals-sync.ts';
+import {
+  MAX_FOLLOWED_QUESTIONS,
+  OwnTurns,
+  PendingApprovalsSync,
+} from '../../../host/approvals/pending-approvals-sync.ts';
 import { dataVersionOf } from '../../../host/store/data-version.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 import { startTestHost, tempDataDir } from '../devices/host-rig.ts';
@@ -140,7 +144,9 @@ describe('PendingApprovalsSync', () => {
       });
     const sync = new PendingApprovalsSync({
       store: new PendingApprovalStore({ db: reader }),
-      journal: { loadTurnEventsAfter: () => [] },
+      journal: { loadTurnEventsAfter: () => [], turnStartsAfter: () => [], lastEventRow: () => 0 },
+      ownTurns: new OwnTurns(),
+      followOthers: true,
       owner: 'this-host',
       dataVersion: dataVersionOf(reader),
       relay: () => undefined,
@@ -154,5 +160,51 @@ describe('PendingApprovalsSync', () => {
     for (let index = 0; index < MAX_FOLLOWED_QUESTIONS; index += 1) others.close(`q-${index}`);
     expect(sync.check()).toBe(true);
     expect(sync.followedTurns).toBe(MAX_FOLLOWED_QUESTIONS);
+  });
+  it('relays nothing of other processes in a host without windows (ask, mcp), and still hands it the answers to its own questions', () => {
+    const data = tempDataDir();
+    cleanups.push(() => data.remove());
+    const writer = openDatabase({ file: databaseFileOf(data.dir) });
+    cleanups.push(() => void writer.close());
+    const reader = openDatabase({ file: databaseFileOf(data.dir) });
+    cleanups.push(() => void reader.close());
+    const others = new PendingApprovalStore({ db: writer });
+    const now = Date.now();
+    const question = (approvalId: string, owner: string) => ({
+      approvalId,
+      owner,
+      conversationId: 'c',
+      turnId: `turn-${approvalId}`,
+      askedAt: now,
+      expiresAt: now + 60_000,
+    });
+    others.open(question('theirs', 'another-host'));
+    others.open(question('mine', 'this-host'));
+    expect(others.answer({ approvalId: 'mine', approved: true, remember: false }, now)).toBe(true);
+    const relayed: AgentEvent[] = [];
+    const answered: string[] = [];
+    const sync = new PendingApprovalsSync({
+      store: new PendingApprovalStore({ db: reader }),
+      journal: {
+        loadTurnEventsAfter: () => [
+          { seq: 1, event: { type: 'turn/start', text: 'x', model: 'm', at: now, conversationId: 'c', turnId: 't' } },
+        ],
+        turnStartsAfter: () => [{ row: 1, conversationId: 'c', turnId: 'started-elsewhere' }],
+        lastEventRow: () => 0,
+      },
+      ownTurns: new OwnTurns(),
+      followOthers: false,
+      owner: 'this-host',
+      dataVersion: dataVersionOf(reader),
+      relay: (event) => relayed.push(event),
+      answerOwn: (answer) => answered.push(answer.approvalId) > 0,
+      log: () => undefined,
+    });
+    cleanups.push(() => sync.dispose());
+    sync.start();
+    expect(sync.check()).toBe(true);
+    expect(answered).toEqual(['mine']);
+    expect(sync.followedTurns).toBe(0);
+    expect(relayed).toEqual([]);
   });
 });

@@ -94,6 +94,44 @@ describe('home-agent mcp, to the SDK’s own Client over stdio', () => {
   );
 
   it(
+    'shows each call live in a window of another process on the data folder, and never relays the window’s own turn back to it',
+    async () => {
+      const dataDir = dataFolder();
+      const { host: window } = await startTestHost({ dataDir, script: { replies: [{ text: 'Hello.' }] } });
+      cleanups.push(() => window.dispose());
+      const seen: AgentEvent[] = [];
+      let mcpTurnEnded!: () => void;
+      const ended = new Promise<void>((resolve) => (mcpTurnEnded = resolve));
+      window.events.subscribe((event) => {
+        seen.push(event);
+        if (event.type === 'turn/end' && event.conversationId !== 'W') mcpTurnEnded();
+      });
+      // The window's own turn, journaled before the MCP process writes anything.
+      await window.agent.runTurn({ conversationId: 'W', text: 'hi' });
+      const home = await mcp(['--sim', '--sim-latency-ms', '0', '--data-dir', dataDir], 'cursor');
+      expect((await home.call('lamp__set', { device_id: 'lamp-1', on: true })).isError).toBeFalsy();
+      await ended;
+
+      const relayed = seen.filter((event) => event.conversationId !== 'W');
+      expect(relayed.map((event) => event.type)).toEqual([
+        'turn/start',
+        'batch/start',
+        'tool/start',
+        'tool/end',
+        'batch/end',
+        'turn/end',
+      ]);
+      expect(relayed[0]).toMatchObject({ type: 'turn/start', text: 'cursor called lamp__set', model: 'MCP: cursor' });
+      expect(relayed[3]).toMatchObject({ type: 'tool/end', name: 'lamp__set', ok: true, outcome: 'done' });
+      const { conversations } = await window.handlers['conversations/list']({});
+      expect(conversations.map((conversation) => conversation.title)).toContain('MCP: cursor');
+      // The window's own turn reached its listeners once, as it ran.
+      expect(seen.filter((event) => event.conversationId === 'W' && event.type === 'turn/start')).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
     'refuses a call to a paired device nobody granted, through the same CanUse gate, naming the grant',
     async () => {
       const dataDir = dataFolder();
