@@ -9,9 +9,15 @@ import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-hel
 import { settingsTable, type SettingKey } from '../../contract/settings-table.ts';
 import { serveMcpOverStdio } from '../../mcp/server/serve-mcp-over-stdio.ts';
 import { HOME_AGENT_VERSION } from '../../app/version.ts';
+import { MCP_READY_WAIT_MS } from '../../mcp/client/mcp-ready-wait.ts';
 
 /** The settings that change what `mcp` does (no model runs here). */
-const MCP_SETTINGS: readonly SettingKey[] = ['mcpApprovalWaitMs', 'toolTimeoutMs', 'deviceEventsPerSecond'];
+const MCP_SETTINGS: readonly SettingKey[] = [
+  'mcpApprovalWaitMs',
+  'toolTimeoutMs',
+  'deviceEventsPerSecond',
+  'mcpMaxResultBytes',
+];
 
 const mcpOptions = {
   ...Object.fromEntries(MCP_SETTINGS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
@@ -20,9 +26,7 @@ const mcpOptions = {
   'sim-latency-ms': commonFlagOptions['sim-latency-ms'],
   device: commonFlagOptions.device,
   help: commonFlagOptions.help,
-  // TODO(issue 17, mcp-client): the common --mcp-config flag (MCP servers as plugins) is defined by
-  // the client direction; until it lands, `mcp` accepts it and says it is not used.
-  'mcp-config': { type: 'string' },
+  'mcp-config': commonFlagOptions['mcp-config'],
 } as const;
 
 export const MCP_HELP: CommandHelp = {
@@ -44,10 +48,6 @@ export const MCP_HELP: CommandHelp = {
       MCP_SETTINGS.some((key) => option.flag.startsWith(`--${settingsTable[key].flag} `)),
     ),
     ...DEVICE_AND_DATA_FLAG_HELP.filter((option) => !option.flag.startsWith('--script')),
-    {
-      flag: '--mcp-config FILE',
-      text: 'MCP servers to use as plugins, instead of the data folder’s mcp.json (not used by this build yet).',
-    },
   ],
   examples: [
     {
@@ -70,13 +70,15 @@ export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> 
   const flags = readCommonFlags(values);
   // What reaches stderr may quote a client or a device: shown by the one text rule, never obeyed by a terminal.
   const log = (line: string): void => void io.stderr.write(`home-agent mcp: ${safeText(line)}\n`);
-  if (values['mcp-config'] !== undefined)
-    log(`--mcp-config ${values['mcp-config']}: MCP servers as plugins are not part of this build yet; ignored`);
   // stdout is the protocol's: anything a library prints goes to stderr instead while serving.
   const restoreConsole = consoleToStderr(io.stderr);
   try {
     const host = await bootHost({ flags, transport: 'mcp', log, signal: io.signal, approvalPolicy: 'ask' });
     try {
+      // The client lists the tools first: the MCP servers of mcp.json (or --mcp-config) are among
+      // them, so it waits for each to be ready or failed (10 s at most), as ask does.
+      for (const name of (await host.mcp?.whenSettled({ signal: io.signal })) ?? [])
+        log(`${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; its tools are listed once it is ready`);
       const end = await serveMcpOverStdio({
         home: host,
         stdin: process.stdin,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../../core/events/agent-event.ts';
@@ -9,6 +10,7 @@ import { REPO_ROOT, runCli } from '../../../helpers/run-cli.ts';
 import { startSimProcess } from '../../../helpers/start-sim-process.ts';
 import { connectOverStdio, textOf, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
 import { startTestHost, tempDataDir } from '../../devices/host-rig.ts';
+import { everythingStdioEntry } from '../../../helpers/mcp/mcp-test-servers.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -127,6 +129,20 @@ describe('home-agent mcp, to the SDK’s own Client over stdio', () => {
       expect(conversations.map((conversation) => conversation.title)).toContain('MCP: cursor');
       // The window's own turn reached its listeners once, as it ran.
       expect(seen.filter((event) => event.conversationId === 'W' && event.type === 'turn/start')).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    'serves the tools of the MCP servers of --mcp-config too, as the agent gets them: an untrusted server’s tool asks, so it is destructiveHint',
+    async () => {
+      const dataDir = dataFolder();
+      const config = path.join(dataDir, 'servers.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: { everything: everythingStdioEntry() } }));
+      const home = await mcp(['--sim', '--sim-latency-ms', '0', '--data-dir', dataDir, '--mcp-config', config]);
+      // Listed at once: mcp waited for the server to be ready before it answered the client.
+      const echo = (await home.client.listTools()).tools.find((tool) => tool.name === 'mcp__everything__echo');
+      expect(echo?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     },
     SLOW,
   );
