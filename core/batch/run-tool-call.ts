@@ -19,9 +19,12 @@ export interface ApprovalRefusal {
   hint?: string;
 }
 
-/** Asks whether a call may run (the UI asks the person); false (or a refusal) answers `denied`. */
+/**
+ * Asks whether a call may run (the UI asks the person); false (or a refusal) answers `denied`.
+ * `caller` is who made the call (the agent's batch, or a plugin or server through the ToolAPI).
+ */
 export type ApprovalGate = (
-  request: CallIdentity & { tool: ToolDefinition; args: Record<string, unknown>; signal: AbortSignal },
+  request: CallIdentity & { tool: ToolDefinition; args: Record<string, unknown>; signal: AbortSignal; caller?: string },
 ) => Promise<boolean | ApprovalRefusal> | boolean | ApprovalRefusal;
 
 /** Sees, and may rewrite, the structured outcome of every call (the `after-tool` hook). */
@@ -194,6 +197,7 @@ async function dispatch(options: {
       tool,
       args: call.args,
       signal: context.signal,
+      caller: options.authorization.caller,
     });
     // Only a question that was really put to the person counts as waiting for them.
     if (tool.needsApproval) progress.approvalMs = round(options.now() - asked);

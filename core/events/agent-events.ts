@@ -42,6 +42,14 @@ export class AgentEvents {
     return journaled;
   }
 
+  /**
+   * Broadcasts an event another process journaled in the same store (its MCP calls, a question it
+   * asks): every front end sees it live, and it is never journaled a second time.
+   */
+  relay(event: AgentEvent): void {
+    this.listeners.emit(event);
+  }
+
   subscribe(listener: (event: AgentEvent) => void): () => void {
     return this.listeners.subscribe(listener);
   }

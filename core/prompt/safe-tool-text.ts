@@ -1,14 +1,14 @@
 import { safeLines } from '../text/safe-text.ts';
 import type { JsonSchema } from '../tools/json-schema.ts';
-import type { ToolDefinition } from '../tools/tool-definition.ts';
 
 /**
- * The tool as the model is shown it: its description and every description in its parameters pass
- * through `safeLines` (lines stay; controls, bidi and zero-width characters become escapes). Names,
- * enums and the rest are what the tool checks calls against, so they stay as they are (devices may
- * not declare unsafe ones: see `jsonSchemaSchema`). The same tool comes back when nothing changes.
+ * The tool as a model is shown it (ours, or an MCP client's): its description and every description
+ * in its parameters pass through `safeLines` (lines stay; controls, bidi and zero-width characters
+ * become escapes). Names, enums and the rest are what the tool checks calls against, so they stay
+ * as they are (devices may not declare unsafe ones: see `jsonSchemaSchema`). The same tool comes
+ * back when nothing changes.
  */
-export function safeToolText(tool: ToolDefinition): ToolDefinition {
+export function safeToolText<T extends { description: string; parameters: JsonSchema }>(tool: T): T {
   const description = safeLines(tool.description);
   const parameters = safeSchemaText(tool.parameters);
   if (description === tool.description && parameters === tool.parameters) return tool;

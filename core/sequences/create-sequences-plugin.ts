@@ -110,6 +110,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
     description: 'List the saved sequences with their descriptions and the sequences each calls.',
     parameters: { type: 'object', properties: {} },
     parallelSafe: true,
+    readOnly: true,
     handler: async () => ({
       sequences: (await store.list()).map((sequence) => ({
         name: sequence.name,
@@ -126,6 +127,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
     description: 'Show one saved sequence in full.',
     parameters: { type: 'object', properties: nameParameter, required: ['name'] },
     parallelSafe: true,
+    readOnly: true,
     handler: async (args) => (await store.get(String(args.name))) ?? notFound(String(args.name)),
   };
 
@@ -151,6 +153,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       properties: { name: { type: 'string', description: 'One sequence to check from (optional).' } },
     },
     parallelSafe: true,
+    readOnly: true,
     handler: async (args) => {
       const sequences = await store.list();
       const problems = checkSequenceGraph({

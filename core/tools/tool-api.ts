@@ -4,7 +4,16 @@ import { authorizeToolCall } from './authorize-tool-call.ts';
 import type { ToolError } from './tool-error.ts';
 import { toolNotFound } from './not-found.ts';
 import type { ToolOutcome } from './tool-result.ts';
-import { runToolCall, type ToolCallPipeline } from '../batch/run-tool-call.ts';
+import { runToolCall, type ToolCallPipeline, type ToolCallRun } from '../batch/run-tool-call.ts';
+
+/** Who calls through the ToolAPI, in which conversation and turn, and the signal that stops the call. */
+export type ToolApiCallContext = AuthorizationContext & { signal: AbortSignal; turnId?: string };
+
+/** A call's own ids, given by a caller that journals the call itself (a fresh id when absent). */
+export interface ToolApiCallIds {
+  callId?: string;
+  batchId?: string;
+}
 
 /** How plugins (sequences, MCP bridges) reach tools: the same gate and pipeline as the batch path. */
 export interface ToolApi {
@@ -13,11 +22,17 @@ export interface ToolApi {
   byName(name: string): ToolDeclaration | undefined;
   /** The CanUse gate, exactly as the batch path applies it. Null means allowed. */
   canUse(context: AuthorizationContext, name: string, args: Record<string, unknown>): Promise<ToolError | null>;
-  call(
-    context: AuthorizationContext & { signal: AbortSignal; turnId?: string },
+  call(context: ToolApiCallContext, name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  /**
+   * Like `call`, under ids the caller chose, answering everything known of how the call ended (its
+   * outcome, what is known of its effect, media, channel output, the approval wait): for a caller
+   * that journals each call as its own turn (the MCP server).
+   */
+  run(
+    context: ToolApiCallContext & ToolApiCallIds,
     name: string,
     args: Record<string, unknown>,
-  ): Promise<ToolOutcome>;
+  ): Promise<ToolCallRun & { callId: string; batchId: string }>;
 }
 
 /** Builds the ToolAPI over a live tool source (the enabled plugins' tools). */
@@ -30,6 +45,20 @@ export function createToolApi(options: {
 }): ToolApi {
   const find = (name: string): ToolDefinition | undefined => options.tools().find((tool) => tool.name === name);
   const newId = options.newId ?? (() => crypto.randomUUID());
+  const run: ToolApi['run'] = async (context, name, args) => {
+    const callId = context.callId ?? newId();
+    const batchId = context.batchId ?? `toolapi-${callId}`;
+    const tool = find(name);
+    const withheld = tool === undefined ? options.withheld?.(name) : undefined;
+    const ran = await runToolCall({
+      pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline },
+      call: { index: 0, callId, name, args, tool, ...(withheld ? { withheld } : {}) },
+      identity: { conversationId: context.conversationId, turnId: context.turnId ?? '', batchId, callId, index: 0 },
+      authorization: { conversationId: context.conversationId, caller: context.caller },
+      signal: context.signal,
+    });
+    return { ...ran, callId, batchId };
+  };
   return {
     list: () => options.tools().map(declarationOf),
     byName: (name) => {
@@ -41,24 +70,7 @@ export function createToolApi(options: {
       if (!tool) return options.withheld?.(name) ?? toolNotFound(name);
       return authorizeToolCall({ context, tool, args });
     },
-    call: async (context, name, args) => {
-      const callId = newId();
-      const tool = find(name);
-      const withheld = tool === undefined ? options.withheld?.(name) : undefined;
-      const run = await runToolCall({
-        pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline },
-        call: { index: 0, callId, name, args, tool, ...(withheld ? { withheld } : {}) },
-        identity: {
-          conversationId: context.conversationId,
-          turnId: context.turnId ?? '',
-          batchId: `toolapi-${callId}`,
-          callId,
-          index: 0,
-        },
-        authorization: { conversationId: context.conversationId, caller: context.caller },
-        signal: context.signal,
-      });
-      return run.outcome;
-    },
+    call: async (context, name, args) => (await run(context, name, args)).outcome,
+    run,
   };
 }

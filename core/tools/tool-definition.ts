@@ -55,6 +55,11 @@ export interface ToolDefinition {
   /** Whether the person is asked before this tool runs (the approval gate). */
   needsApproval?: boolean;
   /**
+   * The tool only reads: a call changes nothing in the home (a lamp's `get`, a sensor's `read`).
+   * Served to MCP clients as `readOnlyHint`; absent means it may change something.
+   */
+  readOnly?: boolean;
+  /**
    * The handler calls `context.markSent()` when its request leaves the host. Then a call
    * interrupted before that is known `not_sent`; without it, any interrupted call is `unknown`.
    */
@@ -82,6 +87,10 @@ export interface ToolDeclaration {
   parameters: JsonSchema;
   parallelSafe: boolean;
   serial: boolean;
+  /** It only reads (default false). */
+  readOnly: boolean;
+  /** The person is asked before it runs, unless a standing approval covers the call (default false). */
+  needsApproval: boolean;
   outputChannel?: string;
   sequenceRefusal?: string;
 }
@@ -94,6 +103,8 @@ export function declarationOf(tool: ToolDefinition): ToolDeclaration {
     parameters: tool.parameters,
     parallelSafe: tool.parallelSafe === true,
     serial: tool.serial === true,
+    readOnly: tool.readOnly === true,
+    needsApproval: tool.needsApproval === true,
   };
   if (tool.outputChannel !== undefined) declaration.outputChannel = tool.outputChannel;
   if (tool.sequenceRefusal !== undefined) declaration.sequenceRefusal = tool.sequenceRefusal;

@@ -57,6 +57,7 @@ export function modbusTools(profile: ModbusProfile): DeviceTool[] {
       parameters: { type: 'object', properties: {} },
       parallelSafe: true,
       serial: false,
+      readOnly: true,
     });
   }
   if (profile.switches.length > 0) {

@@ -41,6 +41,7 @@ export const AT_RELAY_BOARD_PROFILE = parseLineProfile({
         required: ['channel'],
       },
       parallelSafe: true,
+      readOnly: true,
       command: 'AT+R{channel}?',
       formats: { channel: { 1: '1', 2: '2', 3: '3', 4: '4' } },
       responses: [

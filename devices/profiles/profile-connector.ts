@@ -8,13 +8,14 @@ import type { LineProfile, ResponsePattern } from './line-profile-schema.ts';
 
 /** The tools a profile declares, as a hello would. */
 export function profileTools(profile: LineProfile): DeviceTool[] {
-  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm }) => ({
+  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm, readOnly }) => ({
     name,
     description,
     parameters,
     parallelSafe,
     serial,
     confirm,
+    ...(readOnly !== undefined ? { readOnly } : {}),
   }));
 }
 

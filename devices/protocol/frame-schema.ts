@@ -80,6 +80,8 @@ export const deviceToolSchema = z.object({
   serial: z.boolean().default(false),
   /** The person confirms each call before it runs (switching mains, unlocking a door). */
   confirm: z.boolean().optional(),
+  /** A call only reads: it changes nothing on the device (a `get`, a `read`). Absent: it may change something. */
+  readOnly: z.boolean().optional(),
 });
 /** One action a device offers, as declared in its hello. */
 export type DeviceTool = z.infer<typeof deviceToolSchema>;

@@ -28,6 +28,7 @@ export function createLampModel(): SimulatedDeviceModel & { state: { on: boolean
         parameters: noArguments,
         parallelSafe: true,
         serial: false,
+        readOnly: true,
       },
     ],
     handle(tool, args) {
@@ -65,6 +66,7 @@ export function createThermometerModel(): SimulatedDeviceModel & { state: { cels
         parameters: noArguments,
         parallelSafe: true,
         serial: false,
+        readOnly: true,
       },
     ],
     handle() {
@@ -119,6 +121,7 @@ export function createDoorSensorModel(): SimulatedDeviceModel & {
         parameters: noArguments,
         parallelSafe: true,
         serial: false,
+        readOnly: true,
       },
     ],
     handle() {

@@ -31,6 +31,7 @@ export function createRelayBoardModel(): SimulatedDeviceModel & { state: { chann
         parameters: { type: 'object', properties: { channel: { type: 'integer' } } },
         parallelSafe: true,
         serial: false,
+        readOnly: true,
       },
     ],
     handle(tool, args) {

@@ -79,6 +79,8 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
     parallelSafe: group.declarations.every((declaration) => declaration.parallelSafe),
     serial: group.declarations.some((declaration) => declaration.serial),
     needsApproval: group.declarations.some((declaration) => declaration.confirm === true),
+    // Read-only only if every device of the kind says its action only reads.
+    readOnly: group.declarations.every((declaration) => declaration.readOnly === true),
     // The session says when the request reaches the port, so a call stopped before that is known not sent.
     reportsDelivery: true,
     canUse: (_context, args) => {

@@ -13,8 +13,12 @@ export function approvalHandlers(
   parts: HostParts,
 ): ApiHandlersOf<'approval/answer' | 'approvals/list' | 'approvals/revoke'> {
   return {
+    // This host's own question first; else one another process on the data folder waits on (its
+    // turn is relayed here from the store), answered by writing the answer where that process reads it.
     'approval/answer': (input) =>
-      parts.approvals.answer(input) ? { accepted: true } : { accepted: false, message: NO_SUCH_QUESTION },
+      parts.approvals.answer(input) || parts.pendingApprovals?.answer(input) === true
+        ? { accepted: true }
+        : { accepted: false, message: NO_SUCH_QUESTION },
     'approvals/list': () => ({ approvals: parts.standingApprovals.list() }),
     'approvals/revoke': (input) => {
       const revoked = parts.standingApprovals.revoke({

@@ -4,7 +4,7 @@ import type { Emitter } from '../../core/events/emitter.ts';
 import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
-import type { PersonApprovalGate } from '../approvals/person-approval-gate.ts';
+import type { ApprovalAnswer, PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
 import type { McpClients } from '../mcp/client/mcp-clients.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
@@ -18,6 +18,8 @@ import type { SqliteConversationStore } from '../store/sqlite-conversation-store
 export interface HostParts {
   agent: Agent;
   approvals: PersonApprovalGate;
+  /** Questions other processes on the data folder wait on: an answer given here is written to the store for them. */
+  pendingApprovals?: { answer(answer: ApprovalAnswer): boolean };
   /** "Always allow" answers of this data folder. */
   standingApprovals: StandingApprovalStore;
   notices: Emitter<HostNotice>;
@@ -37,7 +39,7 @@ export interface HostParts {
   /** The configured MCP servers (absent when none is configured). */
   mcp: McpClients | undefined;
   secrets: SecretStore | undefined;
-  transport: 'electron' | 'web' | 'cli';
+  transport: 'electron' | 'web' | 'cli' | 'mcp';
   dataDir: string;
   version: string;
   log: (line: string) => void;

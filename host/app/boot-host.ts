@@ -13,7 +13,7 @@ import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
  */
 export async function bootHost(options: {
   flags: CommonFlags;
-  transport: 'electron' | 'web' | 'cli';
+  transport: 'electron' | 'web' | 'cli' | 'mcp';
   log: (line: string) => void;
   signal: AbortSignal;
   secrets?: SecretStore;

@@ -25,6 +25,10 @@ import { McpTrustStore } from '../store/mcp-trust-store.ts';
 import { settingsTable } from '../contract/settings-table.ts';
 import { mcpConfigOf } from '../mcp/client/mcp-config.ts';
 import type { McpClients } from '../mcp/client/mcp-clients.ts';
+import { PendingApprovalStore } from '../store/pending-approval-store.ts';
+import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
+import { MCP_CALLER, mcpApprovalWait } from '../mcp/server/mcp-approval-wait.ts';
+import { randomUUID } from 'node:crypto';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
 import { ModelSelection } from '../models/model-selection.ts';
@@ -40,7 +44,7 @@ import { sequenceBudgetOf } from './sequence-budget-of.ts';
 
 export interface HostOptions {
   dataDir: string;
-  transport: 'electron' | 'web' | 'cli';
+  transport: 'electron' | 'web' | 'cli' | 'mcp';
   /** Settings for this run only (flags, environment), over the stored ones; `toolOrder` absent stays absent. */
   settings?: Settings;
   /** The replies of the scripted model (`--script FILE`). */
@@ -114,11 +118,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
   let devices: DeviceLayer | undefined;
   let mcp: McpClients | undefined;
+  let stopQuestions: (() => void) | undefined;
   try {
     const onInvalidRow = (report: unknown): void =>
       options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
     const store = new SqliteConversationStore({ db, onInvalidRow });
-    const repaired = repairInterruptedTurns(store);
+    const pendingApprovalStore = new PendingApprovalStore({ db });
+    // A turn whose question another process still waits on is that process's, running: not repaired.
+    const repaired = repairInterruptedTurns(store, Date.now, (turnId) =>
+      pendingApprovalStore.isWaiting(turnId, Date.now()),
+    );
     if (repaired.turns > 0)
       options.log(
         `closed ${repaired.turns} turn(s) the last run stopped in, and answered ${repaired.calls} unfinished tool call(s) from the journal`,
@@ -150,8 +159,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (!(error instanceof ModelConfigError) || options.transport === 'cli' || hasModelFlags(options.settings))
         throw error;
     }
+    // The turns this host journals: the store's other hosts relay them, this one never relays them back.
+    const ownTurns = new OwnTurns();
     const events = new AgentEvents({
-      journal: store,
+      journal: {
+        appendEvent: (event) => {
+          ownTurns.add(event.turnId);
+          store.appendEvent(event);
+        },
+      },
       onListenerError: (error, event) =>
         options.log(`an event listener failed on ${event.type}: ${(error as Error).message}`),
     });
@@ -164,7 +180,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
         options.log(`a notice listener failed on ${notice.type}: ${(error as Error).message}`),
     });
     const deviceLayer = devices;
+    const pendingApprovals: PendingApprovalsSync = new PendingApprovalsSync({
+      store: pendingApprovalStore,
+      journal: store,
+      ownTurns,
+      followOthers: options.transport === 'electron' || options.transport === 'web',
+      owner: randomUUID(),
+      dataVersion: dataVersionOf(db),
+      relay: (event) => events.relay(event),
+      answerOwn: (answer): boolean => approvals.answer(answer),
+      log: options.log,
+    });
     const approvals = new PersonApprovalGate({
+      questions: pendingApprovals.board,
+      waitFor: (caller) => (caller === MCP_CALLER ? mcpApprovalWait(settings()) : undefined),
+      log: options.log,
       policy: options.approvalPolicy ?? 'ask',
       emit: (event) => void events.emit(event),
       standing: standingApprovals,
@@ -174,6 +204,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       onStandingChange: () => notices.emit({ type: 'approvals/changed' }),
       ...(options.approvalDenial ? { denial: options.approvalDenial } : {}),
     });
+    pendingApprovals.start();
+    stopQuestions = () => pendingApprovals.dispose();
     const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
     // Plugins reach tools only through the ToolAPI: the same gates as the agent's own calls, approval included.
     const toolApi = createToolApi({
@@ -232,6 +264,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const handlers = createApiHandlers({
       agent,
       approvals,
+      pendingApprovals,
       standingApprovals,
       notices,
       store,
@@ -270,6 +303,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           // Shutting down: running turns stop without waiting to read their devices back.
           agent.abortAll();
           await agent.whenIdle();
+          pendingApprovals.dispose();
           stopDeviceNotices?.();
           for (const stop of stopMcpNotices) stop?.();
           stopJournalFailures();
@@ -282,6 +316,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     };
   } catch (error) {
     await mcp?.dispose();
+    stopQuestions?.();
     await devices?.dispose();
     db.close();
     throw error;

@@ -15,13 +15,16 @@ const STOPPED = 'Home Agent stopped during this turn, so it did not finish.';
  * `not_sent` if not — then its batch, step and turn end, as aborted), and every unanswered call in
  * the messages gets its result from what the journal holds: its recorded `tool/end`, else the
  * outcome just written. So every front end shows the turn as over, and the history stays valid for
- * every provider (each result it writes is marked `writtenBy: 'repair'`). Returns how many turns and calls it closed.
+ * every provider (each result it writes is marked `writtenBy: 'repair'`). A turn another process is
+ * still running (`stillRunning`: it waits on a question in the store) is not closed. Returns how many
+ * turns and calls it closed.
  */
 export function repairInterruptedTurns(
   store: SqliteConversationStore,
   now: () => number = Date.now,
+  stillRunning: (turnId: string) => boolean = () => false,
 ): { turns: number; calls: number } {
-  const unfinished = store.unfinishedTurns();
+  const unfinished = store.unfinishedTurns().filter((turn) => !stillRunning(turn.turnId));
   const conversations = new Set(unfinished.map((turn) => turn.conversationId));
   for (const { conversationId, turnId } of unfinished) {
     const events = store.loadEvents(conversationId).filter((event) => event.turnId === turnId);

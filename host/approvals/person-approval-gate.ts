@@ -20,6 +20,29 @@ export interface StandingApprovals {
 
 const DEFAULT_WAIT_MS = 5 * 60_000;
 
+/** A question the gate is waiting on, as another process's window needs it to answer. */
+export interface OpenQuestion {
+  approvalId: string;
+  conversationId: string;
+  turnId: string;
+  askedAt: number;
+  /** When the gate stops waiting (and refuses). */
+  expiresAt: number;
+}
+
+/** Where the gate puts its open questions so other processes can answer them (the store). */
+export interface QuestionBoard {
+  open(question: OpenQuestion): void;
+  close(approvalId: string): void;
+}
+
+/** How long one caller's calls wait for the person, and what a call nobody answered is told. */
+export interface ApprovalWait {
+  waitMs: number;
+  /** The refusal of a call nobody answered in time: that it did not run, and how to allow it. */
+  refusal: (question: { toolName: string; deviceId?: string; waitMs: number }) => ApprovalRefusal;
+}
+
 interface WaitingQuestion {
   resolve: (answer: { approved: boolean; remember: boolean }) => void;
 }
@@ -62,6 +85,12 @@ export class PersonApprovalGate {
       denial?: (toolName: string) => ApprovalRefusal;
       /** Makes each question's approvalId; a random UUID unless a test says otherwise. */
       newId?: () => string;
+      /** Where open questions are kept for other processes' windows (the store); absent: this process only. */
+      questions?: QuestionBoard;
+      /** A caller's own wait and refusal (an MCP client's calls); undefined: `waitMs` and a plain denial. */
+      waitFor?: (caller: string | undefined) => ApprovalWait | undefined;
+      /** A problem the gate cannot put to the caller (the store refused the question board's write). */
+      log?: (line: string) => void;
     },
   ) {}
 
@@ -90,22 +119,30 @@ export class PersonApprovalGate {
     }
     if (this.options.policy === 'allow') return true;
     if (this.options.policy === 'deny') return this.options.denial?.(request.tool.name) ?? false;
+    const wait = this.options.waitFor?.(request.caller);
+    const waitMs = wait?.waitMs ?? this.options.waitMs ?? DEFAULT_WAIT_MS;
+    const askedAt = Date.now();
     const answered = new Promise<{ approved: boolean; remember: boolean; why: 'answered' | 'timeout' | 'aborted' }>(
       (resolve) => {
         const finish = (result: { approved: boolean; remember: boolean; why: 'answered' | 'timeout' | 'aborted' }) => {
           clearTimeout(timer);
           request.signal.removeEventListener('abort', onAbort);
           this.waiting.delete(approvalId);
+          this.closeQuestion(approvalId);
           resolve(result);
         };
         const onAbort = (): void => finish({ approved: false, remember: false, why: 'aborted' });
-        const timer = setTimeout(
-          () => finish({ approved: false, remember: false, why: 'timeout' }),
-          this.options.waitMs ?? DEFAULT_WAIT_MS,
-        );
+        const timer = setTimeout(() => finish({ approved: false, remember: false, why: 'timeout' }), waitMs);
         if (request.signal.aborted) return onAbort();
         request.signal.addEventListener('abort', onAbort, { once: true });
         this.waiting.set(approvalId, { resolve: (answer) => finish({ ...answer, why: 'answered' }) });
+        this.openQuestion({
+          approvalId,
+          conversationId: request.conversationId,
+          turnId: request.turnId,
+          askedAt,
+          expiresAt: askedAt + waitMs,
+        });
       },
     );
     // Announced only once the answer can be received: a front end may answer at once.
@@ -128,6 +165,12 @@ export class PersonApprovalGate {
       why,
       ...(remembered ? { remembered: true } : {}),
     });
+    if (!approved && why === 'timeout' && wait)
+      return wait.refusal({
+        toolName: request.tool.name,
+        ...(target?.deviceId !== undefined ? { deviceId: target.deviceId } : {}),
+        waitMs,
+      });
     return approved;
   };
 
@@ -143,6 +186,26 @@ export class PersonApprovalGate {
     if (!question) return false;
     question.resolve({ approved: answer.approved, remember: answer.remember === true });
     return true;
+  }
+
+  /** Puts a question on the board; a store that refuses it leaves the question to this process's front ends. */
+  private openQuestion(question: OpenQuestion): void {
+    try {
+      this.options.questions?.open(question);
+    } catch (error) {
+      this.options.log?.(
+        `could not share the question ${question.approvalId} with other windows: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private closeQuestion(approvalId: string): void {
+    try {
+      this.options.questions?.close(approvalId);
+    } catch (error) {
+      // Left behind, the row is swept once past its time; nothing answers it meanwhile.
+      this.options.log?.(`could not take down the question ${approvalId}: ${(error as Error).message}`);
+    }
   }
 
   private targetOf(toolName: string, args: Record<string, unknown>): ApprovalTarget | undefined {

@@ -23,6 +23,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: async () => (await import('./commands/serve-command.ts')).SERVE_HELP,
     run: async () => (await import('./commands/serve-command.ts')).runServeCommand,
   },
+  mcp: {
+    help: async () => (await import('./commands/mcp-command.ts')).MCP_HELP,
+    run: async () => (await import('./commands/mcp-command.ts')).runMcpCommand,
+  },
   sim: {
     help: async () => (await import('./commands/sim-help.ts')).SIM_HELP,
     run: async () => (await import('./commands/sim-command.ts')).runSimCommand,

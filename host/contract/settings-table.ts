@@ -26,6 +26,8 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   env: string;
   /** `turn`: the next turn uses a new value. `start`: read when the host starts. */
   appliesAt: 'turn' | 'start';
+  /** The value the code uses while the setting is unset (read with `settingValue`), where it has one. */
+  default?: z.output<S>;
 }
 
 function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
@@ -34,6 +36,13 @@ function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
 
 /** The default of `mcpMaxResultBytes`: 256 KiB, like a sequence run's results. */
 const MCP_MAX_RESULT_BYTES = 262_144;
+
+/** A setting whose unset value the code reads from here (`settingValue`), and nowhere else. */
+function settingWithDefault<S extends z.ZodType>(
+  spec: SettingSpec<S> & { default: z.output<S> },
+): SettingSpec<S> & { default: z.output<S> } {
+  return spec;
+}
 
 /** A whole number in a range, with messages a person can act on. */
 function wholeNumber(options: { min: number; max: number; what: string }) {
@@ -62,6 +71,9 @@ const toolOrderSchema = z
       context.addIssue({ code: 'custom', message: error.message });
     }
   });
+
+/** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
+const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
 
 /**
  * Every setting, in the form's order. Adding a setting is one entry here plus its use.
@@ -227,6 +239,16 @@ export const settingsTable = {
     env: 'HOME_AGENT_OLLAMA_NUM_CTX',
     appliesAt: 'turn',
   }),
+  mcpApprovalWaitMs: settingWithDefault({
+    schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the wait for an answer to an MCP client’s call (ms)' }),
+    label: 'MCP: wait for your answer (ms)',
+    input: 'integer',
+    help: `How long a call from an MCP client (Claude Desktop, an editor) that needs your approval waits for an answer in a window before it is refused; empty: ${MCP_APPROVAL_WAIT_DEFAULT_MS.toLocaleString('en')} (1 minute).`,
+    flag: 'mcp-approval-wait-ms',
+    env: 'HOME_AGENT_MCP_APPROVAL_WAIT_MS',
+    appliesAt: 'turn',
+    default: MCP_APPROVAL_WAIT_DEFAULT_MS,
+  }),
   deviceEventsPerSecond: setting({
     schema: wholeNumber({ min: 1, max: 10_000, what: 'the events per device per second' }),
     label: 'Device events per second',
@@ -269,6 +291,16 @@ export const MODEL_SETTING_KEYS = [
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
 
 export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
+
+/** The settings whose entry names a default. */
+type DefaultedKey = {
+  [K in SettingKey]: Table[K] extends { default: unknown } ? K : never;
+}[SettingKey];
+
+/** A setting's value: the one set, else its entry's default (the one place that default lives). */
+export function settingValue<K extends DefaultedKey>(settings: Settings, key: K): NonNullable<Settings[K]> {
+  return (settings[key] ?? (settingsTable[key] as { default: unknown }).default) as NonNullable<Settings[K]>;
+}
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(settingsTable, key);

@@ -26,6 +26,9 @@
 //   mcp_tools      (server, tool) PK, hash (sha256 of the declaration the server last listed), trusted 0|1
 //                  (that declaration is the one the person trusted), declaration JSON (as offered; NULL once
 //                  the server stops listing it), seen_at: the last tools of each server, offered while it is down
+//   pending_approvals approval_id PK, owner (the asking host's run id), conversation_id, turn_id, asked_at,
+//                  expires_at (ms), approved/remember 0|1 and answered_at once answered (NULL before): the
+//                  questions a host is waiting on, so a window of another process on the folder can answer
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -241,6 +244,29 @@ function createMcpTrust(db: Database.Database): void {
   `);
 }
 
+/**
+ * The approval questions hosts are waiting on: a row while its call waits, deleted when the question
+ * ends. Every host on the folder reads it (its windows show the question and answer it by writing
+ * the answer into the row, which the asking host reads); a row past `expires_at` belongs to a host
+ * that stopped without closing it.
+ */
+function createPendingApprovals(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE pending_approvals (
+      approval_id TEXT PRIMARY KEY CHECK (length(approval_id) BETWEEN 1 AND 100),
+      owner TEXT NOT NULL CHECK (length(owner) BETWEEN 1 AND 100),
+      conversation_id TEXT NOT NULL,
+      turn_id TEXT NOT NULL,
+      asked_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL,
+      approved INTEGER CHECK (approved IN (0, 1)),
+      remember INTEGER CHECK (remember IN (0, 1)),
+      answered_at INTEGER
+    ) STRICT;
+    CREATE INDEX pending_approvals_by_owner ON pending_approvals (owner);
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -254,4 +280,5 @@ export const migrations: readonly Migration[] = [
   addPinnedDeclarations,
   createModelContexts,
   createMcpTrust,
+  createPendingApprovals,
 ];

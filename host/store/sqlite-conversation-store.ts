@@ -92,6 +92,14 @@ export class SqliteConversationStore implements ConversationStore {
       eventsOfType: db.prepare<[string, string], PayloadRow>(
         'SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq',
       ),
+      turnEventsAfter: db.prepare<[string, string, number, number], PayloadRow>(
+        'SELECT seq, payload FROM events WHERE turn_id = ? AND conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      turnStartsAfter: db.prepare<[number, number], { row: number; conversationId: string; turnId: string }>(
+        `SELECT rowid AS row, conversation_id AS conversationId, turn_id AS turnId FROM events
+         WHERE rowid > ? AND type = 'turn/start' ORDER BY rowid LIMIT ?`,
+      ),
+      lastEventRow: db.prepare<[], { last: number | null }>('SELECT MAX(rowid) AS last FROM events'),
       unfinishedTurns: db.prepare<[], { conversationId: string; turnId: string }>(
         `SELECT started.conversation_id AS conversationId, started.turn_id AS turnId FROM events AS started
          WHERE started.type = 'turn/start'
@@ -267,6 +275,41 @@ export class SqliteConversationStore implements ConversationStore {
 
   loadEvents(conversationId: string): AgentEvent[] {
     return this.parseEvents(conversationId, this.statements.events.all(conversationId));
+  }
+
+  /**
+   * One turn's events journaled after sequence number `afterSeq`, at most `limit`, each with its
+   * number: how a host follows a turn another process is running in the same store.
+   */
+  loadTurnEventsAfter(options: {
+    conversationId: string;
+    turnId: string;
+    afterSeq: number;
+    limit: number;
+  }): { seq: number; event: AgentEvent }[] {
+    const rows = this.statements.turnEventsAfter.all(
+      options.turnId,
+      options.conversationId,
+      options.afterSeq,
+      options.limit,
+    );
+    // One row at a time, so each event keeps its own number when an unreadable row is skipped.
+    return rows.flatMap((row) =>
+      this.parseEvents(options.conversationId, [row]).map((event) => ({ seq: row.seq, event })),
+    );
+  }
+
+  /**
+   * The turns started after journal row `afterRow` (by any process on the file), oldest first, at
+   * most `limit`, each with its row: how a host finds turns another process runs in the same store.
+   */
+  turnStartsAfter(afterRow: number, limit: number): { row: number; conversationId: string; turnId: string }[] {
+    return this.statements.turnStartsAfter.all(afterRow, limit);
+  }
+
+  /** The journal's last row now (0 when empty): a host follows only turns started after it. */
+  lastEventRow(): number {
+    return this.statements.lastEventRow.get()?.last ?? 0;
   }
 
   /** The journaled events of one type, in order (e.g. `tool/end` for the timings of every call). */

@@ -35,13 +35,20 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-const MAX_BODY_BYTES = 256 * 1024;
+/** The most bytes one request body (an API call, an MCP message) may have; stdio MCP messages too. */
+export const MAX_BODY_BYTES = 256 * 1024;
 
 function tokenMatches(expected: string, given: string | undefined | null): boolean {
   if (!given) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** An MCP endpoint the server mounts at `/mcp` (`serve --mcp`): requests reach it admitted, with their body parsed. */
+export interface McpEndpoint {
+  handle(request: http.IncomingMessage, response: http.ServerResponse, body: unknown): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface WebServer {
@@ -70,6 +77,8 @@ export async function startWebServer(options: {
   allowedHosts?: readonly string[];
   /** The clock the wrong-token limit reads; injectable so tests need not wait. */
   now?: () => number;
+  /** Served at `/mcp` behind the same checks as the API (`serve --mcp`). */
+  mcp?: McpEndpoint;
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackName(host) && options.token.length < MIN_TOKEN_LENGTH) {
@@ -125,17 +134,20 @@ export async function startWebServer(options: {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = admit(request);
+    if (url.pathname === '/mcp' && options.mcp) {
+      // The same door as the API: Host and Origin (above), the token with its wrong-token limit, the body bound.
+      const auth = request.headers.authorization;
+      authenticate(request, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      const body = request.method === 'POST' ? jsonOf(await readBody(request)) : undefined;
+      await options.mcp.handle(request, response, body);
+      return;
+    }
     if (url.pathname.startsWith('/api/')) {
       const auth = request.headers.authorization;
       authenticate(request, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
       if (request.method !== 'POST') throw new ApiError(400, 'API calls are POST requests with a JSON body');
       const body = await readBody(request);
-      let input: unknown;
-      try {
-        input = body.length === 0 ? {} : JSON.parse(body);
-      } catch {
-        throw new ApiError(400, 'the request body is not JSON');
-      }
+      const input = body.length === 0 ? {} : jsonOf(body);
       const result = await dispatchApiCall(options.handlers, decodePath(url.pathname.slice('/api/'.length)), input);
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...SECURITY_HEADERS });
       response.end(JSON.stringify({ ok: true, result }));
@@ -207,6 +219,8 @@ export async function startWebServer(options: {
     port,
     url: `http://${shownHost}:${port}/`,
     close: async () => {
+      // MCP sessions first: their running calls stop and are journaled before the host goes.
+      await options.mcp?.close();
       unsubscribe();
       unsubscribeNotices?.();
       for (const client of clients) client.terminate();
@@ -223,6 +237,15 @@ function decodePath(pathname: string): string {
     return decodeURIComponent(pathname);
   } catch {
     throw new HttpError(400, `the path ${pathname.slice(0, 100)} is not valid percent-encoding`);
+  }
+}
+
+/** A request body's JSON; a body that is not JSON is the client's mistake (400). */
+function jsonOf(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new ApiError(400, 'the request body is not JSON');
   }
 }
 

@@ -47,6 +47,7 @@ describeBoards('the Arduino library beyond what the examples use', () => {
         parameters: { type: 'object', properties: {} },
         parallelSafe: false,
         serial: false,
+        readOnly: true,
       },
     ]);
 

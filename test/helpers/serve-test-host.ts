@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createHost, type Host, type HostOptions } from '../../host/app/create-host.ts';
 import { startWebServer, type WebServer } from '../../host/web/web-server.ts';
 import { ScriptedModel, type Script } from '../../core/models/scripted/scripted-model.ts';
+import { McpHttpEndpoint } from '../../host/mcp/server/mcp-http-endpoint.ts';
 
 type WebServerOptions = Parameters<typeof startWebServer>[0];
 
@@ -24,6 +25,8 @@ export async function serveTestHost(
     indexHtml?: string;
     /** Send the host's notices on the live stream too. */
     notices?: boolean;
+    /** Serve MCP at `/mcp` too, as `serve --mcp` does. */
+    mcp?: boolean;
     server?: Pick<WebServerOptions, 'allowedHosts' | 'now' | 'host'>;
   },
 ): Promise<{ host: Host; server: WebServer }> {
@@ -43,6 +46,7 @@ export async function serveTestHost(
     handlers: host.handlers,
     bus: host.events,
     ...(options.notices ? { notices: host.notices } : {}),
+    ...(options.mcp ? { mcp: new McpHttpEndpoint(host, { version: 'test', log: () => {} }) } : {}),
     staticDir: dataDir,
     port: 0,
     token: options.token,

@@ -56,6 +56,7 @@ export function createChannelsPlugin(source: () => OutputChannel[]): Plugin {
         description: 'List the output channels you can send to with output_send__<channel>.',
         parameters: { type: 'object', properties: {} },
         parallelSafe: true,
+        readOnly: true,
         handler: () => ({
           channels: channels().map((channel) => ({
             name: channel.name,

@@ -12,6 +12,7 @@ export function createSystemPlugin(toolApi: () => ToolApi): Plugin {
         description: 'List every tool you can call, with whether it is parallel-safe.',
         parameters: { type: 'object', properties: {} },
         parallelSafe: true,
+        readOnly: true,
         handler: () => ({
           tools: toolApi()
             .list()

@@ -10,16 +10,19 @@ import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 import { MIN_TOKEN_LENGTH, readOrCreateWebToken, readWebToken } from '../../web/token-file.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
+import { McpHttpEndpoint } from '../../mcp/server/mcp-http-endpoint.ts';
+import { HOME_AGENT_VERSION } from '../../app/version.ts';
 
 export const SERVE_HELP: CommandHelp = {
   name: 'serve',
   summary: 'serve the app to browsers on this machine or the home network',
-  usage: ['serve [--port P] [--host ADDRESS] [--token T] [options]'],
+  usage: ['serve [--port P] [--host ADDRESS] [--token T] [--mcp] [options]'],
   description: [
     'Runs the app for browsers: it prints "Home Agent is serving at http://HOST:PORT/#token=TOKEN" and',
     'serves until stopped (Ctrl+C). Every request needs the token; it binds 127.0.0.1 unless --host says',
     'otherwise, and a non-loopback address needs a token. Settings changed in the page apply to the next',
-    'turn; flags given here win over them for this run.',
+    'turn; flags given here win over them for this run. With --mcp it also serves the home’s tools to MCP',
+    'clients at /mcp (Streamable HTTP, the same token as a Bearer header; see docs/mcp.md).',
   ].join('\n'),
   options: [
     { flag: '--port P', text: 'The port (default 8123; a free one when 8123 is taken and --port is not given).' },
@@ -33,11 +36,19 @@ export const SERVE_HELP: CommandHelp = {
       text: 'Also accept requests addressed to NAME (a name the server is reached by; repeatable).',
     },
     { flag: '--static DIR', text: 'Serve the page from DIR instead of the built dist/renderer.' },
+    {
+      flag: '--mcp',
+      text: 'Also serve the tools to MCP clients at /mcp (Streamable HTTP; header Authorization: Bearer TOKEN).',
+    },
     ...SETTING_FLAG_HELP,
     ...DEVICE_AND_DATA_FLAG_HELP,
   ],
   examples: [
     { command: 'home-agent serve --sim', text: 'The app with simulated devices; open the address it prints.' },
+    {
+      command: 'home-agent serve --sim --mcp',
+      text: 'The same, and MCP clients reach the tools at the /mcp address it prints.',
+    },
     {
       command: 'home-agent serve --host 0.0.0.0 --device /dev/ttyUSB0',
       text: 'On a home server: reachable from the network, with the device on /dev/ttyUSB0.',
@@ -84,6 +95,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       token: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       static: { type: 'string' },
+      mcp: { type: 'boolean' },
     },
     strict: true,
   });
@@ -100,6 +112,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   });
   const allowedHosts = values['allowed-host'] ?? [];
   const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
+  const mcp = values.mcp ? new McpHttpEndpoint(host, { version: HOME_AGENT_VERSION, log }) : undefined;
   let server;
   const start = (listenPort: number) =>
     startWebServer({
@@ -111,6 +124,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       port: listenPort,
       token,
       allowedHosts,
+      ...(mcp ? { mcp } : {}),
     });
   try {
     try {
@@ -127,6 +141,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   }
   if (host.modelNotice) log(host.modelNotice);
   io.stdout.write(`Home Agent is serving at ${server.url}#token=${token}\n`);
+  if (mcp) io.stdout.write(`MCP clients: ${server.url}mcp with the header Authorization: Bearer ${token}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -15,6 +15,7 @@ describe('home-agent --help', () => {
     expect(result.stdout).toContain('home-agent <command> --help');
   });
 
+  // One CLI start per command, one after another: a loaded machine took over 20 s for them all.
   it('gives every command its own help: usage, a description, options with descriptions, examples', async () => {
     for (const name of COMMANDS) {
       const result = await runCli([name, '--help']);
@@ -28,7 +29,7 @@ describe('home-agent --help', () => {
         expect(options[options.indexOf(line) + 1], `${name}: ${line}`).toMatch(/^ {20,}\S/);
     }
     expect((await runCli(['help', 'devices'])).stdout).toMatch(/^home-agent devices — /);
-  });
+  }, 60_000);
 
   it('documents ask’s device flag with its options, and every setting’s flag', async () => {
     const { stdout } = await runCli(['ask', '-h']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from 'node:util';
-import { SETTING_KEYS, settingsTable } from '../../../host/contract/settings-table.ts';
+import { SETTING_KEYS, settingsTable, settingValue } from '../../../host/contract/settings-table.ts';
 import { commonFlagOptions, readCommonFlags, readSettingEnvironment } from '../../../host/cli/common-flags.ts';
 import { settingFields } from '../../../renderer/state/setting-fields.ts';
 import { mergeSettings } from '../../../host/app/merge-settings.ts';
@@ -24,6 +24,7 @@ const typed: Record<string, { text: string; value: unknown }> = {
   sequenceWallTimeMs: { text: '5000', value: 5000 },
   contextTokens: { text: '8192', value: 8192 },
   ollamaNumCtx: { text: '32768', value: 32768 },
+  mcpApprovalWaitMs: { text: '30000', value: 30000 },
   deviceEventsPerSecond: { text: '5', value: 5 },
   mcpMaxResultBytes: { text: '65536', value: 65536 },
 };
@@ -35,6 +36,12 @@ describe('the settings table', () => {
     expect(new Set(flags).size).toBe(SETTING_KEYS.length);
     expect(new Set(variables).size).toBe(SETTING_KEYS.length);
     expect(Object.keys(typed).sort()).toEqual([...SETTING_KEYS].sort());
+  });
+
+  it('reads a setting’s default from its entry while it is unset, and the value set when there is one', () => {
+    // An MCP client's call waits a minute for the person unless told otherwise (issue 17).
+    expect(settingValue({}, 'mcpApprovalWaitMs')).toBe(60_000);
+    expect(settingValue({ mcpApprovalWaitMs: 5000 }, 'mcpApprovalWaitMs')).toBe(5000);
   });
 
   it('reads every setting from its command-line flag', () => {

@@ -18,13 +18,14 @@ const OUR_TABLES = [
   'messages',
   'model_contexts',
   'paired_devices',
+  'pending_approvals',
   'plugin_state',
   'request_parts',
   'sequences',
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 11;
+const SCHEMA_VERSION = 12;
 
 let folder: TempStoreFolder;
 beforeEach(() => {

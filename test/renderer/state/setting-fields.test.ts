@@ -80,6 +80,7 @@ describe('settingFields', () => {
       'contextTokens',
       'deviceEventsPerSecond',
       'maxSteps',
+      'mcpApprovalWaitMs',
       'mcpMaxResultBytes',
       'model',
       'ollamaNumCtx',

@@ -221,6 +221,7 @@ void HomeAgentDevice::writeTool(const HomeAgentTool &tool) {
   port_->print(F(",\"serial\":"));
   port_->print((tool.flags & HOME_AGENT_SERIAL) ? F("true") : F("false"));
   if (tool.flags & HOME_AGENT_CONFIRM) port_->print(F(",\"confirm\":true"));
+  if (tool.flags & HOME_AGENT_READ_ONLY) port_->print(F(",\"readOnly\":true"));
   port_->write('}');
 }
 

@@ -13,10 +13,14 @@
 /** The longest request line (newline excluded) the library reads; stated in hello as maxFrameBytes. */
 #define HOME_AGENT_MAX_FRAME_BYTES 128
 
-/** Tool flags, combined with `|`: the batch scheduler's declarations and the person's confirmation. */
+/**
+ * Tool flags, combined with `|`: the batch scheduler's declarations, the person's confirmation, and
+ * whether a call only reads (changes nothing on the device).
+ */
 #define HOME_AGENT_PARALLEL_SAFE 0x01
 #define HOME_AGENT_SERIAL 0x02
 #define HOME_AGENT_CONFIRM 0x04
+#define HOME_AGENT_READ_ONLY 0x08
 
 /** Why a call failed; the host shows the reason to the agent (docs/serial-protocol.md, Responses). */
 enum HomeAgentReason : uint8_t {

@@ -25,7 +25,7 @@ HOME_AGENT_IDENTITY(identity, HOME_AGENT_ID, "probe", "Probe", "0.0.1");
 HOME_AGENT_TOOL(echoTool, "echo", "Echo a text.", "text string required", HOME_AGENT_PARALLEL_SAFE, echo);
 HOME_AGENT_TOOL(decimalTool, "decimal", "Write a decimal.", "value integer required, places integer 0..3 required",
                 HOME_AGENT_SERIAL, decimal);
-HOME_AGENT_TOOL(refuseTool, "refuse", "Always refuse.", "", 0, refuse);
+HOME_AGENT_TOOL(refuseTool, "refuse", "Always refuse.", "", HOME_AGENT_READ_ONLY, refuse);
 HOME_AGENT_TOOLS(tools, &echoTool, &decimalTool, &refuseTool);
 HomeAgentDevice device(&identity, tools, HOME_AGENT_COUNT(tools));
 

@@ -34,8 +34,8 @@ void getLamp(HomeAgentCall &call) { reportLamp(call); }
 HOME_AGENT_IDENTITY(identity, HOME_AGENT_ID, "lamp", "HomeAgent Lamp (Uno)", "1.0.0");
 HOME_AGENT_TOOL(setTool, "set", "Switch the lamp on or off and/or set its brightness (0–100).",
                 "on boolean, brightness integer 0..100", HOME_AGENT_PARALLEL_SAFE, setLamp);
-HOME_AGENT_TOOL(getTool, "get", "Read whether the lamp is on and its brightness.", "", HOME_AGENT_PARALLEL_SAFE,
-                getLamp);
+HOME_AGENT_TOOL(getTool, "get", "Read whether the lamp is on and its brightness.", "",
+                HOME_AGENT_PARALLEL_SAFE | HOME_AGENT_READ_ONLY, getLamp);
 HOME_AGENT_TOOLS(tools, &setTool, &getTool);
 HomeAgentDevice device(&identity, tools, HOME_AGENT_COUNT(tools));
 

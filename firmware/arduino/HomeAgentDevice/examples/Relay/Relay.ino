@@ -33,7 +33,7 @@ HOME_AGENT_IDENTITY(identity, HOME_AGENT_ID, "relay", "HomeAgent Relay 4 (Uno)",
 HOME_AGENT_TOOL(setTool, "set", "Switch one relay channel (1–4) on or off.", "channel integer 1..4 required, on boolean required",
                 HOME_AGENT_PARALLEL_SAFE | HOME_AGENT_CONFIRM, setRelay);
 HOME_AGENT_TOOL(getTool, "get", "Read whether one relay channel (1–4) is on.", "channel integer 1..4 required",
-                HOME_AGENT_PARALLEL_SAFE, getRelay);
+                HOME_AGENT_PARALLEL_SAFE | HOME_AGENT_READ_ONLY, getRelay);
 HOME_AGENT_TOOLS(tools, &setTool, &getTool);
 HomeAgentDevice device(&identity, tools, HOME_AGENT_COUNT(tools));
 

@@ -24,8 +24,8 @@ void readTemperature(HomeAgentCall &call) {
 }
 
 HOME_AGENT_IDENTITY(identity, HOME_AGENT_ID, "sensor", "HomeAgent Sensor (Uno)", "1.0.0");
-HOME_AGENT_TOOL(readTool, "read", "Read the temperature (°C) of the analog sensor.", "", HOME_AGENT_PARALLEL_SAFE,
-                readTemperature);
+HOME_AGENT_TOOL(readTool, "read", "Read the temperature (°C) of the analog sensor.", "",
+                HOME_AGENT_PARALLEL_SAFE | HOME_AGENT_READ_ONLY, readTemperature);
 HOME_AGENT_TOOLS(tools, &readTool);
 HomeAgentDevice device(&identity, tools, HOME_AGENT_COUNT(tools));
 

@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { safeText } from '../../../core/text/safe-text.ts';
+import type { Writable } from 'node:stream';
+import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
+import { bootHost } from '../../app/boot-host.ts';
+import type { CliIo } from '../cli-io.ts';
+import type { CommandHelp } from '../command-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
+import { settingsTable, type SettingKey } from '../../contract/settings-table.ts';
+import { serveMcpOverStdio } from '../../mcp/server/serve-mcp-over-stdio.ts';
+import { HOME_AGENT_VERSION } from '../../app/version.ts';
+import { MCP_READY_WAIT_MS } from '../../mcp/client/mcp-ready-wait.ts';
+
+/** The settings that change what `mcp` does (no model runs here). */
+const MCP_SETTINGS: readonly SettingKey[] = [
+  'mcpApprovalWaitMs',
+  'toolTimeoutMs',
+  'deviceEventsPerSecond',
+  'mcpMaxResultBytes',
+];
+
+const mcpOptions = {
+  ...Object.fromEntries(MCP_SETTINGS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
+  'data-dir': commonFlagOptions['data-dir'],
+  sim: commonFlagOptions.sim,
+  'sim-latency-ms': commonFlagOptions['sim-latency-ms'],
+  device: commonFlagOptions.device,
+  help: commonFlagOptions.help,
+  'mcp-config': commonFlagOptions['mcp-config'],
+} as const;
+
+export const MCP_HELP: CommandHelp = {
+  name: 'mcp',
+  summary: 'serve the home’s tools to an MCP client (Claude Desktop, Cursor, VS Code) over stdio',
+  usage: ['mcp [--sim] [--device PATH…] [--data-dir DIR] [--mcp-config FILE] [options]'],
+  description: [
+    'Speaks the Model Context Protocol on stdin and stdout, for an agent app that starts it (see',
+    'docs/mcp.md for the Claude Desktop entry): stdout carries the protocol only, everything else goes',
+    'to stderr. The client is offered the tools the agent would be — only granted device actions, the',
+    'output channels, sequences — each marked readOnlyHint / destructiveHint, and every call goes',
+    'through the same gates: grants, arguments, timeouts. A call that needs a person’s approval waits',
+    'for an answer in a Home Agent window on the same data folder (the app, or serve) and is refused',
+    'when nobody answers within --mcp-approval-wait-ms. Each call is journaled as its own turn of the',
+    'conversation "MCP: CLIENT-NAME". Runs until the client closes stdin.',
+  ].join('\n'),
+  options: [
+    ...SETTING_FLAG_HELP.filter((option) =>
+      MCP_SETTINGS.some((key) => option.flag.startsWith(`--${settingsTable[key].flag} `)),
+    ),
+    ...DEVICE_AND_DATA_FLAG_HELP.filter((option) => !option.flag.startsWith('--script')),
+  ],
+  examples: [
+    {
+      command: 'home-agent mcp --sim',
+      text: 'The simulated home for an MCP client: its lamps, thermometer and display.',
+    },
+    {
+      command: 'home-agent mcp --data-dir ~/.config/home-agent',
+      text: 'The paired devices of that data folder, with the grants given in the app.',
+    },
+  ],
+};
+
+/**
+ * `home-agent mcp`: serves the home to one MCP client over stdio until it closes stdin (exit 0), or
+ * sends a message over the size bound (exit 1).
+ */
+export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: mcpOptions, strict: true });
+  const flags = readCommonFlags(values);
+  // What reaches stderr may quote a client or a device: shown by the one text rule, never obeyed by a terminal.
+  const log = (line: string): void => void io.stderr.write(`home-agent mcp: ${safeText(line)}\n`);
+  // stdout is the protocol's: anything a library prints goes to stderr instead while serving.
+  const restoreConsole = consoleToStderr(io.stderr);
+  try {
+    const host = await bootHost({ flags, transport: 'mcp', log, signal: io.signal, approvalPolicy: 'ask' });
+    try {
+      // The client lists the tools first: the MCP servers of mcp.json (or --mcp-config) are among
+      // them, so it waits for each to be ready or failed (10 s at most), as ask does.
+      for (const name of (await host.mcp?.whenSettled({ signal: io.signal })) ?? [])
+        log(`${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; its tools are listed once it is ready`);
+      const end = await serveMcpOverStdio({
+        home: host,
+        stdin: process.stdin,
+        stdout: io.stdout as Writable,
+        signal: io.signal,
+        version: HOME_AGENT_VERSION,
+        log,
+      });
+      return end === 'message too large' ? 1 : 0;
+    } finally {
+      await host.dispose();
+    }
+  } finally {
+    restoreConsole();
+  }
+}
+
+/** Sends console.log/info/debug to `stderr` until the returned function is called. */
+function consoleToStderr(stderr: NodeJS.WritableStream): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const write = (...parts: unknown[]): void => void stderr.write(`${parts.map(String).join(' ')}\n`);
+  console.log = write;
+  console.info = write;
+  console.debug = write;
+  return () => Object.assign(console, saved);
+}
