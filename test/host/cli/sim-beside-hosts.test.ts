@@ -64,6 +64,8 @@ const ids = (started: SimProcess) => started.devices.map((device) => device.id);
 
 describe.skipIf(!hasSocat)(
   `home-agent sim beside running hosts${hasSocat ? '' : ' (skipped: apt-get install -y socat)'}`,
+  // Several processes each: node starts slowly on two shared cores.
+  { timeout: 90_000 },
   () => {
     it('gives lamp-1, lamp-2, thermometer-1, display-1 when nothing else runs', async () => {
       const started = await sim({ kinds: ['lamp', 'lamp', 'thermometer', 'display'] });
