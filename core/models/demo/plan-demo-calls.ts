@@ -1,5 +1,6 @@
 import type { ModelTool } from '../model-adapter.ts';
 import { devicesOf, devicesOfKind, listInWords, type DemoDevice, type DemoDevices } from './demo-devices.ts';
+import { planOtherDevices } from './plan-other-devices.ts';
 
 export { deviceIdsOf } from './demo-devices.ts';
 
@@ -172,8 +173,9 @@ function cannotSwitch(device: DemoDevice): string {
 
 /**
  * Plans the first reply: every independent call goes into one reply (so they run as one parallel
- * batch); a reading to be shown on the display waits for a second reply. What it cannot do is
- * refused by name — no such device, not granted (with the grant to give), out of range.
+ * batch); a reading to be shown on the display waits for a second reply. Lamps, thermometers and
+ * displays are known by name; every other device is planned from its tools (planOtherDevices).
+ * What it cannot do is refused by name — no such device, not granted (with the grant to give), out of range.
  */
 export function planDemoCalls(userText: string, tools: readonly ModelTool[]): DemoPlan {
   const text = userText.toLowerCase();
@@ -195,5 +197,13 @@ export function planDemoCalls(userText: string, tools: readonly ModelTool[]): De
     if (reads.length > 0) plan.doing.push(`Reading ${listInWords(reads.map((call) => String(call.args.device_id)))}.`);
   }
   planThermometers(text, devices, plan);
+  const others = planOtherDevices({
+    text,
+    devices,
+    status: /\b(status|everything)\b/.test(text) && !/\b(on|off)\b/.test(text) && !LAMP_WORDS.test(text),
+  });
+  plan.calls.push(...others.calls);
+  plan.doing.push(...others.doing);
+  plan.refusals.push(...others.refusals);
   return plan;
 }
