@@ -3,6 +3,7 @@ import { safeLines } from '../../core/text/safe-text.ts';
 import { closestWord } from './closest-word.ts';
 import { formatHelp, type CommandHelp } from './command-help.ts';
 import { explainUsageError } from './explain-usage-error.ts';
+import { joinNegativeValues } from './join-negative-values.ts';
 import { HOME_AGENT_VERSION } from '../app/version.ts';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -119,7 +120,7 @@ export async function main(
   process.once('SIGTERM', stop);
   try {
     const command = await entry.run();
-    return await command(rest, { ...streams, signal: controller.signal });
+    return await command(joinNegativeValues(rest), { ...streams, signal: controller.signal });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       streams.stderr.write(safeLines(explainUsageError(help, error)));

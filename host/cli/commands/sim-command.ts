@@ -79,7 +79,9 @@ function readSimOptions(argv: string[]): SimOptions {
   });
   const latencyMs = values['latency-ms'] === undefined ? 250 : Number(values['latency-ms']);
   if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000)
-    throw new Error('--latency-ms must be a whole number of milliseconds');
+    throw new Error(
+      `--latency-ms must be a whole number of milliseconds from 0 to 600000, got '${values['latency-ms']}'`,
+    );
   const names = (values.devices ?? 'lamp,lamp,thermometer,display')
     .split(',')
     .map((name) => name.trim())
