@@ -70,12 +70,12 @@ const conversationTitle = z
   .min(1, 'a title has at least one character')
   .max(200, 'a title has at most 200 characters');
 
-/** The model fields the Settings form may try before saving them; absent ones are the settings in use. */
+/** The model fields the Settings form may try before saving them; absent ones are the settings in use, null ones not set. */
 const modelFields = z.object({
-  provider: settingsTable.provider.schema.optional(),
-  model: settingsTable.model.schema.optional(),
-  baseUrl: settingsTable.baseUrl.schema.optional(),
-  apiKeyEnv: settingsTable.apiKeyEnv.schema.optional(),
+  provider: settingsTable.provider.schema.nullish(),
+  model: settingsTable.model.schema.nullish(),
+  baseUrl: settingsTable.baseUrl.schema.nullish(),
+  apiKeyEnv: settingsTable.apiKeyEnv.schema.nullish(),
 });
 
 /** A model a server offers (the model picker's entries). */
