@@ -17,6 +17,7 @@ export * from './settings-table.ts';
 export * from './device-contract.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
 export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
+export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */

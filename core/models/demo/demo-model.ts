@@ -1,7 +1,7 @@
 import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
 import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
 import { planDemoCalls, type PlannedCall } from './plan-demo-calls.ts';
-import { deviceIdsOf, devicesOf, listInWords } from './demo-devices.ts';
+import { deviceIdsOf, devicesOf, listInWords, spokenNameOf } from './demo-devices.ts';
 import { disabledPluginNames } from '../../prompt/disabled-plugins-section.ts';
 import { describeResult } from './describe-result.ts';
 
@@ -70,11 +70,13 @@ function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
   const argsOf = new Map(
     state.assistants.flatMap((message) => message.toolCalls.map((call) => [call.id, call.args] as const)),
   );
+  const devices = devicesOf(tools);
   const described = state.results.map((result) => ({
     ...describeResult(
       result,
       argsOf.get(result.toolCallId) ?? {},
       tools.find((tool) => tool.name === result.toolName),
+      (deviceId) => spokenNameOf(devices, deviceId),
     ),
     acted: !/__(get|read)$/.test(result.toolName),
   }));

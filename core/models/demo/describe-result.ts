@@ -62,9 +62,11 @@ export function describeResult(
   result: ToolResultMessage,
   args: Record<string, unknown> = {},
   tool?: { description: string },
+  /** What the person calls a device, by id (its alias): the chat names devices as they do. */
+  nameOf: (deviceId: string) => string = (deviceId) => deviceId,
 ): { kind: ResultKind; line: string } {
   const value = parse(result.content);
-  const who = typeof args.device_id === 'string' ? args.device_id : result.toolName;
+  const who = typeof args.device_id === 'string' ? nameOf(args.device_id) : result.toolName;
   if (result.isError) {
     const failure = failureSchema.safeParse(value);
     if (!failure.success) return { kind: 'failed', line: `${who} failed: ${result.content}` };
@@ -80,7 +82,8 @@ export function describeResult(
       return { kind: 'failed', line: `${who} was not ${verb}: ${detail}` };
     return { kind: 'failed', line: `${who} failed: ${detail}` };
   }
-  const device = field(value, 'device_id');
+  const reported = field(value, 'device_id');
+  const device = typeof reported === 'string' ? nameOf(reported) : reported;
   const state = field(value, 'result');
   const channel = field(state, 'channel');
   if (typeof device === 'string' && typeof channel === 'number' && typeof field(state, 'on') === 'boolean')

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../tools/json-schema.ts';
 import type { ModelTool } from '../model-adapter.ts';
-import { listInWords, type DemoDevice, type DemoDevices } from './demo-devices.ts';
+import { listInWords, spokenName, type DemoDevice, type DemoDevices } from './demo-devices.ts';
 
 /** The kinds the planner knows by name (planned in plan-demo-calls.ts); every other kind is planned here from its tools. */
 export const KINDS_KNOWN_BY_NAME: ReadonlySet<string> = new Set(['lamp', 'thermometer', 'display']);
@@ -141,9 +141,13 @@ export function planOtherDevices(options: { text: string; devices: DemoDevices; 
   const meant = others.filter((device) => mentioned(text, requestWords, device));
   const targets = meant.length === 0 && options.status && !switching ? others : meant;
   if (targets.length === 0) return plan;
-  // Numbers in the request, device ids and percentages aside: a channel ("relay 1", "channel 2").
+  // Numbers in the request, device ids, names and percentages aside: a channel ("relay 1", "channel 2").
   const bare = others
-    .reduce((rest, device) => rest.replaceAll(device.id.toLowerCase(), ' '), text)
+    .reduce(
+      (rest, device) =>
+        rest.replaceAll(device.id.toLowerCase(), ' ').replaceAll((device.alias ?? device.id).toLowerCase(), ' '),
+      text,
+    )
     .replace(/\d+\s*%/g, ' ');
   const numbers = [...bare.matchAll(/\b(\d+)\b/g)].map((found) => Number(found[1]));
   if (switching) planSwitches({ targets, numbers, on: !off, plan });
@@ -164,21 +168,21 @@ function planSwitches(options: {
     const action = switchAction(device);
     if (action === undefined) {
       plan.refusals.push(
-        `I cannot switch ${device.id}: ${actionsInWords(device)}. If it has another, grant it in the Devices tab.`,
+        `I cannot switch ${spokenName(device)}: ${actionsInWords(device)}. If it has another, grant it in the Devices tab.`,
       );
       continue;
     }
     const numbered = numberedArgument(action);
     if (numbered === undefined || (numbers.length === 0 && !numbered.required)) {
       plan.calls.push({ name: action.name, args: { device_id: device.id, on: options.on } });
-      switched.push(device.id);
+      switched.push(spokenName(device));
       continue;
     }
     const values = valuesOf(numbered.schema);
     const range = values ? ` (it has ${describeValues(numbered.name, values)})` : '';
     if (numbers.length === 0) {
       plan.refusals.push(
-        `Which ${numbered.name} of ${device.id} should I switch ${state}${range}? Say it, e.g. "switch ${device.kind.replace(/_/g, ' ')} ${values?.[0] ?? 1} ${state}".`,
+        `Which ${numbered.name} of ${spokenName(device)} should I switch ${state}${range}? Say it, e.g. "switch ${device.kind.replace(/_/g, ' ')} ${values?.[0] ?? 1} ${state}".`,
       );
       continue;
     }
@@ -190,12 +194,14 @@ function planSwitches(options: {
     }
     const wrong = numbers.filter((value) => !allowed(numbered.schema, value));
     if (wrong.length > 0) {
-      plan.refusals.push(`${device.id} has no ${describeValues(numbered.name, wrong)}${range}, so I switched nothing.`);
+      plan.refusals.push(
+        `${spokenName(device)} has no ${describeValues(numbered.name, wrong)}${range}, so I switched nothing.`,
+      );
       continue;
     }
     for (const value of numbers)
       plan.calls.push({ name: action.name, args: { device_id: device.id, [numbered.name]: value, on: options.on } });
-    switched.push(`${device.id} ${describeValues(numbered.name, numbers)}`);
+    switched.push(`${spokenName(device)} ${describeValues(numbered.name, numbers)}`);
   }
   if (switched.length > 0) plan.doing.push(`Switching ${listInWords(switched)} ${state}.`);
 }
@@ -214,14 +220,14 @@ function planReads(options: {
       // A status request reads what can be read; only a device the person named is worth a word.
       if (!options.quiet)
         plan.refusals.push(
-          `I cannot read ${device.id}: ${actionsInWords(device)}. If it has an action that reads it, grant it in the Devices tab.`,
+          `I cannot read ${spokenName(device)}: ${actionsInWords(device)}. If it has an action that reads it, grant it in the Devices tab.`,
         );
       continue;
     }
     const numbered = numberedArgument(action);
     if (numbered === undefined || !numbered.required) {
       plan.calls.push({ name: action.name, args: { device_id: device.id } });
-      read.push(device.id);
+      read.push(spokenName(device));
       continue;
     }
     const values = numbers.length > 0 ? numbers : (valuesOf(numbered.schema) ?? []);
@@ -230,14 +236,14 @@ function planReads(options: {
       const known = valuesOf(numbered.schema);
       plan.refusals.push(
         values.length === 0
-          ? `Which ${numbered.name} of ${device.id} should I read? Say it, e.g. "is ${device.kind.replace(/_/g, ' ')} 1 on?"`
-          : `${device.id} has no ${describeValues(numbered.name, wrong)}${known ? ` (it has ${describeValues(numbered.name, known)})` : ''}, so I read nothing.`,
+          ? `Which ${numbered.name} of ${spokenName(device)} should I read? Say it, e.g. "is ${device.kind.replace(/_/g, ' ')} 1 on?"`
+          : `${spokenName(device)} has no ${describeValues(numbered.name, wrong)}${known ? ` (it has ${describeValues(numbered.name, known)})` : ''}, so I read nothing.`,
       );
       continue;
     }
     for (const value of values)
       plan.calls.push({ name: action.name, args: { device_id: device.id, [numbered.name]: value } });
-    read.push(`${device.id} ${describeValues(numbered.name, values)}`);
+    read.push(`${spokenName(device)} ${describeValues(numbered.name, values)}`);
   }
   if (read.length > 0) plan.doing.push(`Reading ${listInWords(read)}.`);
 }
