@@ -10,6 +10,9 @@ export interface AnnouncedPort {
   kind: string;
   /** The profile the host needs to reach it, for a device that speaks plain lines (`at-relay-4`). */
   profile?: string;
+  /** The model and firmware its hello will give (absent from simulators before they were announced). */
+  model?: string;
+  firmware?: string;
   /** The simulator's process. */
   pid: number;
 }
@@ -23,6 +26,8 @@ const announcementSchema = z.object({
         id: z.string().min(1),
         kind: z.string().min(1),
         profile: z.string().min(1).optional(),
+        model: z.string().max(100).optional(),
+        firmware: z.string().max(100).optional(),
       }),
     )
     .max(256),
@@ -46,15 +51,17 @@ export function simulatorIndexDirectory(): string {
 
 /** Announces this process's simulated ports; `close()` withdraws them (a killed process is skipped by its pid). */
 export async function announceSimulator(options: {
-  devices: readonly { path: string; id: string; kind: string; profile?: string }[];
+  devices: readonly { path: string; id: string; kind: string; profile?: string; model?: string; firmware?: string }[];
   directory?: string;
 }): Promise<{ close(): Promise<void> }> {
   const directory = options.directory ?? simulatorIndexDirectory();
-  const devices = options.devices.map(({ path, id, kind, profile }) => ({
+  const devices = options.devices.map(({ path, id, kind, profile, model, firmware }) => ({
     path,
     id,
     kind,
     ...(profile !== undefined ? { profile } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(firmware !== undefined ? { firmware } : {}),
   }));
   const file = await writeAnnouncement({
     directory,

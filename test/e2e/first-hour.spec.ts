@@ -4,7 +4,8 @@ import { callHost } from './helpers/call-host.ts';
 
 // README's first hour, as a new user meets it: `npm start`'s home (browser mode: `serve --sim` with its
 // defaults, the demo model), `home-agent sim` beside it as README gives it, its board paired from the
-// window, the sim restarted, the device back with its grants, and a turn that uses it.
+// window, the sim restarted, the device back with its grants, then followed when its sim comes back in
+// another folder, and a turn that uses it there.
 
 function card(page: Page, deviceId: string) {
   return page.locator(`[data-testid="device-row"][data-device-id="${deviceId}"]`);
@@ -70,6 +71,25 @@ test('the first hour: a sim board paired beside npm start’s home, back with it
   });
   await home.screenshot(page, 'first-hour/05-back-with-its-grants');
 
+  // Started again in another folder, as a board that comes back on another port: the host follows it
+  // there by its simulator entry (the same device announced elsewhere), grants and all, and says so.
+  await again.stop();
+  await expect(card(page, 'lamp-3')).toHaveAttribute('data-status', 'offline');
+  const moved = await home.sim({
+    kinds,
+    dir: await home.tempDir('elsewhere'),
+    ids: again.devices.map((device) => device.id),
+  });
+  const from = board.path;
+  const to = moved.devices[0]!.path;
+  expect(to).not.toBe(from);
+  await expect(card(page, 'lamp-3')).toHaveAttribute('data-status', 'online');
+  await expect(card(page, 'lamp-3').getByTestId('device-moved')).toContainText(
+    `It moved from ${from} to ${to} (the same simulated device)`,
+  );
+  await expect(card(page, 'lamp-3').getByRole('switch', { name: 'Allow set on Desk lamp' })).toBeChecked();
+  await home.screenshot(page, 'first-hour/06-followed-to-another-port');
+
   // A turn that uses it, with the demo model.
   await page.getByTestId('composer-input').fill('turn on the desk lamp');
   await page.getByTestId('send-button').click();
@@ -78,10 +98,10 @@ test('the first hour: a sim board paired beside npm start’s home, back with it
   await expect(row).toHaveCount(1);
   await expect(row).toHaveAttribute('data-ok', 'true');
   await expect(row.locator('.tool-args')).toContainText('"lamp-3"');
-  expect(await again.waitForState('lamp-3', (state) => state.on === true)).toMatchObject({ on: true });
+  expect(await moved.waitForState('lamp-3', (state) => state.on === true)).toMatchObject({ on: true });
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toHaveText(
     'Done.\n- Desk lamp is on at 100 %',
   );
-  await home.screenshot(page, 'first-hour/06-a-turn-uses-it');
+  await home.screenshot(page, 'first-hour/07-a-turn-uses-it');
   expect(home.problems).toEqual([]);
 });

@@ -17,6 +17,7 @@ import { safeText } from '../../../core/text/safe-text.ts';
 import { compactJson } from '../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../core/text/display-name-schema.ts';
 import { explainPairingFailure } from '../explain-pairing-failure.ts';
+import { describeMove } from '../../../devices/discovery/move-reason.ts';
 
 /** The usage lines of `devices`, from its help (the one place they are written). */
 export const DEVICES_USAGE = DEVICES_HELP.usage.map((line) => `home-agent ${line}`).join('\n');
@@ -166,7 +167,8 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
               io.stdout.write(describeCandidate(candidate));
               const id = candidate.identity.id;
               const previous = store.get(id);
-              if (previous === undefined) return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
+              if (previous === undefined)
+                return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
               const alwaysAllowed = standing
                 .list()
                 .filter((approval) => approval.deviceId === id)
@@ -212,6 +214,9 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
                 device.identity.kind,
                 `${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}`,
                 `granted: ${device.grants.join(', ') || '(none)'}`,
+                ...(device.movedFrom
+                  ? [describeMove({ from: device.movedFrom.path, to: device.path, because: device.movedFrom.because })]
+                  : []),
               ]
                 .map(safeText)
                 .join('\t')}\n`,

@@ -165,7 +165,8 @@ async function runInFolder(
     Object.entries(BUILTIN_PROFILES).find(([, candidate]) => candidate === device.profile)?.[0];
   const announced = simulated.devices.map((device) => {
     const profile = profileNameOf(device);
-    return { path: device.path, id: device.id, kind: device.kind, ...(profile ? { profile } : {}) };
+    const { model, firmware } = device.firmware.identity;
+    return { path: device.path, id: device.id, kind: device.kind, model, firmware, ...(profile ? { profile } : {}) };
   });
   const announcement = await announceSimulator({ devices: announced }).catch((error: unknown) => {
     say(`devices scan will not list these ports: ${(error as Error).message}`);
