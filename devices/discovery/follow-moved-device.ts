@@ -1,4 +1,4 @@
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listAnnouncedPorts, listAnnouncedSimulators } from '../simulator/simulator-index.ts';
 import type { MoveReason } from './move-reason.ts';
@@ -75,7 +75,15 @@ export async function findMovedPort(
       port.path !== device.path,
   );
   // Two simulators announcing the id: which one is it cannot be told without asking the person.
-  return found.length === 1 ? { path: found[0]!.path, because: 'simulator' } : undefined;
+  if (found.length !== 1) return undefined;
+  // The index is a shared folder: only a port of this user's own (a pseudo-terminal its simulator opened) is followed.
+  return (await ownedByThisUser(found[0]!.path)) ? { path: found[0]!.path, because: 'simulator' } : undefined;
+}
+
+async function ownedByThisUser(path: string): Promise<boolean> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  return (await stat(path).catch(() => undefined))?.uid === uid;
 }
 
 async function namesIn(directory: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('a simulated device told by its simulator entry', () => {
     });
   });
 
-  it('does not follow it when its port is still there, when the entry differs in any part of the identity, or when two entries fit', async () => {
+  it('does not follow it when its port is still there, when the entry differs in any part of the identity, is another user’s port, or when two entries fit', async () => {
     const index = tempDir('index');
     const ports = tempDir('ports');
     const gone = path.join(ports, 'old', 'lamp-1');
@@ -109,6 +109,14 @@ describe('a simulated device told by its simulator entry', () => {
     expect(await findMovedPort({ path: gone, identity: lamp }, { simulatorIndex: fits })).toMatchObject({
       because: 'simulator',
     });
+    // Another user's port, announced in the shared index: never followed.
+    if (process.getuid?.() === 0) {
+      const planted = tempDir('index');
+      const foreign = port(ports, 'foreign');
+      chownSync(foreign, 65534, 65534);
+      await announce(planted, [{ path: foreign, ...lamp }]);
+      expect(await findMovedPort({ path: gone, identity: lamp }, { simulatorIndex: planted })).toBeUndefined();
+    }
     // Two entries with that device: which one is it, only the person can say.
     const both = tempDir('index');
     await announce(both, [
