@@ -103,7 +103,10 @@ test('Test connection says plainly what is wrong, and a refused value is explain
   await expect(page.locator('[data-testid="setting-error"][data-setting="baseUrl"]')).toHaveText(
     'Not saved. A web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1.',
   );
-  await expect(page.getByTestId('settings-status')).toHaveText('Base URL, Max steps: see under each field.');
+  // Provider and model were valid: saved; the two refused fields are only named here.
+  await expect(page.getByTestId('settings-status')).toHaveText(
+    'Saved: Provider, Model. Base URL, Max steps: see under each field. Applies from the next turn.',
+  );
   expect(problems.filter((problem) => !problem.includes('status of 400'))).toEqual([]);
 });
 
