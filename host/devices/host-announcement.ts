@@ -30,13 +30,18 @@ export type HostAnnouncement = z.infer<typeof hostAnnouncementSchema>;
 const HOST_FILE = /^host-\d+\.json$/;
 
 /** How a person would name a host process started with `transport`: what they typed, never its flags (a token may be among them). */
-export function hostCommandName(transport: 'electron' | 'web' | 'cli', env: NodeJS.ProcessEnv = process.env): string {
+export function hostCommandName(
+  transport: 'electron' | 'web' | 'cli' | 'mcp',
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const command =
     transport === 'electron'
       ? 'the Home Agent desktop window'
       : transport === 'web'
         ? 'home-agent serve'
-        : 'home-agent ask';
+        : transport === 'mcp'
+          ? 'home-agent mcp'
+          : 'home-agent ask';
   // npm sets npm_lifecycle_event for the script and every process it starts.
   return env.npm_lifecycle_event === 'start' ? `npm start (${command})` : command;
 }

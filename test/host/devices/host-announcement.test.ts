@@ -30,6 +30,7 @@ describe('a host’s announcement in the simulator index', () => {
       devices: [{ id: 'lamp-1', path: '/dev/ttyUSB0' }],
     });
     expect(hostCommandName('cli', {})).toBe('home-agent ask');
+    expect(hostCommandName('mcp', {})).toBe('home-agent mcp');
     await announcement.update([{ id: 'lamp-3', path: '/tmp/sims/sim-1/lamp-3' }]);
     expect(JSON.parse(await readFile(join(directory, `host-${process.pid}.json`), 'utf8')).devices).toEqual([
       { id: 'lamp-3', path: '/tmp/sims/sim-1/lamp-3' },
