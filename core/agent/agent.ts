@@ -195,6 +195,7 @@ export class Agent {
       const settings = this.options.settings();
       const assembly = assembleTurn({
         plugins: this.options.plugins.enabledPlugins(),
+        disabled: this.options.plugins.disabledPlugins(),
         settings,
         listeners: this.options.promptListeners,
       });

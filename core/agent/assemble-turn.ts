@@ -32,12 +32,15 @@ export interface AssembledTurn {
 /** Assembles the turn's prompt; a bad `toolOrder` becomes the turn's error message instead of a throw. */
 export function assembleTurn(options: {
   plugins: readonly Plugin[];
+  /** The plugins the person turned off (named in the prompt). */
+  disabled?: readonly Plugin[];
   settings: AgentSettings;
   listeners?: readonly PromptAssembleListener[];
 }): { ok: true; value: AssembledTurn } | { ok: false; error: string } {
   try {
     const { system, tools } = assemblePrompt({
       plugins: options.plugins,
+      ...(options.disabled ? { disabled: options.disabled } : {}),
       persona: options.settings.persona ?? DEFAULT_PERSONA,
       ...(options.settings.toolOrder !== undefined ? { toolOrder: options.settings.toolOrder } : {}),
       ...(options.listeners ? { listeners: options.listeners } : {}),

@@ -27,6 +27,11 @@ export class PluginRegistry {
     return [...this.plugins.values()].filter((plugin) => !this.disabled.has(plugin.name));
   }
 
+  /** The plugins the person turned off, in registration order. */
+  disabledPlugins(): Plugin[] {
+    return [...this.plugins.values()].filter((plugin) => this.disabled.has(plugin.name));
+  }
+
   setEnabled(name: string, enabled: boolean): void {
     if (!this.plugins.has(name)) throw new Error(`there is no plugin named '${name}'`);
     if (enabled) this.disabled.delete(name);

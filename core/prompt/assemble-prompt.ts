@@ -6,6 +6,7 @@ import { toolExecutionSection } from './tool-execution-section.ts';
 import { assertUniqueToolNames } from './assert-unique-tool-names.ts';
 import { safeToolText } from './safe-tool-text.ts';
 import { safeLines } from '../text/safe-text.ts';
+import { disabledPluginsSection } from './disabled-plugins-section.ts';
 
 /** What prompt assembly produces; the `system-prompt/assemble` listeners receive and return it. */
 export interface PromptAssembly {
@@ -28,6 +29,8 @@ export type PromptAssembleListener = (assembly: PromptAssembly) => PromptAssembl
  */
 export function assemblePrompt(options: {
   plugins: readonly Plugin[];
+  /** The plugins the person turned off: the prompt names them (their tools are not offered). */
+  disabled?: readonly Pick<Plugin, 'name' | 'description'>[];
   persona: string;
   toolOrder?: readonly string[];
   listeners?: readonly PromptAssembleListener[];
@@ -35,10 +38,12 @@ export function assemblePrompt(options: {
   const offered = options.plugins.flatMap((plugin) => plugin.tools());
   assertUniqueToolNames({ tools: offered, plugins: options.plugins, from: 'the enabled plugins' });
   const tools = orderTools(offered, options.toolOrder);
+  const disabled = disabledPluginsSection(options.disabled ?? []);
   const sections: PromptSection[] = [
     { id: 'persona', order: 0, text: options.persona },
     toolExecutionSection(),
     ...options.plugins.flatMap((plugin) => plugin.promptSections?.() ?? []),
+    ...(disabled ? [disabled] : []),
   ].sort((a, b) => a.order - b.order || compareCodeUnits(a.id, b.id));
   let assembly: PromptAssembly = { sections, tools };
   for (const listener of options.listeners ?? []) assembly = listener(assembly);

@@ -11,6 +11,7 @@ import { compareProfileSources, declaredTools } from '../profiles/compare-profil
 import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
+import { serialLinkOf } from '../discovery/follow-moved-device.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
 import { probeDevice } from './probe-device.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
@@ -295,6 +296,9 @@ export class DevicePairing {
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
       ...(candidate.modbus ? { modbus: candidate.modbus } : {}),
     };
+    // Its adapter's USB serial number, so the host can follow it to another tty without opening one.
+    const serialLink = await serialLinkOf(candidate.path);
+    if (serialLink !== undefined) paired.serialLink = serialLink;
     await this.makeRoomFor(paired.identity.id, pairedAddress(paired));
     this.options.store.save(paired, { anew: true });
     await this.attach(paired, profile);

@@ -1,6 +1,7 @@
 import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
 import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
 import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
+import type { MoveReason } from '../discovery/move-reason.ts';
 
 /** A device the user paired: where it is, what it said it is, what it offers and what the agent may use. */
 export interface PairedDevice {
@@ -25,6 +26,10 @@ export interface PairedDevice {
   profile?: string;
   /** A Modbus unit: its unit id and the bus settings it was paired at. */
   modbus?: ModbusPlacement;
+  /** The name of its `/dev/serial/by-id` link when paired (its adapter's USB serial number): how a move to another tty is told. */
+  serialLink?: string;
+  /** The port it was followed from, when and how the host told it was the same device (see findMovedPort). */
+  movedFrom?: { path: string; at: number; because: MoveReason };
 }
 
 /** Where paired devices persist (SQLite in host/, memory in tests). Keyed by identity.id. */

@@ -249,7 +249,13 @@ export class DeviceSession extends DeviceLinkBase {
   private handleLine(line: string): void {
     const parsed = parseDeviceFrame(line);
     if (parsed.kind === 'response') {
-      if (this.pending.settle(parsed.frame) || this.restarts.isLateHello(parsed.frame.id)) return;
+      // The late answer of a call its caller stopped (Stop in the app) is expected: the device did what it was asked.
+      if (
+        this.pending.settle(parsed.frame) ||
+        this.pending.answersStopped(parsed.frame.id) ||
+        this.restarts.isLateHello(parsed.frame.id)
+      )
+        return;
       this.countProblem({ problem: 'unmatched_response', detail: `no request waits for id ${parsed.frame.id}` });
     } else if (parsed.kind === 'event' && parsed.frame.event === READY_EVENT) {
       this.restarts.ready();

@@ -6,9 +6,17 @@ interface Pending {
   fail(error: ToolError): void;
 }
 
-/** The requests of one session awaiting their response by id, each with its own timeout and abort. */
+/** How many stopped requests a session remembers the ids of (a late answer comes soon after, or never). */
+const STOPPED_REMEMBERED = 64;
+
+/**
+ * The requests of one session awaiting their response by id, each with its own timeout and abort.
+ * It remembers the ids of the last requests stopped by their caller: a device that answers one of
+ * them later does what it was asked to, and that answer is expected, not a stray frame.
+ */
 export class PendingRequests {
   private readonly byId = new Map<number, Pending>();
+  private readonly stopped = new Set<number>();
 
   get size(): number {
     return this.byId.size;
@@ -27,6 +35,7 @@ export class PendingRequests {
       };
       const onAbort = (): void => {
         cleanup();
+        this.remember(id);
         reject(new ToolError({ reason: 'aborted', detail: `${options.label}: aborted` }));
       };
       const timer = setTimeout(() => {
@@ -61,9 +70,20 @@ export class PendingRequests {
     return true;
   }
 
+  /** Whether `id` is a request its caller stopped (each such late answer is taken once). */
+  answersStopped(id: number): boolean {
+    return this.stopped.delete(id);
+  }
+
   /** Fails one waiter (e.g. its write failed). */
   fail(id: number, error: ToolError): void {
     this.byId.get(id)?.fail(error);
+  }
+
+  private remember(id: number): void {
+    this.stopped.add(id);
+    // Oldest first out: a device that never answers must not grow this for ever.
+    if (this.stopped.size > STOPPED_REMEMBERED) this.stopped.delete(this.stopped.values().next().value as number);
   }
 
   /** Fails every waiter at once (the port closed). */

@@ -1,4 +1,4 @@
-import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -10,6 +10,9 @@ export interface AnnouncedPort {
   kind: string;
   /** The profile the host needs to reach it, for a device that speaks plain lines (`at-relay-4`). */
   profile?: string;
+  /** The model and firmware its hello will give (absent from simulators before they were announced). */
+  model?: string;
+  firmware?: string;
   /** The simulator's process. */
   pid: number;
 }
@@ -23,14 +26,23 @@ const announcementSchema = z.object({
         id: z.string().min(1),
         kind: z.string().min(1),
         profile: z.string().min(1).optional(),
+        model: z.string().max(100).optional(),
+        firmware: z.string().max(100).optional(),
       }),
     )
     .max(256),
 });
 
+/** What one running simulator announced. */
+export type SimulatorAnnouncement = z.infer<typeof announcementSchema>;
+
+/** A simulator's announcement file: `<pid>.json` (hosts announce in the same folder under another name). */
+const SIMULATOR_FILE = /^(\d+)\.json$/;
+
 /**
  * Where running simulators announce their ports, one small JSON file per process: pseudo-terminals
- * appear in no serial port list, so this is how a scan finds them without opening anything.
+ * appear in no serial port list, so this is how a scan finds them without opening anything. Running
+ * hosts announce their devices here too, and `home-agent sim` keeps its default port folders here.
  * `HOME_AGENT_SIM_INDEX` moves it (tests keep their simulators to themselves).
  */
 export function simulatorIndexDirectory(): string {
@@ -39,20 +51,33 @@ export function simulatorIndexDirectory(): string {
 
 /** Announces this process's simulated ports; `close()` withdraws them (a killed process is skipped by its pid). */
 export async function announceSimulator(options: {
-  devices: readonly { path: string; id: string; kind: string; profile?: string }[];
+  devices: readonly { path: string; id: string; kind: string; profile?: string; model?: string; firmware?: string }[];
   directory?: string;
 }): Promise<{ close(): Promise<void> }> {
   const directory = options.directory ?? simulatorIndexDirectory();
-  await mkdir(directory, { recursive: true });
-  const file = join(directory, `${process.pid}.json`);
-  const devices = options.devices.map(({ path, id, kind, profile }) => ({
+  const devices = options.devices.map(({ path, id, kind, profile, model, firmware }) => ({
     path,
     id,
     kind,
     ...(profile !== undefined ? { profile } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(firmware !== undefined ? { firmware } : {}),
   }));
-  await writeFile(file, JSON.stringify({ pid: process.pid, devices }), { mode: 0o644 });
+  const file = await writeAnnouncement({
+    directory,
+    name: `${process.pid}.json`,
+    content: { pid: process.pid, devices },
+  });
   return { close: () => rm(file, { force: true }) };
+}
+
+/** The announcements of the simulators running now (live processes only; unreadable files skipped). Never throws. */
+export async function listAnnouncedSimulators(options: { directory?: string } = {}): Promise<SimulatorAnnouncement[]> {
+  return readLiveAnnouncements({
+    directory: options.directory ?? simulatorIndexDirectory(),
+    pattern: SIMULATOR_FILE,
+    schema: announcementSchema,
+  });
 }
 
 /**
@@ -60,41 +85,92 @@ export async function announceSimulator(options: {
  * Never throws; an unreadable announcement is skipped.
  */
 export async function listAnnouncedPorts(options: { directory?: string } = {}): Promise<AnnouncedPort[]> {
-  const directory = options.directory ?? simulatorIndexDirectory();
-  let names: string[];
-  try {
-    names = (await readdir(directory)).filter((name) => /^\d+\.json$/.test(name)).sort();
-  } catch {
-    // No simulator ever announced itself here: nothing to list.
-    return [];
-  }
   const found: AnnouncedPort[] = [];
-  for (const name of names) {
-    const parsed = announcementSchema.safeParse(await readJson(join(directory, name)));
-    if (!parsed.success || !isAlive(parsed.data.pid)) continue;
-    for (const device of parsed.data.devices) {
-      if (await exists(device.path)) found.push({ ...device, pid: parsed.data.pid });
+  for (const announcement of await listAnnouncedSimulators(options)) {
+    for (const device of announcement.devices) {
+      if (await exists(device.path)) found.push({ ...device, pid: announcement.pid });
     }
   }
   return found;
 }
 
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch {
-    // Half-written or removed meanwhile: treated as no announcement (the zod parse refuses undefined).
-    return undefined;
-  }
+/**
+ * Writes one process's announcement as `directory/name`, whole or not at all (a reader never sees
+ * half a file), and removes the announcements of processes that are gone. Returns the file.
+ */
+export async function writeAnnouncement(options: {
+  directory: string;
+  name: string;
+  content: { pid: number } & Record<string, unknown>;
+}): Promise<string> {
+  await mkdir(options.directory, { recursive: true });
+  await sweepDeadAnnouncements(options.directory);
+  const file = join(options.directory, options.name);
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, JSON.stringify(options.content), { mode: 0o644 });
+  await rename(partial, file);
+  return file;
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * The announcements in `directory` whose names match `pattern`, that parse with `schema` and whose
+ * process is alive, in name order. Never throws: a missing folder or an unreadable file is none.
+ */
+export async function readLiveAnnouncements<T extends { pid: number }>(options: {
+  directory: string;
+  pattern: RegExp;
+  schema: z.ZodType<T>;
+}): Promise<T[]> {
+  let names: string[];
+  try {
+    names = (await readdir(options.directory)).filter((name) => options.pattern.test(name)).sort();
+  } catch {
+    // Nothing ever announced itself here: nothing to list.
+    return [];
+  }
+  const found: T[] = [];
+  for (const name of names) {
+    const parsed = options.schema.safeParse(await readJson(join(options.directory, name)));
+    if (parsed.success && isAlive(parsed.data.pid)) found.push(parsed.data);
+  }
+  return found;
+}
+
+/** Whether a process is running (one of another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes `<pid>.json` and `<name>-<pid>.json` files of processes that are gone (a killed process leaves its own). */
+async function sweepDeadAnnouncements(directory: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    // The folder was just made, or went away: nothing to sweep.
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(?:[a-z]+-)?(\d+)\.json$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      await rm(join(directory, name), { force: true }).catch(() => {
+        // Another user's file in a shared folder: skipping it is harmless, readers ignore dead pids.
+      });
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch {
+    // Removed meanwhile, or not ours to read: treated as no announcement (the zod parse refuses undefined).
+    return undefined;
   }
 }
 

@@ -32,24 +32,29 @@ export interface StartSimulatedDevicesOptions {
    * comes back after a restart is at the same path. Default: a new temp folder, removed on close.
    */
   directory?: string;
-  /** The ids the devices announce, one per kind in order (default `lamp-1`, `lamp-2`, …). */
+  /** The ids the devices announce, one per kind in order (default: their port names). */
   ids?: readonly string[];
+  /** The names of the ports in the folder, one per kind in order (default `lamp-1`, `lamp-2`, …). */
+  portNames?: readonly string[];
   socatPath?: string;
 }
 
 /**
  * Starts one simulated device per pseudo-terminal pair (socat); the firmware holds one end with
- * the real serialport binding, `path` is the other. Device ids are `<kind>-<n>` in order unless
- * `ids` gives others; the port is always named `<kind>-<n>`, so another id can come back at the same path.
+ * the real serialport binding, `path` is the other. Ports are named `<kind>-<n>` in order unless
+ * `portNames` gives others, and devices take their port's name as id unless `ids` gives others: so
+ * another id can come back at the same path. A link left at a port's path (a killed simulator's) is replaced.
  */
 export async function startSimulatedDevices(options: StartSimulatedDevicesOptions): Promise<SimulatedDevices> {
   const ownFolder = options.directory === undefined;
+  const names = options.portNames ?? defaultSimulatedNames(options.kinds);
+  if (names.length !== options.kinds.length)
+    throw new Error(`${names.length} port names for ${options.kinds.length} devices: give one name per device`);
   const firmwares = createFirmwares({
     kinds: options.kinds,
     latencyMs: options.latencyMs ?? 250,
-    ...(options.ids ? { ids: options.ids } : {}),
+    ids: options.ids ?? names,
   });
-  const names = defaultSimulatedNames(options.kinds);
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'home-agent-sim-')));
   if (!ownFolder) await mkdir(directory, { recursive: true });
   // A folder given with --dir belongs to the person: only our own temp folder is swept.
@@ -59,6 +64,8 @@ export async function startSimulatedDevices(options: StartSimulatedDevicesOption
   const devices = firmwares.map((firmware, index) => simulatedDevice(firmware, join(directory, names[index]!)));
   const find = (id: string): SimulatedDevice => findSimulatedDevice(devices, id);
   const plug = async (device: SimulatedDevice): Promise<void> => {
+    // A link a killed simulator left here points at a pseudo-terminal that is gone (or another's): ours replaces it.
+    await Promise.all([device.path, `${device.path}.device`].map((link) => rm(link, { force: true })));
     const pair = await startPseudoTerminalPair({
       hostPath: device.path,
       devicePath: `${device.path}.device`,

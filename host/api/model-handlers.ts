@@ -46,7 +46,7 @@ export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | '
 
   return {
     'models/list': async (input) => {
-      const fields = { ...effective(parts.settings()), ...input };
+      const fields = tried(parts.settings(), input);
       const provider = modelProviderSchema.safeParse(fields.provider);
       if (!provider.success)
         return { ok: false, message: `${nameOf(fields.provider)} has no list of models: choose a model server first.` };
@@ -54,7 +54,7 @@ export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | '
       return listed.ok ? { ok: true, models: listed.models } : listed;
     },
     'models/test': async (input) => {
-      const fields = { ...effective(parts.settings()), ...input };
+      const fields = tried(parts.settings(), input);
       if (fields.provider === 'demo')
         return { ok: true, message: 'The demo model needs no server: nothing to connect to.' };
       if (fields.provider === 'scripted')
@@ -79,6 +79,17 @@ export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | '
       };
     },
   };
+}
+
+/** The fields the form tries: given ones over the settings in use, null ones left unset (the provider's default). */
+function tried(settings: Settings, input: { [K in ModelSettingKey]?: Settings[K] | null }): ModelFields {
+  const fields: Record<string, unknown> = { ...effective(settings) };
+  for (const key of MODEL_SETTING_KEYS) {
+    const value = input[key];
+    if (value === null) delete fields[key];
+    else if (value !== undefined) fields[key] = value;
+  }
+  return fields as ModelFields;
 }
 
 /** Only the model fields of the settings in use. */

@@ -1,6 +1,8 @@
 import { createHost, type Host } from './create-host.ts';
 import { resolveDataDir } from '../config/data-dir.ts';
 import { attachDevices } from '../devices/attach-devices.ts';
+import { announcedDeviceLayer } from '../devices/announced-device-layer.ts';
+import { hostCommandName } from '../devices/host-announcement.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
 import type { CommonFlags } from '../cli/common-flags.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -9,7 +11,8 @@ import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 
 /**
  * Builds a host from the shared command-line flags: the settings for this run, the devices
- * (`--sim`, `--device`), the data folder. The caller owns the host and disposes it.
+ * (`--sim`, `--device`), the data folder. Its devices are announced while it runs (see
+ * announcedDeviceLayer). The caller owns the host and disposes it.
  */
 export async function bootHost(options: {
   flags: CommonFlags;
@@ -28,18 +31,21 @@ export async function bootHost(options: {
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
     ...(flags.mcpConfigFile !== undefined ? { mcpConfigFile: flags.mcpConfigFile } : {}),
-    attachDevices: ({ pairingStore, standingApprovals, dataVersion, settings }) =>
-      attachDevices({
-        sim: flags.sim,
-        devices: flags.devices,
-        pairingStore,
-        standingApprovals,
-        dataVersion,
-        log: options.log,
-        signal: options.signal,
-        ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
-        ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
-      }),
+    attachDevices: async ({ pairingStore, standingApprovals, dataVersion, settings }) =>
+      announcedDeviceLayer(
+        await attachDevices({
+          sim: flags.sim,
+          devices: flags.devices,
+          pairingStore,
+          standingApprovals,
+          dataVersion,
+          log: options.log,
+          signal: options.signal,
+          ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
+          ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
+        }),
+        { command: hostCommandName(options.transport), log: options.log },
+      ),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
     ...(options.approvalDenial ? { approvalDenial: options.approvalDenial } : {}),

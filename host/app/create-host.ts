@@ -147,6 +147,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }));
     const models = new ModelSelection({
       settings,
+      audience: options.transport === 'cli' ? 'terminal' : 'window',
       ...(options.scriptFile !== undefined ? { scriptFile: options.scriptFile } : {}),
       ...(options.model ? { fixed: options.model } : {}),
       storedApiKey: (provider) => options.secrets?.get(apiKeySecretName(provider)),
@@ -253,7 +254,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     mcpClients?.sync();
     const agent = new Agent({
       context,
-      model: () => models.current(),
+      // A turn that cannot start says why in the words of the front end it runs in.
+      model: () =>
+        options.transport === 'cli'
+          ? models.current()
+          : models.current().catch((error: unknown) => {
+              throw error instanceof ModelConfigError ? new ModelConfigError(error.inWindow) : error;
+            }),
       approve: approvals.gate,
       plugins,
       store,

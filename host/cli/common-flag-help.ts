@@ -1,4 +1,5 @@
 import { SETTING_KEYS, settingsTable, type SettingKey } from '../contract/settings-table.ts';
+import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import type { OptionHelp } from './command-help.ts';
 import { BUILTIN_PROFILE_NAMES } from '../../devices/profiles/resolve-profile.ts';
 
@@ -11,13 +12,19 @@ const VALUE_NAMES: Partial<Record<SettingKey, string>> = {
   toolOrder: "'<JSON list>'",
 };
 
+/** What a flag takes where the form's help does not fit it (the form edits tool order one name a line; the flag takes JSON). */
+const FLAG_HELP: Partial<Record<SettingKey, string>> = {
+  toolOrder: `a JSON list of tool names, e.g. '["lamp__set","${TOOL_ORDER_REST}"]'. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically.`,
+};
+
 /** Help for the flag of every setting, from the settings table (its flag, label and help). */
 export const SETTING_FLAG_HELP: readonly OptionHelp[] = SETTING_KEYS.map((key) => {
   const spec = settingsTable[key];
   const value =
     VALUE_NAMES[key] ??
     (spec.input === 'select' && spec.options ? spec.options.join('|') : spec.input === 'integer' ? 'N' : 'TEXT');
-  return { flag: `--${spec.flag} ${value}`, text: spec.help ? `${spec.label}: ${spec.help}` : spec.label };
+  const help = FLAG_HELP[key] ?? spec.help;
+  return { flag: `--${spec.flag} ${value}`, text: help ? `${spec.label}: ${help}` : spec.label };
 });
 
 /** Help for the flags `ask` and `serve` share besides the settings: devices, data, the script. */

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ToolErrorData } from '../../core/tools/tool-error.ts';
 import type { CallOutcome } from '../../core/tools/call-outcome.ts';
 import { describeCallOutcome } from '../../core/tools/describe-call-outcome.ts';
+import { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 import { compactJson } from '../../core/tools/tool-result.ts';
 import { safeText } from '../../core/text/safe-text.ts';
 
@@ -79,7 +80,7 @@ function deviceStateText(event: Extract<AgentEvent, { type: 'device/state' }>): 
   const part = event.args ? ` (${formatArgs(event.args)})` : '';
   if (event.error)
     return `${event.deviceId}${part} could not be read after the stop (${event.error.reason}${event.error.detail ? `: ${event.error.detail}` : ''}): it may have acted`;
-  return `${event.deviceId}${part} read after the stop (${event.tool}): ${compactJson(event.result)}`;
+  return `${event.deviceId}${part} read after the stop: it is now ${describeDeviceState(event.result)}`;
 }
 
 /** Pure: the closing line of a turn that did not end done (the error itself goes to stderr). */

@@ -3,6 +3,8 @@ import { safeLines } from '../../core/text/safe-text.ts';
 import { closestWord } from './closest-word.ts';
 import { formatHelp, type CommandHelp } from './command-help.ts';
 import { explainUsageError } from './explain-usage-error.ts';
+import { joinNegativeValues } from './join-negative-values.ts';
+import { watchOutput } from './watch-output.ts';
 import { HOME_AGENT_VERSION } from '../app/version.ts';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -78,12 +80,24 @@ function asksForHelp(argv: readonly string[]): boolean {
 }
 
 /**
- * Runs the CLI; SIGINT/SIGTERM abort the running command. Never throws: errors become exit codes
- * (2 after a wrong command line, with that command's usage; 1 for any other failure, without it).
+ * Runs the CLI; SIGINT/SIGTERM abort the running command, and so does the reader of stdout going
+ * away (then it ends with 0, quietly). Never throws: errors become exit codes (2 after a wrong
+ * command line, with that command's usage; 1 for any other failure, without it).
  */
 export async function main(
   argv: string[],
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
+): Promise<number> {
+  const controller = new AbortController();
+  const output = watchOutput(streams, () => controller.abort(new Error('the reader of the output went away')));
+  const status = await run(argv, streams, controller);
+  return output.readerGone() ? 0 : status;
+}
+
+async function run(
+  argv: string[],
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  controller: AbortController,
 ): Promise<number> {
   const [name, ...rest] = argv;
   if (!name) {
@@ -113,13 +127,12 @@ export async function main(
     streams.stdout.write(formatHelp(help));
     return 0;
   }
-  const controller = new AbortController();
   const stop = (): void => controller.abort(new Error('stopped by a signal'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
     const command = await entry.run();
-    return await command(rest, { ...streams, signal: controller.signal });
+    return await command(joinNegativeValues(rest), { ...streams, signal: controller.signal });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       streams.stderr.write(safeLines(explainUsageError(help, error)));

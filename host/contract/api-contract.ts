@@ -17,6 +17,7 @@ export * from './settings-table.ts';
 export * from './device-contract.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
 export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
+export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */
@@ -70,12 +71,12 @@ const conversationTitle = z
   .min(1, 'a title has at least one character')
   .max(200, 'a title has at most 200 characters');
 
-/** The model fields the Settings form may try before saving them; absent ones are the settings in use. */
+/** The model fields the Settings form may try before saving them; absent ones are the settings in use, null ones not set. */
 const modelFields = z.object({
-  provider: settingsTable.provider.schema.optional(),
-  model: settingsTable.model.schema.optional(),
-  baseUrl: settingsTable.baseUrl.schema.optional(),
-  apiKeyEnv: settingsTable.apiKeyEnv.schema.optional(),
+  provider: settingsTable.provider.schema.nullish(),
+  model: settingsTable.model.schema.nullish(),
+  baseUrl: settingsTable.baseUrl.schema.nullish(),
+  apiKeyEnv: settingsTable.apiKeyEnv.schema.nullish(),
 });
 
 /** A model a server offers (the model picker's entries). */

@@ -3,6 +3,7 @@ import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
 import { declarationDifferenceSchema } from '../../devices/protocol/compare-declarations.ts';
 import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
 import { displayNameSchema } from '../../core/text/display-name-schema.ts';
+import { describeMove, MOVE_REASONS } from '../../devices/discovery/move-reason.ts';
 
 /**
  * The devices and approvals part of the API contract (spread into `apiContract`): finding, pairing,
@@ -10,7 +11,7 @@ import { displayNameSchema } from '../../core/text/display-name-schema.ts';
  * allow"). Every front end does these through here, so the window and the web app behave the same.
  */
 
-export { deviceIdentitySchema, PORT_SOURCE_MEANINGS };
+export { deviceIdentitySchema, PORT_SOURCE_MEANINGS, describeMove };
 export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
 
 const deviceId = z.string().min(1).max(200);
@@ -127,6 +128,8 @@ export const deviceSummarySchema = z.object({
   identityChange: identityChangeSchema.optional(),
   /** Why this paired device is left out (another device has its id or port) and what resolves it. */
   conflict: z.string().optional(),
+  /** The port this paired device was followed from, when, and how the host told it was the same device. */
+  movedFrom: z.object({ path: z.string(), at: z.number(), because: z.enum(MOVE_REASONS) }).optional(),
 });
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
 

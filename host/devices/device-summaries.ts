@@ -28,6 +28,8 @@ export function summarizeDevices(options: {
     const lastError = activity.lastError(device.id);
     const stats = entry?.session.stats;
     const granted = device.grant === 'all' ? tools.map((tool) => tool.name) : [...device.grant];
+    const source = options.commandLineAddresses.has(device.address) ? 'command-line' : 'paired';
+    const movedFrom = source === 'paired' ? options.store?.get(device.id)?.movedFrom : undefined;
     return {
       id: device.id,
       alias: device.alias || device.id,
@@ -41,7 +43,7 @@ export function summarizeDevices(options: {
         invalidJson: stats?.invalidJson ?? 0,
         invalidFrame: stats?.invalidFrame ?? 0,
       },
-      source: options.commandLineAddresses.has(device.address) ? 'command-line' : 'paired',
+      source,
       status: device.status,
       model: device.model,
       firmware: device.firmware,
@@ -51,6 +53,7 @@ export function summarizeDevices(options: {
       ...(lastError ? { lastError } : {}),
       eventsDropped: device.eventsDropped,
       recentEvents: activity.recentEvents(device.id),
+      ...(movedFrom ? { movedFrom } : {}),
       ...(entry && hello && !device.trusted
         ? {
             identityChange: {

@@ -3,6 +3,8 @@ import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-s
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
 import { samePinned } from '../../devices/registry/pinned-declaration.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import { findMovedPort, type MovedPort } from '../../devices/discovery/follow-moved-device.ts';
+import { describeMove } from '../../devices/discovery/move-reason.ts';
 
 /** A paired device that cannot be attached because its id or port is already another device's. */
 export interface DeviceConflict {
@@ -25,6 +27,12 @@ export interface PairedDevicesSyncOptions {
   pollMs?: number;
   /** Something changed in the store that the registry does not show (approvals, a conflict): re-list. */
   onStoreChange?: () => void;
+  /** Where a paired device that is not online went, told without opening a port (default findMovedPort). */
+  findMoved?: (record: PairedDevice) => Promise<MovedPort | undefined>;
+  /** How often to look for paired devices that moved while they are not online (default 1000 ms). */
+  followMs?: number;
+  /** Milliseconds since the epoch (when a move is stored). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -39,6 +47,8 @@ export interface PairedDevicesSyncOptions {
 export class PairedDevicesSync {
   private version: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private followTimer: ReturnType<typeof setInterval> | undefined;
+  private following: Promise<void> | undefined;
   private conflictList: DeviceConflict[] = [];
   private readonly reported = new Set<string>();
   private readonly placements = new Map<string, string>();
@@ -82,13 +92,70 @@ export class PairedDevicesSync {
       }
     }, this.options.pollMs ?? 200);
     this.timer.unref?.();
+    this.followTimer = setInterval(() => void this.followMoved(), this.options.followMs ?? 1000);
+    this.followTimer.unref?.();
+  }
+
+  /**
+   * Follows each paired device that is not online to the port it moved to, when that can be told
+   * without opening a port (findMovedPort: the same USB serial number, the same simulated device):
+   * its record gets the new path and where it came from, and it is attached there with its grants
+   * and pinned declaration — the record is the same one, only its path changed.
+   */
+  followMoved(): Promise<void> {
+    this.following ??= this.followOnce().finally(() => (this.following = undefined));
+    return this.following;
+  }
+
+  private async followOnce(): Promise<void> {
+    const { registry, store } = this.options;
+    const findMoved =
+      this.options.findMoved ??
+      ((record: PairedDevice) =>
+        findMovedPort({
+          path: record.path,
+          identity: record.identity,
+          ...(record.serialLink !== undefined ? { serialLink: record.serialLink } : {}),
+        }));
+    for (const record of store.list()) {
+      if (this.disposed) return;
+      const id = record.identity.id;
+      const attached = registry.list().find((device) => device.id === id);
+      // Only a paired device this host attached and cannot reach; a conflict is the person's to resolve.
+      if (attached === undefined || attached.online || this.options.commandLineAddresses.has(attached.address))
+        continue;
+      if (this.conflictList.some((conflict) => conflict.paired.identity.id === id)) continue;
+      const moved = await findMoved(record).catch(() => undefined);
+      const current = store.get(id);
+      if (moved === undefined || this.disposed || current === undefined || current.path !== record.path) continue;
+      try {
+        store.save({
+          ...current,
+          path: moved.path,
+          movedFrom: { path: record.path, at: (this.options.now ?? Date.now)(), because: moved.because },
+        });
+      } catch (error) {
+        this.options.log(
+          `${id} seems to be at ${moved.path} now, but could not be moved there: ${(error as Error).message}`,
+        );
+        continue;
+      }
+      this.options.log(
+        `${id} ${describeMove({ from: record.path, to: moved.path, because: moved.because })}: it is used there with its grants`,
+      );
+      this.refresh();
+      this.options.onStoreChange?.();
+    }
   }
 
   /** Stops the timer and waits for the sessions it let go of to close. */
   async dispose(): Promise<void> {
     this.disposed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.followTimer !== undefined) clearInterval(this.followTimer);
     this.timer = undefined;
+    this.followTimer = undefined;
+    await this.following;
     await Promise.allSettled([...this.pending]);
   }
 

@@ -1,7 +1,7 @@
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { ModelChoice } from './model-choice.ts';
-import { selectModel, type SelectedModel } from './select-model.ts';
+import { ModelConfigError, selectModel, type SelectedModel } from './select-model.ts';
 
 /** What the front ends show of the model: the one in use, or why none can be used. */
 export type ModelStatus =
@@ -26,6 +26,8 @@ export class ModelSelection {
       /** A ready model (tests, embedders): always used, whatever the settings say. */
       fixed?: ModelAdapter;
       storedApiKey?: (provider: string) => string | undefined;
+      /** Where notices are read: a window says which Settings field to fill in, a terminal which flag (default). */
+      audience?: 'window' | 'terminal';
     },
   ) {}
 
@@ -44,7 +46,7 @@ export class ModelSelection {
   /** The model for a turn starting now; rejects with a message for the person when it cannot be used. */
   async current(): Promise<ModelAdapter> {
     if (this.options.fixed) {
-      this.statusValue = statusOf({ adapter: this.options.fixed });
+      this.statusValue = statusOf({ adapter: this.options.fixed }, this.inWindow());
       return this.options.fixed;
     }
     const choice = this.choice();
@@ -58,7 +60,7 @@ export class ModelSelection {
     const pending = this.chosen;
     try {
       const selected = await pending.selected;
-      if (this.chosen === pending) this.statusValue = statusOf(selected);
+      if (this.chosen === pending) this.statusValue = statusOf(selected, this.inWindow());
       return selected.adapter;
     } catch (error) {
       // A choice that failed is tried again at the next turn (the key variable may be set by then).
@@ -68,11 +70,15 @@ export class ModelSelection {
           ok: false,
           label: 'No model',
           scripted: false,
-          notice: `The model settings cannot be used: ${(error as Error).message}`,
+          notice: `The model settings cannot be used: ${this.inWindow() && error instanceof ModelConfigError ? error.inWindow : (error as Error).message}`,
         };
       }
       throw error;
     }
+  }
+
+  private inWindow(): boolean {
+    return this.options.audience === 'window';
   }
 
   /** The model last chosen (or why it could not be); undefined before the first choice. */
@@ -81,11 +87,12 @@ export class ModelSelection {
   }
 }
 
-function statusOf(selected: SelectedModel): ModelStatus {
+function statusOf(selected: SelectedModel, inWindow: boolean): ModelStatus {
+  const notice = inWindow ? (selected.noticeInWindow ?? selected.notice) : selected.notice;
   return {
     ok: true,
     label: selected.adapter.label,
     scripted: selected.adapter.scripted === true,
-    ...(selected.notice ? { notice: selected.notice } : {}),
+    ...(notice ? { notice } : {}),
   };
 }

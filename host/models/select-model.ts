@@ -12,11 +12,22 @@ import { listModels } from '../../core/models/list-models.ts';
 export interface SelectedModel {
   adapter: ModelAdapter;
   notice?: string;
+  /** The notice in the window's words, where the terminal's name a flag. */
+  noticeInWindow?: string;
 }
 
-/** A configuration problem a person must fix; the message names what and how. */
+/**
+ * A configuration problem a person must fix; the message names what and how, in a terminal's
+ * words (flags), and `inWindow` in the window's (Settings fields) where they differ.
+ */
 export class ModelConfigError extends Error {
   override readonly name = 'ModelConfigError';
+  readonly inWindow: string;
+
+  constructor(message: string, options: { inWindow?: string } = {}) {
+    super(message);
+    this.inWindow = options.inWindow ?? message;
+  }
 }
 
 /**
@@ -34,6 +45,10 @@ export async function selectModel(
     if (!choice.scriptFile)
       throw new ModelConfigError(
         '--provider scripted needs --script FILE (a JSON file {"replies":[…]}); it can only be chosen on the command line',
+        {
+          inWindow:
+            'The scripted model replays a file that can only be given on the command line (--script FILE): choose another provider in Settings.',
+        },
       );
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
   }
@@ -75,6 +90,7 @@ async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
       return {
         adapter: createModelAdapter({ provider: 'ollama', baseUrl, model }),
         notice: `No model is configured: using Ollama at ${baseUrl} with ${model}. Pass --provider to choose another.`,
+        noticeInWindow: `No model is configured: using Ollama at ${baseUrl} with ${model}. Choose another in Settings.`,
       };
     }
     return {
@@ -100,6 +116,9 @@ export function resolveApiKey(
   if (choice.apiKeyEnv && !explicit)
     throw new ModelConfigError(
       `the API key variable ${choice.apiKeyEnv} is not set on this machine (export ${choice.apiKeyEnv}=… before starting Home Agent)`,
+      {
+        inWindow: `The API key variable ${choice.apiKeyEnv} is not set where Home Agent runs: set it before Home Agent starts, or empty "API key variable" in Settings.`,
+      },
     );
   const defaultVariable = DEFAULT_API_KEY_ENV[choice.provider];
   return explicit ?? storedApiKey?.(choice.provider) ?? (defaultVariable ? process.env[defaultVariable] : undefined);
@@ -112,6 +131,9 @@ async function selectRemoteModel(
   if (!choice.model) {
     throw new ModelConfigError(
       `--provider ${choice.provider} needs --model M, or a Model in Settings (list what the server offers with: home-agent models --provider ${choice.provider}${choice.baseUrl ? ` --base-url ${choice.baseUrl}` : ''})`,
+      {
+        inWindow: `The ${choice.provider} provider needs a model: fill in Model in Settings ("Show the server’s models" lists what the server offers).`,
+      },
     );
   }
   const apiKey = resolveApiKey(choice, storedApiKey);

@@ -11,7 +11,9 @@
 //                  modbus JSON {unit, bus {baud, parity, stopbits}} (NULL unless a Modbus unit);
 //                  pinned_declaration JSON {tools, profile? {content, sha256}}: what the person agreed to
 //                  (NULL for a pairing stored before it existed, until its first hello pins it);
-//                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus
+//                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus;
+//                  serial_link (its /dev/serial/by-id link name when paired) NULL, moved_from JSON
+//                  {path, at, because} (where the host followed it from) NULL
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 //   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
 //                  that is not a device's. Each covers exactly that tool on that device, for every caller;
@@ -267,6 +269,16 @@ function createPendingApprovals(db: Database.Database): void {
   `);
 }
 
+/**
+ * How a paired device is followed to another port: the name of its `/dev/serial/by-id` link when it
+ * was paired, and where it was followed from (JSON {path, at, because}). Rows already stored keep
+ * NULL: they are followed only when a simulator announces them elsewhere.
+ */
+function addFollowedPorts(db: Database.Database): void {
+  db.exec('ALTER TABLE paired_devices ADD COLUMN serial_link TEXT');
+  db.exec('ALTER TABLE paired_devices ADD COLUMN moved_from TEXT');
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -281,4 +293,5 @@ export const migrations: readonly Migration[] = [
   createModelContexts,
   createMcpTrust,
   createPendingApprovals,
+  addFollowedPorts,
 ];

@@ -13,6 +13,7 @@ import {
   type InvalidRowReport,
 } from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
+import { MOVE_REASONS } from '../../devices/discovery/move-reason.ts';
 
 export type { PairedDevice };
 
@@ -35,13 +36,26 @@ type DeviceRow = {
   profile: string | null;
   modbus: string | null;
   pinnedDeclaration: string | null;
+  serialLink: string | null;
+  movedFrom: string | null;
 };
 
 const COLUMNS =
-  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus, pinned_declaration AS pinnedDeclaration';
+  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus, pinned_declaration AS pinnedDeclaration, serial_link AS serialLink, moved_from AS movedFrom';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 const modbusSchema = z.strictObject({ unit: modbusUnitSchema, bus: modbusBusSettingsSchema.partial() });
+/** A by-id link's name: one file name, as udev makes them. */
+const serialLinkSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^/\p{Cc}]+$/u, 'one file name, no control characters');
+const movedFromSchema = z.strictObject({
+  path: z.string().min(1).max(4096),
+  at: z.number().int().nonnegative(),
+  because: z.enum(MOVE_REASONS),
+});
 /** A pinned declaration whose profile content is the one its sha256 names. */
 const storedPinnedSchema = pinnedDeclarationSchema.refine(
   (pinned) => pinned.profile === undefined || profileSource(pinned.profile.content).sha256 === pinned.profile.sha256,
@@ -67,11 +81,12 @@ export class PairedDeviceStore implements PairingStore {
       ),
       // A row in, as a row out: the named parameters are the columns' aliases.
       upsert: db.prepare<DeviceRow>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus, pinned_declaration)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus, @pinnedDeclaration)
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus, pinned_declaration, serial_link, moved_from)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus, @pinnedDeclaration, @serialLink, @movedFrom)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
            tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
-           profile = excluded.profile, modbus = excluded.modbus, pinned_declaration = excluded.pinned_declaration`,
+           profile = excluded.profile, modbus = excluded.modbus, pinned_declaration = excluded.pinned_declaration,
+           serial_link = excluded.serial_link, moved_from = excluded.moved_from`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
     };
@@ -128,6 +143,14 @@ export class PairedDeviceStore implements PairingStore {
       throw invalid(
         `device ${identity.data.id} pinned declaration: ${z.prettifyError(pinned.error).replaceAll('\n', ' ')}`,
       );
+    const serialLink = device.serialLink === undefined ? undefined : serialLinkSchema.safeParse(device.serialLink);
+    if (serialLink !== undefined && !serialLink.success)
+      throw invalid(
+        `device ${identity.data.id} by-id link: ${z.prettifyError(serialLink.error).replaceAll('\n', ' ')}`,
+      );
+    const movedFrom = device.movedFrom === undefined ? undefined : movedFromSchema.safeParse(device.movedFrom);
+    if (movedFrom !== undefined && !movedFrom.success)
+      throw invalid(`device ${identity.data.id} moved from: ${z.prettifyError(movedFrom.error).replaceAll('\n', ' ')}`);
     for (const holder of this.statements.byPath.all(device.path)) {
       if (holder.deviceId === identity.data.id) continue;
       const problem = sharingProblem(holder, modbus?.data);
@@ -148,6 +171,8 @@ export class PairedDeviceStore implements PairingStore {
       profile: device.profile ?? null,
       modbus: modbus?.data ? toStoredJson(modbus.data, 'a Modbus placement') : null,
       pinnedDeclaration: pinned?.data ? toStoredJson(pinned.data, 'a pinned declaration') : null,
+      serialLink: serialLink?.data ?? null,
+      movedFrom: movedFrom?.data ? toStoredJson(movedFrom.data, 'where it moved from') : null,
     };
     if (options.anew) this.pairAnew(row);
     else this.statements.upsert.run(row);
@@ -181,6 +206,12 @@ export class PairedDeviceStore implements PairingStore {
         ? undefined
         : parseStoredJson({ schema: storedPinnedSchema, text: row.pinnedDeclaration, table: 'paired_devices', key });
     if (pinned !== undefined && !pinned.ok) return this.skip(pinned.report);
+    // Where it was followed from is only said to the person: one that does not read is not said, the device stays.
+    const movedFrom =
+      row.movedFrom === null
+        ? undefined
+        : parseStoredJson({ schema: movedFromSchema, text: row.movedFrom, table: 'paired_devices', key });
+    const serialLink = row.serialLink === null ? undefined : serialLinkSchema.safeParse(row.serialLink);
     if (identity.value.id !== row.deviceId)
       return this.skip({
         table: 'paired_devices',
@@ -198,6 +229,8 @@ export class PairedDeviceStore implements PairingStore {
       ...(row.profile !== null ? { profile: row.profile } : {}),
       ...(modbus?.ok ? { modbus: modbus.value } : {}),
       ...(pinned?.ok ? { pinned: pinned.value } : {}),
+      ...(serialLink?.success ? { serialLink: serialLink.data } : {}),
+      ...(movedFrom?.ok ? { movedFrom: movedFrom.value } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ApiClient } from '../api/api-client.ts';
+import { ApiCallError, type ApiClient } from '../api/api-client.ts';
 import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 
@@ -13,7 +13,12 @@ export interface ChatSlice {
    * reload, the entry says nothing any more, so a missed `turn/end` can never mark the next turn.
    */
   stopping: Record<string, true>;
-  /** Sends to the open conversation, or begins a new one (its id minted here); false when refused. */
+  /** Why the last message was not sent, and what to do (shown by the message box, which keeps the text); null once one is. */
+  sendFailure: string | null;
+  /**
+   * Sends to the open conversation, or begins a new one (its id minted here); false when it was
+   * not sent (then the window stays where it was and `sendFailure` says why).
+   */
   sendMessage(text: string): Promise<boolean>;
   /** Asks the host to stop the open conversation's running turn. */
   abortTurn(): Promise<void>;
@@ -24,8 +29,10 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
   return (set, get) => ({
     sending: false,
     stopping: {},
+    sendFailure: null,
     async sendMessage(text) {
-      let conversationId = get().openConversationId;
+      const opened = get().openConversationId;
+      let conversationId = opened;
       if (conversationId === null) {
         // A new conversation: its id is minted here and it opens at once with an empty journal, so
         // the events of its first turn fold in live with no reload and no second look-up.
@@ -37,9 +44,12 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
       try {
         await api.call('chat/send', { conversationId, text });
         get().showNotice(null);
+        set({ sendFailure: null });
         return true;
       } catch (error) {
-        get().showNotice(`The message was not sent: ${messageOf(error)}`);
+        // Nothing began: the window goes back to where it was (a new conversation it opened is no conversation).
+        if (opened === null) get().openConversation(null);
+        set({ sendFailure: notSent(error) });
         return false;
       } finally {
         set({ sending: false });
@@ -60,6 +70,17 @@ export function createChatSlice(api: ApiClient): StateCreator<AppState, [], [], 
       }
     },
   });
+}
+
+/**
+ * Pure: what the message box says when a message was not sent. The host answered and refused it
+ * (its reason), or it could not be reached (no answer at all): then to send it again once the window
+ * is connected. Either way the text is still in the box.
+ */
+export function notSent(error: unknown): string {
+  if (error instanceof ApiCallError && error.status !== undefined)
+    return `Not sent: ${messageOf(error)} Your message is still in the box.`;
+  return `Not sent: Home Agent cannot be reached (it may have stopped or be restarting). Your message is still in the box: send it again once the window says Connected.`;
 }
 
 /** Whether the turn's Stop was accepted and the turn still runs (the host reads the devices back). */

@@ -6,7 +6,13 @@ import { messageOf } from './message-of.ts';
 import type { AppState } from './create-app-store.ts';
 import type { LoadStatus } from './load-status.ts';
 import { newestWins } from './newest-wins.ts';
-import { parseSettingText, settingErrorText, settingFields, type SettingKey } from './setting-fields.ts';
+import {
+  formatSettingValue,
+  parseSettingText,
+  settingErrorText,
+  settingFields,
+  type SettingKey,
+} from './setting-fields.ts';
 
 /** The models the server offers, as the model picker shows them. */
 export interface ModelChoices {
@@ -138,10 +144,14 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
       },
       editSetting(key, text) {
         set((state) => ({
-          settingDrafts: { ...state.settingDrafts, [key]: text },
+          // Typed back to what is stored: no change, nothing to save.
+          settingDrafts: sameAsStored(state.settings, key, text)
+            ? without(state.settingDrafts, key)
+            : { ...state.settingDrafts, [key]: text },
           lastSave: null,
-          // A test of other model fields no longer says anything about these.
+          // A test of other model fields no longer says anything about these, nor a model list of another server.
           ...(isModelKey(key) ? { connectionTest: null } : {}),
+          ...(isModelKey(key) && key !== 'model' ? { modelChoices: { status: 'idle', models: [] } } : {}),
         }));
       },
       discardSettingDrafts() {
@@ -173,13 +183,24 @@ function without<T extends object>(record: T, key: keyof T): T {
   return copy;
 }
 
+/** Whether a field's text stands for the value stored now (an emptied field for an unset one). */
+function sameAsStored(settings: Record<string, unknown>, key: SettingKey, text: string): boolean {
+  const kind = kindOf.get(key) ?? 'text';
+  const parsed = parseSettingText(kind, text);
+  if (!parsed.ok) return false;
+  const stored = settings[key];
+  if (parsed.value === null) return stored === undefined || stored === null;
+  return formatSettingValue(kind, parsed.value) === formatSettingValue(kind, stored) && stored !== undefined;
+}
+
 function isModelKey(key: SettingKey): key is ModelSettingKey {
   return (MODEL_SETTING_KEYS as readonly string[]).includes(key);
 }
 
 /**
- * The model fields as the form shows them: a draft wins over the stored value; an emptied draft
- * leaves the field out (the host then uses the setting in use). Drafts that do not parse are left out.
+ * The model fields as the form shows them: a draft wins over the stored value; an emptied draft is
+ * sent as null (not set: the provider's default, not the value saved before). Drafts that do not
+ * parse are left out.
  */
 function modelFields(state: SettingsSlice): ApiInput<'models/list'> {
   const fields: Record<string, unknown> = {};
@@ -190,7 +211,7 @@ function modelFields(state: SettingsSlice): ApiInput<'models/list'> {
       continue;
     }
     const parsed = parseSettingText(kindOf.get(key) ?? 'text', draft);
-    if (parsed.ok && parsed.value !== null) fields[key] = parsed.value;
+    if (parsed.ok) fields[key] = parsed.value;
   }
   return fields as ApiInput<'models/list'>;
 }

@@ -32,20 +32,25 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
   const live = batch.endedAt === undefined;
   const until = live ? Math.max(now, latestKnownTime(batch)) : (batch.endedAt as number);
   const spans = batch.rows.map((row) => rowSpans(row, { batchStartedAt: batch.startedAt, until }));
-  const origin = Math.min(
-    batch.startedAt,
-    ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)),
-  );
-  const end = Math.max(
-    origin + (batch.wallMs ?? 0),
-    ...spans.flatMap((span) => [span.queued?.[1], span.approval?.[1], span.run?.[1]].filter(isNumber)),
-  );
+  // An ended batch: its own clock (where its calls' queues began) and exactly its wall time, so the
+  // axis says what "done in N ms" says; batch/start's stamp is earlier by the time it took to record.
+  const clock = batch.wallMs !== undefined ? batchClockStart(batch) : undefined;
+  const origin =
+    clock ?? Math.min(batch.startedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
+  const end =
+    clock !== undefined
+      ? clock + (batch.wallMs as number)
+      : Math.max(
+          origin + (batch.wallMs ?? 0),
+          ...spans.flatMap((span) => [span.queued?.[1], span.approval?.[1], span.run?.[1]].filter(isNumber)),
+        );
   const spanMs = Math.max(end - origin, 1);
-  const toSegment = (range: [number, number] | undefined): TimelineSegment | undefined =>
-    range && {
-      startPercent: ((range[0] - origin) / spanMs) * 100,
-      widthPercent: (Math.max(range[1] - range[0], 0) / spanMs) * 100,
-    };
+  const toSegment = (range: [number, number] | undefined): TimelineSegment | undefined => {
+    if (range === undefined) return undefined;
+    const from = Math.min(Math.max(range[0], origin), origin + spanMs);
+    const to = Math.min(Math.max(range[1], from), origin + spanMs);
+    return { startPercent: ((from - origin) / spanMs) * 100, widthPercent: ((to - from) / spanMs) * 100 };
+  };
   return {
     spanMs,
     bars: batch.rows.map((row, position) => {
@@ -86,6 +91,16 @@ function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: numb
   }
   // Never started: it waited for as long as the batch has been (or was) open.
   return { queued: [times.batchStartedAt, times.until], approval: undefined, run: undefined };
+}
+
+/** Where the host's clock of this batch started: every finished call's start less its queue; undefined when none finished. */
+function batchClockStart(batch: BatchView): number | undefined {
+  const starts = batch.rows.flatMap((row) =>
+    row.status === 'done' && row.startedAt !== undefined && row.queuedMs !== undefined
+      ? [row.startedAt - row.queuedMs]
+      : [],
+  );
+  return starts.length > 0 ? Math.min(...starts) : undefined;
 }
 
 /** The host's latest time this batch mentions: a floor for a renderer clock that lags the host's. */

@@ -6,6 +6,7 @@ import { turnIsStopping } from '../state/chat-slice.ts';
 /**
  * The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn.
  * It has the focus when the page opens, after a message is sent and when a conversation is opened.
+ * A message that was not sent stays in the box, with why and what to do above it.
  */
 export function Composer() {
   const [text, setText] = useState('');
@@ -21,6 +22,7 @@ export function Composer() {
     return turnIsStopping(state, order?.[order.length - 1]);
   });
   const sendMessage = useAppStore((state) => state.sendMessage);
+  const sendFailure = useAppStore((state) => state.sendFailure);
   const abortTurn = useAppStore((state) => state.abortTurn);
   const input = useRef<HTMLTextAreaElement>(null);
   const canSend = text.trim().length > 0 && !sending && !running;
@@ -46,6 +48,11 @@ export function Composer() {
 
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
+      {sendFailure && (
+        <p className="composer-failure" role="alert" data-testid="send-failure" id="composer-failure">
+          {sendFailure}
+        </p>
+      )}
       <label className="visually-hidden" htmlFor="composer-input">
         Message to Home Agent
       </label>
@@ -58,6 +65,7 @@ export function Composer() {
         rows={2}
         maxLength={20_000}
         value={text}
+        aria-describedby={sendFailure ? 'composer-failure' : undefined}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { DeviceSummary } from '../../host/contract/api-contract.ts';
+import { describeMove, type DeviceSummary } from '../../host/contract/api-contract.ts';
 import { deviceKey } from './device-list.tsx';
 import { DeviceGrants } from './device-grants.tsx';
 import { DeviceIdentityChange } from './device-identity-change.tsx';
@@ -68,6 +68,11 @@ export function DeviceCard(props: { deviceKey: string }) {
       {device.lastError && !device.online && !leftOut && (
         <p className="device-last-error" data-testid="device-last-error">
           Last error ({new Date(device.lastError.at).toLocaleTimeString()}): {device.lastError.message}
+        </p>
+      )}
+      {device.movedFrom && (
+        <p className="side-hint" data-testid="device-moved">
+          {`It ${describeMove({ from: device.movedFrom.path, to: device.path, because: device.movedFrom.because })}, at ${new Date(device.movedFrom.at).toLocaleTimeString()}: its grants came with it.`}
         </p>
       )}
       {device.conflict && (

@@ -8,13 +8,3 @@ export function prettyJson(value: unknown): string {
     return String(value);
   }
 }
-
-/** Pure: a device's state in one line: `on: true, brightness: 100` for an object, its JSON otherwise. */
-export function describeState(value: unknown): string {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0) return '(empty)';
-    return entries.map(([key, item]) => `${key}: ${JSON.stringify(item) ?? String(item)}`).join(', ');
-  }
-  return JSON.stringify(value) ?? String(value);
-}

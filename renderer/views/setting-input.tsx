@@ -1,7 +1,10 @@
 import { formatSettingValue, type SettingField } from '../state/setting-fields.ts';
 import { useAppStore } from './use-app-store.ts';
 
-/** One field of the settings form: its input (showing the draft, else the stored value), its hint, and the host's refusal. */
+/**
+ * One field of the settings form: its input (showing the draft, else the stored value), its hint,
+ * and, right under it, that it was not saved and the host's reason.
+ */
 export function SettingInput(props: { field: SettingField }) {
   const { field } = props;
   const stored = useAppStore((state) => formatSettingValue(field.kind, state.settings[field.key]));
@@ -81,7 +84,7 @@ export function SettingInput(props: { field: SettingField }) {
       )}
       {error !== undefined && (
         <p className="setting-error" id={errorId} role="alert" data-testid="setting-error" data-setting={field.key}>
-          {error}
+          Not saved. {error}
         </p>
       )}
     </div>

@@ -91,7 +91,9 @@ function describeSave(result: SettingsSaveResult): string {
   const names = (keys: SettingKey[]) => keys.map((key) => labelOf.get(key) ?? key).join(', ');
   const parts: string[] = [];
   if (result.saved.length > 0) parts.push(`Saved: ${names(result.saved)}.`);
-  if (result.failed.length > 0) parts.push(`Not saved: ${names(result.failed)} — see beside the field.`);
+  // Why a field was not saved is said under that field; here only which ones to look at.
+  if (result.failed.length > 0)
+    parts.push(`${names(result.failed)}: see under ${result.failed.length === 1 ? 'the field' : 'each field'}.`);
   if (result.saved.some((key) => restartKeys.has(key)))
     parts.push('Some changes apply the next time Home Agent starts.');
   else if (result.saved.length > 0) parts.push('Applies from the next turn.');

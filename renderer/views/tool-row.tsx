@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { describeCallOutcome } from '../../host/contract/api-contract.ts';
+import { describeCallOutcome, describeDeviceState } from '../../host/contract/api-contract.ts';
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
 import type { TimelineBar } from './batch-timeline.ts';
-import { describeState, prettyJson } from './format-value.ts';
+import { prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
 
@@ -165,7 +165,7 @@ function ToolDetails(props: { id: string; row: ToolRowView }) {
             <dd data-testid="tool-details-state">
               {row.stateAfterStop.error
                 ? `${row.stateAfterStop.deviceId} could not be read (${row.stateAfterStop.error.reason}): it may have acted`
-                : `${row.stateAfterStop.deviceId}: ${describeState(row.stateAfterStop.result)}`}
+                : `${row.stateAfterStop.deviceId} is now ${describeDeviceState(row.stateAfterStop.result)}.`}
             </dd>
           </>
         )}

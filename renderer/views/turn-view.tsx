@@ -1,7 +1,7 @@
 import type { TurnItem } from '../state/turns-reducer.ts';
 import { BatchPanel } from './batch-panel.tsx';
 import { ChatMessage } from './chat-message.tsx';
-import { describeState } from './format-value.ts';
+import { describeDeviceState } from '../../host/contract/api-contract.ts';
 import { useAppStore } from './use-app-store.ts';
 import { turnIsStopping } from '../state/chat-slice.ts';
 
@@ -85,10 +85,10 @@ function StatesAfterStop(props: { states: DeviceStateItem[] }) {
             data-readable={state.error ? 'false' : 'true'}
           >
             <span className="device-state-id">{state.deviceId}</span>
-            {state.args ? ` (${describeState(state.args)})` : ''}{' '}
+            {state.args && Object.keys(state.args).length > 0 ? ` (${describeDeviceState(state.args)})` : ''}{' '}
             {state.error
               ? `could not be read (${state.error.reason}${state.error.detail ? `: ${state.error.detail}` : ''}); it may have acted.`
-              : `is now ${describeState(state.result)}`}
+              : `is now ${describeDeviceState(state.result)}.`}
           </li>
         ))}
       </ul>

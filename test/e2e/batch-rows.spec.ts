@@ -100,3 +100,42 @@ test('the time a call waited for the person is shown apart from its run time', a
   expect(end.approvalMs).toBeGreaterThan(0);
   expect(end.runMs).toBeGreaterThanOrEqual(end.approvalMs!);
 });
+
+test('at 360 px a call’s name and its outcome never touch: a long name breaks, the outcome keeps its room', async ({
+  page,
+  harness,
+}) => {
+  const folder = await harness.folder([
+    {
+      toolCalls: [
+        { name: 'output_send__display_1', args: { text: 'Temperature 21.5 °C' } },
+        { name: 'thermometer__read', args: { device_id: 'thermometer-1' } },
+        { name: 'lamp__set', args: { device_id: 'lamp-1', on: true } },
+      ],
+    },
+    { text: 'Done.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    extraArgs: ['--sim-latency-ms', '20'],
+  });
+  await page.setViewportSize({ width: 360, height: 780 });
+  const problems = await openPage(page, host);
+  await send(page, 'show the temperature');
+  const rows = page.getByTestId('tool-row');
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByTestId('tool-outcome')).toHaveCount(3);
+  for (let index = 0; index < 3; index += 1) {
+    const name = (await rows.nth(index).locator('.tool-name').boundingBox())!;
+    const outcome = (await rows.nth(index).getByTestId('tool-outcome').boundingBox())!;
+    const sameLine = name.y < outcome.y + outcome.height && outcome.y < name.y + name.height;
+    // On one line, a clear gap between them; else the outcome is on a line of its own below.
+    if (sameLine) expect(outcome.x - (name.x + name.width), `row ${index + 1}`).toBeGreaterThanOrEqual(6);
+    else expect(outcome.y, `row ${index + 1}`).toBeGreaterThanOrEqual(name.y + name.height);
+    // Nothing runs past the row.
+    const row = (await rows.nth(index).boundingBox())!;
+    expect(name.x + name.width, `row ${index + 1}`).toBeLessThanOrEqual(row.x + row.width + 0.5);
+  }
+  expect(problems).toEqual([]);
+});

@@ -96,11 +96,16 @@ test('Test connection says plainly what is wrong, and a refused value is explain
   await field(page, 'maxSteps').fill('0');
   await field(page, 'baseUrl').fill('127.0.0.1:1234');
   await page.getByTestId('settings-save').click();
+  // Beside each field: that it was not saved, and why; under the form only which fields to look at.
   await expect(page.locator('[data-testid="setting-error"][data-setting="maxSteps"]')).toHaveText(
-    'The step limit is a whole number from 1 to 100.',
+    'Not saved. The step limit is a whole number from 1 to 100.',
   );
   await expect(page.locator('[data-testid="setting-error"][data-setting="baseUrl"]')).toHaveText(
-    'A web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1.',
+    'Not saved. A web address starting with http:// or https://, e.g. http://127.0.0.1:11434/v1.',
+  );
+  // Provider and model were valid: saved; the two refused fields are only named here.
+  await expect(page.getByTestId('settings-status')).toHaveText(
+    'Saved: Provider, Model. Base URL, Max steps: see under each field. Applies from the next turn.',
   );
   expect(problems.filter((problem) => !problem.includes('status of 400'))).toEqual([]);
 });

@@ -1,15 +1,27 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './run-cli.ts';
 
 export interface SimProcess {
   devices: { id: string; kind: string; path: string }[];
+  /** The process id of `home-agent sim`. */
+  pid: number;
+  /** Resolves with all it printed on stderr once that matches `pattern` (what it chose, and why). */
+  stderrWhen(pattern: RegExp): Promise<string>;
+  /** What it printed on stdout so far. */
+  stdout(): string;
   /** Resolves with the first state line of `id` that satisfies `test` (already printed or later). */
   waitForState(id: string, test: (state: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-/** Runs `home-agent sim` as its own process (devices behind socat pseudo-terminals) and reads what it prints. */
+/**
+ * Runs `home-agent sim` as its own process (devices behind socat pseudo-terminals) and reads what it
+ * prints. Unless `env` gives HOME_AGENT_SIM_INDEX, it gets a simulator index of its own (removed when
+ * it stops): no host or simulator of another test changes its ids or its default folder.
+ */
 export function startSimProcess(options: {
   kinds: string[];
   latencyMs?: number;
@@ -20,6 +32,11 @@ export function startSimProcess(options: {
   /** More environment (e.g. HOME_AGENT_SIM_INDEX, so scans in a test see only its own simulators). */
   env?: NodeJS.ProcessEnv;
 }): Promise<SimProcess> {
+  const ownIndex =
+    options.env?.HOME_AGENT_SIM_INDEX === undefined
+      ? mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'))
+      : undefined;
+  const env = { ...process.env, ...(ownIndex ? { HOME_AGENT_SIM_INDEX: ownIndex } : {}), ...options.env };
   const child = spawn(
     process.execPath,
     [
@@ -35,19 +52,29 @@ export function startSimProcess(options: {
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+      env,
     },
   );
   const devices: SimProcess['devices'] = [];
   const states: { id: string; state: Record<string, unknown> }[] = [];
   const waiters = new Set<() => void>();
   let buffer = '';
+  let stdout = '';
   let stderr = '';
-  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.on('close', () => {
+      if (ownIndex) rmSync(ownIndex, { recursive: true, force: true });
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const wake of waiters) wake();
+    });
     child.on('close', (code) => reject(new Error(`home-agent sim exited (${code}) before it was ready: ${stderr}`)));
     child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
       buffer += chunk.toString();
       let newline: number;
       while ((newline = buffer.indexOf('\n')) !== -1) {
@@ -61,6 +88,18 @@ export function startSimProcess(options: {
         if (devices.length === options.kinds.length && second !== 'state') {
           resolve({
             devices,
+            pid: child.pid!,
+            stderrWhen: (pattern) =>
+              new Promise((resolveText) => {
+                const check = (): void => {
+                  if (!pattern.test(stderr)) return;
+                  waiters.delete(check);
+                  resolveText(stderr);
+                };
+                waiters.add(check);
+                check();
+              }),
+            stdout: () => stdout,
             waitForState: (deviceId, test) =>
               new Promise((resolveState) => {
                 const check = (): boolean => {

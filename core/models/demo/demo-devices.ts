@@ -46,6 +46,17 @@ export function devicesOf(tools: readonly ModelTool[]): DemoDevices {
   return new Map([...devices.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)));
 }
 
+/** What the person calls a device: the name they gave it at pairing, else its id. */
+export function spokenName(device: DemoDevice): string {
+  return device.alias ?? device.id;
+}
+
+/** What the person calls the device with this id (its id when the tools name no such device). */
+export function spokenNameOf(devices: DemoDevices, id: unknown): string {
+  const device = typeof id === 'string' ? devices.get(id) : undefined;
+  return device ? spokenName(device) : String(id);
+}
+
 /** The devices of one kind, in id order. */
 export function devicesOfKind(devices: DemoDevices, kind: string): DemoDevice[] {
   return [...devices.values()].filter((device) => device.kind === kind);

@@ -1,13 +1,24 @@
 import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
 import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
 import { planDemoCalls, type PlannedCall } from './plan-demo-calls.ts';
-import { deviceIdsOf } from './demo-devices.ts';
+import { deviceIdsOf, devicesOf, listInWords, spokenNameOf } from './demo-devices.ts';
+import { disabledPluginNames } from '../../prompt/disabled-plugins-section.ts';
 import { describeResult } from './describe-result.ts';
 
 export const DEMO_MODEL_LABEL = 'Demo model — no AI';
 
 const HELP =
-  'I am the demo model — no AI, just a small planner over the simulated devices. Try: "turn on all lamps and show the temperature on the display", "turn off lamp 2", "set lamp 1 to 30 % brightness", "what is the temperature?" or "status". Configure a real model (see the README) to talk freely.';
+  'I am the demo model — no AI, just a small planner over the devices I may use. Try: "turn on all lamps and show the temperature on the display", "turn off lamp 2", "set lamp 1 to 30 % brightness", "what is the temperature?", "switch relay 1 on", "how much power now?" or "status". Configure a real model (see the README) to talk freely.';
+
+/** The help, with the devices it may use now (or that none is granted yet). */
+function help(tools: readonly ModelTool[]): string {
+  const ids = [...devicesOf(tools).keys()];
+  return `${HELP} ${ids.length > 0 ? `The devices I may use now: ${listInWords(ids)}.` : 'No device is granted to me yet: allow some in the Devices tab.'}`;
+}
+
+/** What it says when the person turned the Devices plugin off: that, not that a device does not exist. */
+const DEVICES_OFF =
+  'The Devices plugin is turned off, so I can reach no device and did nothing. Turn it on in the Plugins tab, then ask again.';
 
 interface TurnSoFar {
   userText: string;
@@ -59,8 +70,14 @@ function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
   const argsOf = new Map(
     state.assistants.flatMap((message) => message.toolCalls.map((call) => [call.id, call.args] as const)),
   );
+  const devices = devicesOf(tools);
   const described = state.results.map((result) => ({
-    ...describeResult(result, argsOf.get(result.toolCallId) ?? {}),
+    ...describeResult(
+      result,
+      argsOf.get(result.toolCallId) ?? {},
+      tools.find((tool) => tool.name === result.toolName),
+      (deviceId) => spokenNameOf(devices, deviceId),
+    ),
     acted: !/__(get|read)$/.test(result.toolName),
   }));
   const refusals = planDemoCalls(state.userText, tools).refusals;
@@ -76,7 +93,9 @@ export function planDemoReply(request: ModelRequest): { text: string; calls: Pla
   const state = turnSoFar(request.messages);
   if (state.assistants.length === 0) {
     const plan = planDemoCalls(state.userText, request.tools);
-    if (plan.calls.length === 0 && plan.refusals.length === 0) return { text: HELP, calls: [] };
+    if (plan.calls.length === 0 && disabledPluginNames(request.system).includes('devices'))
+      return { text: DEVICES_OFF, calls: [] };
+    if (plan.calls.length === 0 && plan.refusals.length === 0) return { text: help(request.tools), calls: [] };
     return { text: [...plan.doing, ...plan.refusals].join(' '), calls: plan.calls };
   }
   const wantsDisplay = planDemoCalls(state.userText, request.tools).wantsDisplay;

@@ -29,18 +29,44 @@ function meant(toolName: string, args: Record<string, unknown>): string {
   return args.on !== undefined ? 'switched' : 'changed';
 }
 
+/** The units a tool's description gives its readings: `power_w (W)` → power_w: W. */
+function unitsIn(description: string | undefined): Map<string, string> {
+  const units = new Map<string, string>();
+  for (const found of (description ?? '').matchAll(/\b([a-z][a-z0-9_]*) \(([^()\s]{1,6})\)/g)) {
+    if (found[2] !== 'on/off') units.set(found[1]!, found[2]!);
+  }
+  return units;
+}
+
+/** `voltage_v 229.8 V, relay_1 off`: every scalar of a reading, with its unit where the tool gives one. */
+function readingInWords(state: Record<string, unknown>, units: ReadonlyMap<string, string>): string | undefined {
+  const parts = Object.entries(state).flatMap(([name, value]) => {
+    if (typeof value === 'boolean') return [`${name} ${value ? 'on' : 'off'}`];
+    if (typeof value === 'number' || typeof value === 'string') {
+      const unit = units.get(name);
+      return [`${name} ${String(value)}${unit ? ` ${unit}` : ''}`];
+    }
+    return [];
+  });
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
 /**
  * One line a person can read for a tool result the demo planner saw, honest about the outcome:
- * known device shapes in words ("lamp-1 is on at 100 %"); a failure with what is known of its
+ * known device shapes in words ("lamp-1 is on at 100 %", "relay-1 channel 2 is on"), any other
+ * reading field by field with the units its tool declares; a failure with what is known of its
  * effect — not sent (it did not act), no answer (it may have acted), refused by the device, or not
  * allowed by the person.
  */
 export function describeResult(
   result: ToolResultMessage,
   args: Record<string, unknown> = {},
+  tool?: { description: string },
+  /** What the person calls a device, by id (its alias): the chat names devices as they do. */
+  nameOf: (deviceId: string) => string = (deviceId) => deviceId,
 ): { kind: ResultKind; line: string } {
   const value = parse(result.content);
-  const who = typeof args.device_id === 'string' ? args.device_id : result.toolName;
+  const who = typeof args.device_id === 'string' ? nameOf(args.device_id) : result.toolName;
   if (result.isError) {
     const failure = failureSchema.safeParse(value);
     if (!failure.success) return { kind: 'failed', line: `${who} failed: ${result.content}` };
@@ -56,8 +82,12 @@ export function describeResult(
       return { kind: 'failed', line: `${who} was not ${verb}: ${detail}` };
     return { kind: 'failed', line: `${who} failed: ${detail}` };
   }
-  const device = field(value, 'device_id');
+  const reported = field(value, 'device_id');
+  const device = typeof reported === 'string' ? nameOf(reported) : reported;
   const state = field(value, 'result');
+  const channel = field(state, 'channel');
+  if (typeof device === 'string' && typeof channel === 'number' && typeof field(state, 'on') === 'boolean')
+    return { kind: 'ok', line: `${device} channel ${channel} is ${field(state, 'on') ? 'on' : 'off'}` };
   if (typeof device === 'string' && typeof field(state, 'on') === 'boolean') {
     const brightness = field(state, 'brightness');
     const level = typeof brightness === 'number' ? brightness : undefined;
@@ -76,5 +106,17 @@ export function describeResult(
   const shown = field(value, 'shown') ?? field(state, 'shown');
   if (typeof shown === 'string')
     return { kind: 'ok', line: `${typeof device === 'string' ? device : 'the display'} shows "${shown}"` };
+  if (typeof device === 'string' && typeof state === 'object' && state !== null) {
+    // A switch the device answered with nothing but "done" (an AT board's OK): what was asked, and that it said done.
+    if (Object.keys(state).length === 0 && typeof args.on === 'boolean') {
+      const where = Object.entries(args)
+        .filter(([name, given]) => name !== 'device_id' && name !== 'on' && typeof given === 'number')
+        .map(([name, given]) => ` ${name} ${String(given)}`)
+        .join('');
+      return { kind: 'ok', line: `${device}${where} switched ${args.on ? 'on' : 'off'} (the device said done)` };
+    }
+    const reading = readingInWords(state as Record<string, unknown>, unitsIn(tool?.description));
+    if (reading !== undefined) return { kind: 'ok', line: `${device} reads ${reading}` };
+  }
   return { kind: 'ok', line: `${result.toolName}: ${result.content}` };
 }

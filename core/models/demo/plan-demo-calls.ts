@@ -1,5 +1,14 @@
 import type { ModelTool } from '../model-adapter.ts';
-import { devicesOf, devicesOfKind, listInWords, type DemoDevice, type DemoDevices } from './demo-devices.ts';
+import {
+  devicesOf,
+  devicesOfKind,
+  listInWords,
+  spokenName,
+  spokenNameOf,
+  type DemoDevice,
+  type DemoDevices,
+} from './demo-devices.ts';
+import { planOtherDevices } from './plan-other-devices.ts';
 
 export { deviceIdsOf } from './demo-devices.ts';
 
@@ -51,7 +60,7 @@ const LAMP_WORDS = /\b(lamps?|lights?)\b/;
 const READ_ACTIONS = ['get', 'read'];
 
 function grantHint(device: DemoDevice, action: string): string {
-  return `I may not ${action === 'set' ? 'switch' : action} ${device.id}: its ${action} action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant ${device.id} ${action}`;
+  return `I may not ${action === 'set' ? 'switch' : action} ${spokenName(device)}: its ${action} action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant ${device.id} ${action}`;
 }
 
 /** The lamps the text names: by number, by alias, else all; or why none can be named. */
@@ -60,7 +69,7 @@ function lampTargets(
   lamps: DemoDevice[],
   verb: string,
 ): { ok: true; lamps: DemoDevice[] } | { ok: false; refusal: string } {
-  const known = `The lamps I may use are ${listInWords(lamps.map((lamp) => lamp.id))}`;
+  const known = `The lamps I may use are ${listInWords(lamps.map(spokenName))}`;
   const numbered = [...text.matchAll(/\blamp[\s-]?(\d+)\b/g)].map((found) => `lamp-${found[1]}`);
   if (numbered.length > 0) {
     const missing = numbered.find((id) => !lamps.some((lamp) => lamp.id === id));
@@ -119,7 +128,8 @@ function planLamps(text: string, devices: DemoDevices, plan: DemoPlan): void {
   if (!wantsChange) {
     const reads = readsOf(targets.lamps);
     plan.calls.push(...reads);
-    if (reads.length > 0) plan.doing.push(`Reading ${listInWords(reads.map((call) => String(call.args.device_id)))}.`);
+    if (reads.length > 0)
+      plan.doing.push(`Reading ${listInWords(reads.map((call) => spokenNameOf(devices, call.args.device_id)))}.`);
     return;
   }
   const value = brightness ? Number(brightness[1] ?? brightness[2] ?? brightness[3]) : undefined;
@@ -140,7 +150,7 @@ function planLamps(text: string, devices: DemoDevices, plan: DemoPlan): void {
     if (value !== undefined) args.brightness = value;
     plan.calls.push({ name: lamp.actions.get('set')!.name, args });
   }
-  const ids = listInWords(allowed.map((lamp) => lamp.id));
+  const ids = listInWords(allowed.map(spokenName));
   plan.doing.push(
     value !== undefined ? `Setting ${ids} to ${value} % brightness.` : `Switching ${ids} ${off ? 'off' : 'on'}.`,
   );
@@ -161,19 +171,20 @@ function planThermometers(text: string, devices: DemoDevices, plan: DemoPlan): v
     return;
   }
   plan.calls.push(...reads);
-  const ids = listInWords(reads.map((call) => String(call.args.device_id)));
+  const ids = listInWords(reads.map((call) => spokenNameOf(devices, call.args.device_id)));
   plan.doing.push(plan.wantsDisplay ? `Reading ${ids}, then showing it on the display.` : `Reading ${ids}.`);
 }
 
 function cannotSwitch(device: DemoDevice): string {
   const actions = [...device.actions.keys()];
-  return `I cannot switch ${device.id}: ${actions.length === 1 ? `the only action I may use on it is ${actions[0]}` : `the actions I may use on it are ${listInWords(actions)}`}. If it has another, grant it in the Devices tab.`;
+  return `I cannot switch ${spokenName(device)}: ${actions.length === 1 ? `the only action I may use on it is ${actions[0]}` : `the actions I may use on it are ${listInWords(actions)}`}. If it has another, grant it in the Devices tab.`;
 }
 
 /**
  * Plans the first reply: every independent call goes into one reply (so they run as one parallel
- * batch); a reading to be shown on the display waits for a second reply. What it cannot do is
- * refused by name — no such device, not granted (with the grant to give), out of range.
+ * batch); a reading to be shown on the display waits for a second reply. Lamps, thermometers and
+ * displays are known by name; every other device is planned from its tools (planOtherDevices).
+ * What it cannot do is refused by name — no such device, not granted (with the grant to give), out of range.
  */
 export function planDemoCalls(userText: string, tools: readonly ModelTool[]): DemoPlan {
   const text = userText.toLowerCase();
@@ -192,8 +203,17 @@ export function planDemoCalls(userText: string, tools: readonly ModelTool[]): De
   if (/\bstatus\b/.test(text) && !LAMP_WORDS.test(text)) {
     const reads = readsOf(devicesOfKind(devices, 'lamp'));
     plan.calls.push(...reads);
-    if (reads.length > 0) plan.doing.push(`Reading ${listInWords(reads.map((call) => String(call.args.device_id)))}.`);
+    if (reads.length > 0)
+      plan.doing.push(`Reading ${listInWords(reads.map((call) => spokenNameOf(devices, call.args.device_id)))}.`);
   }
   planThermometers(text, devices, plan);
+  const others = planOtherDevices({
+    text,
+    devices,
+    status: /\b(status|everything)\b/.test(text) && !/\b(on|off)\b/.test(text) && !LAMP_WORDS.test(text),
+  });
+  plan.calls.push(...others.calls);
+  plan.doing.push(...others.doing);
+  plan.refusals.push(...others.refusals);
   return plan;
 }

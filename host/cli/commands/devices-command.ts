@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -15,6 +16,8 @@ import { UsageError, type CliIo } from '../cli-io.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
 import { compactJson } from '../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../core/text/display-name-schema.ts';
+import { explainPairingFailure } from '../explain-pairing-failure.ts';
+import { describeMove } from '../../../devices/discovery/move-reason.ts';
 
 /** The usage lines of `devices`, from its help (the one place they are written). */
 export const DEVICES_USAGE = DEVICES_HELP.usage.map((line) => `home-agent ${line}`).join('\n');
@@ -136,43 +139,58 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     };
     switch (action) {
       case 'pair': {
+        if (!id)
+          throw new UsageError(
+            'devices pair needs the PATH of a port: `home-agent devices scan` lists them (and a running home-agent sim prints its own)',
+          );
         // Stored absolute: a path typed relative to this folder means nothing to a host started elsewhere.
-        const path = resolve(needId());
+        const path = resolve(id);
         const profile =
           values.profile === undefined || BUILTIN_PROFILE_NAMES.includes(values.profile)
             ? values.profile
             : resolve(values.profile);
         const modbus = modbusFlags(values);
         const alias = values.alias === undefined ? undefined : checkedName(values.alias, '--alias');
-        const paired = await pairing.pair({
-          path,
-          ...(alias !== undefined ? { alias } : {}),
-          ...(profile ? { profile } : {}),
-          ...(modbus ? { modbus } : {}),
-          signal: io.signal,
-          confirm: async (candidate) => {
-            io.stdout.write(describeCandidate(candidate));
-            const id = candidate.identity.id;
-            const previous = store.get(id);
-            if (previous === undefined) return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
-            const alwaysAllowed = standing
-              .list()
-              .filter((approval) => approval.deviceId === id)
-              .map((approval) => approval.tool);
-            const replaced = describeReplaced(previous, alwaysAllowed);
-            io.stdout.write(
-              `  ${id} is paired already (${replaced}): pairing it again replaces that pairing, and its name, grants and standing approvals are lost\n`,
-            );
-            return (
-              values.yes === true ||
-              (await askYesNo(
-                `Replace the pairing of ${id}? [y/N] `,
-                io,
-                `${id} is paired already (${replaced}); pairing it again loses its name, grants and standing approvals. Answer on a terminal, or pass --yes to replace it`,
-              ))
-            );
-          },
-        });
+        // Checked first: a port that is not there would be waited for, then blamed on the device or its bus settings.
+        if (!existsSync(path))
+          throw new Error(
+            `no such port ${path} (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
+          );
+        const paired = await pairing
+          .pair({
+            path,
+            ...(alias !== undefined ? { alias } : {}),
+            ...(profile ? { profile } : {}),
+            ...(modbus ? { modbus } : {}),
+            signal: io.signal,
+            confirm: async (candidate) => {
+              io.stdout.write(describeCandidate(candidate));
+              const id = candidate.identity.id;
+              const previous = store.get(id);
+              if (previous === undefined)
+                return values.yes === true || (await askYesNo('Pair this device? [y/N] ', io));
+              const alwaysAllowed = standing
+                .list()
+                .filter((approval) => approval.deviceId === id)
+                .map((approval) => approval.tool);
+              const replaced = describeReplaced(previous, alwaysAllowed);
+              io.stdout.write(
+                `  ${id} is paired already (${replaced}): pairing it again replaces that pairing, and its name, grants and standing approvals are lost\n`,
+              );
+              return (
+                values.yes === true ||
+                (await askYesNo(
+                  `Replace the pairing of ${id}? [y/N] `,
+                  io,
+                  `${id} is paired already (${replaced}); pairing it again loses its name, grants and standing approvals. Answer on a terminal, or pass --yes to replace it`,
+                ))
+              );
+            },
+          })
+          .catch(async (error: unknown) => {
+            if (error instanceof UsageError) throw error;
+            throw new Error(await explainPairingFailure({ path, error, ...(profile ? { profile } : {}) }));
+          });
         if (!paired) {
           io.stdout.write('Not paired.\n');
           return 1;
@@ -196,6 +214,9 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
                 device.identity.kind,
                 `${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}`,
                 `granted: ${device.grants.join(', ') || '(none)'}`,
+                ...(device.movedFrom
+                  ? [describeMove({ from: device.movedFrom.path, to: device.path, because: device.movedFrom.because })]
+                  : []),
               ]
                 .map(safeText)
                 .join('\t')}\n`,

@@ -26,7 +26,10 @@ export const DEVICES_HELP: CommandHelp = {
     'profile FILE are stored absolute. `scan` opens no port (opening one resets many Arduinos): it',
     'prints one line a port, PATH<TAB>SOURCE<TAB>VENDOR:PRODUCT<TAB>SERIAL, empty where unknown. `pair`',
     'opens the path you name, a pseudo-terminal too (socat, simavr); the window opens only serial ports and',
-    'the ports of a running `home-agent sim`. Each action takes --data-dir DIR (default: the app data folder).',
+    'the ports of a running `home-agent sim`. A running host follows a paired device that comes back on',
+    'another port when it can tell without opening one (its /dev/serial/by-id link, a simulator that',
+    'announces it); `list` then says where it moved from. Each action takes --data-dir DIR (default: the',
+    'app data folder).',
   ].join('\n'),
   options: [
     { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },

@@ -29,7 +29,7 @@ export const SERVE_HELP: CommandHelp = {
     { flag: '--host ADDRESS', text: 'The address to listen on (default 127.0.0.1; 0.0.0.0 for the home network).' },
     {
       flag: '--token T',
-      text: 'The token browsers must present, 16 characters or more (default: $HOME_AGENT_TOKEN, else a new random one on loopback).',
+      text: 'The token browsers must present, 16 characters or more (default: $HOME_AGENT_TOKEN, else the one kept in the data folder, made on first use on loopback, so the address survives restarts; home-agent token shows it, home-agent token rotate replaces it).',
     },
     {
       flag: '--allowed-host NAME',

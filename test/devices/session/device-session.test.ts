@@ -102,6 +102,27 @@ describe('DeviceSession', () => {
     expect(session.stats.connects).toBe(2);
   });
 
+  it('takes the late answer of a call its caller stopped as expected: no dropped frame is reported', async () => {
+    const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
+    const device = sim.devices[0]!;
+    const session = owned.add(openTestSession(device.path));
+    await session.whenOnline({ timeoutMs: 5000 });
+    const problems: string[] = [];
+    session.onProblem((problem) => problems.push(problem.problem));
+    const release = device.firmware.hold();
+    const controller = new AbortController();
+    const stopped = reasonOf(session.call('set', { on: true }, { signal: controller.signal }));
+    // The request is on the device when Stop comes: it will act, and answer late.
+    await waitForLog(device.firmware, (entry) => entry.type === 'start' && entry.tool === 'set');
+    controller.abort();
+    expect(await stopped).toBe('aborted');
+    release();
+    // One line after another on the wire: by the time get is answered, the late answer was read.
+    expect(await session.call('get', {})).toEqual({ on: true, brightness: 100 });
+    expect(problems).toEqual([]);
+    expect(session.stats.unmatchedResponse).toBe(0);
+  });
+
   it('drops and reports the late answer of a call that already timed out', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
     const session = owned.add(openTestSession(sim.devices[0]!.path));

@@ -1,11 +1,24 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runSimCommand } from '../../../host/cli/commands/sim-command.ts';
 import { Disposables, openTestSession } from '../../helpers/pty-pair.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
+beforeEach(() => {
+  // No host or simulator of another test may change these simulators' ids or folders.
+  const index = mkdtempSync(join(tmpdir(), 'home-agent-sim-index-'));
+  process.env.HOME_AGENT_SIM_INDEX = index;
+  owned.add({
+    close: async () => {
+      delete process.env.HOME_AGENT_SIM_INDEX;
+      rmSync(index, { recursive: true, force: true });
+    },
+  });
+});
 
 function firstLines(stream: PassThrough, count: number): Promise<string[]> {
   let text = '';
@@ -56,9 +69,6 @@ describe('runSimCommand', () => {
 
 describe('runSimCommand --dir and --ids', () => {
   it('puts the ports at DIR/<kind>-<n> and lets a device come back there with another id', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'home-agent-sim-dir-'));
     owned.add({ close: async () => rmSync(dir, { recursive: true, force: true }) });
     const run = async (ids: string[] | undefined): Promise<string[][]> => {

@@ -36,6 +36,23 @@ function whenNoSimFolder(temporary: string, boundMs: number): Promise<void> {
   });
 }
 
+/** Resolves when `folder` holds exactly `names`: checked on every change of the folder; after `boundMs` anyway. */
+function whenFolderHolds(folder: string, names: string[], boundMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(folder, () => check());
+    const bound = setTimeout(() => finish(), boundMs);
+    function finish(): void {
+      clearTimeout(bound);
+      watcher.close();
+      resolve();
+    }
+    function check(): void {
+      if (readdirSync(folder).sort().join() === names.join()) finish();
+    }
+    check();
+  });
+}
+
 /** Runs `home-agent …` with its own temp folder; resolves once `ready` matches a stdout line. */
 function startUntil(args: string[], ready: RegExp, temporary: string) {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), ...args], {
@@ -54,31 +71,51 @@ function startUntil(args: string[], ready: RegExp, temporary: string) {
     });
     child.on('close', (code) => reject(new Error(`exited (${code}) before it was ready: ${stderr}`)));
   });
-  return { child, started, exited };
+  return { child, started, exited, stdout: () => stdout };
 }
 
 describe.skipIf(!hasSocat)(
   `the simulator's temp folder${hasSocat ? '' : ' (skipped: apt-get install -y socat)'}`,
   () => {
-    for (const [label, args, ready] of [
-      ['home-agent sim', ['sim', '--latency-ms', '0', '--devices', 'lamp,thermometer'], /thermometer-1 thermometer /],
-      ['home-agent serve --sim', ['serve', '--sim', '--port', '0'], /serving at/],
-    ] as const) {
-      it(`does not outlive a SIGKILLed \`${label}\``, async () => {
-        const temporary = mkdtempSync(path.join(tmpdir(), 'home-agent-tmpdir-'));
-        folders.push(temporary);
-        const run = startUntil(
-          [...args, ...(label.startsWith('home-agent serve') ? ['--data-dir', temporary] : [])],
-          ready,
-          temporary,
-        );
-        await run.started;
-        expect(simFolders(temporary)).toHaveLength(1);
-        run.child.kill('SIGKILL');
-        await run.exited;
-        await whenNoSimFolder(temporary, 10_000);
-        expect(simFolders(temporary)).toEqual([]);
-      });
-    }
+    it('does not outlive a SIGKILLed `home-agent serve --sim`', async () => {
+      const temporary = mkdtempSync(path.join(tmpdir(), 'home-agent-tmpdir-'));
+      folders.push(temporary);
+      const run = startUntil(['serve', '--sim', '--port', '0', '--data-dir', temporary], /serving at/, temporary);
+      await run.started;
+      expect(simFolders(temporary)).toHaveLength(1);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      await whenNoSimFolder(temporary, 10_000);
+      expect(simFolders(temporary)).toEqual([]);
+    });
+
+    it('leaves no port of a SIGKILLed `home-agent sim`, whose next start takes the same folder and paths', async () => {
+      const temporary = mkdtempSync(path.join(tmpdir(), 'home-agent-tmpdir-'));
+      folders.push(temporary);
+      const args = ['sim', '--latency-ms', '0', '--devices', 'lamp,thermometer'];
+      const first = startUntil(args, /thermometer-1 thermometer /, temporary);
+      await first.started;
+      const ports = path.join(temporary, 'home-agent-sims', 'sim-1');
+      expect(readdirSync(ports).sort()).toEqual([
+        'home-agent-sim.json',
+        'home-agent-sim.pid',
+        'lamp-1',
+        'lamp-1.device',
+        'thermometer-1',
+        'thermometer-1.device',
+      ]);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      // The guard stops socat, which removes its links: only the record and the stale lock stay.
+      await whenFolderHolds(ports, ['home-agent-sim.json', 'home-agent-sim.pid'], 10_000);
+      expect(readdirSync(ports).sort()).toEqual(['home-agent-sim.json', 'home-agent-sim.pid']);
+      const again = startUntil(args, /thermometer-1 thermometer /, temporary);
+      await again.started;
+      expect(again.stdout()).toBe(
+        `lamp-1 lamp ${path.join(ports, 'lamp-1')}\nthermometer-1 thermometer ${path.join(ports, 'thermometer-1')}\n`,
+      );
+      again.child.kill('SIGTERM');
+      await again.exited;
+    });
   },
 );

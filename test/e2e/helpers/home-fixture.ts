@@ -5,7 +5,7 @@ import path from 'node:path';
 import { runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 import { makeHostFolder, type HostFolder, type ScriptedReply } from './scripted-replies.ts';
-import { startHost, type RunningHost } from './start-host.ts';
+import { startHost, type RunningHost, type StartHostOptions } from './start-host.ts';
 import { watchForPageProblems } from './watch-for-page-problems.ts';
 
 /**
@@ -22,14 +22,21 @@ export class Home {
 
   constructor(private readonly testInfo: TestInfo) {}
 
-  /** Starts `serve` on this home's data folder (made on first use with `replies`); `port` to come back where it was. */
-  async serve(options: { replies?: ScriptedReply[]; port?: number } = {}): Promise<RunningHost> {
+  /**
+   * Starts `serve` on this home's data folder (made on first use with `replies`); `port` to come back
+   * where it was. No --sim and the scripted model unless `sim` and `provider` say otherwise (`npm
+   * start`'s home is `sim: true, provider: 'none'`: its simulated devices and the demo model).
+   */
+  async serve(
+    options: { replies?: ScriptedReply[]; port?: number; sim?: boolean; provider?: StartHostOptions['provider'] } = {},
+  ): Promise<RunningHost> {
     await this.index();
     this.folder ??= await makeHostFolder(options.replies ?? [{ text: 'ok' }]);
     const host = await startHost({
       dataDir: this.folder.dataDir,
       scriptFile: this.folder.scriptFile,
-      sim: false,
+      sim: options.sim ?? false,
+      ...(options.provider ? { provider: options.provider } : {}),
       extraArgs: options.port !== undefined ? ['--port', String(options.port)] : [],
     });
     this.owned.push(() => host.stop());
@@ -76,13 +83,15 @@ export class Home {
    * `$HOME_AGENT_SCREENS_DIR` when set (the same folder the other screenshot specs use).
    */
   async screenshot(page: Page, name: string): Promise<void> {
-    const file = this.testInfo.outputPath(`${name}.png`);
+    const file = this.testInfo.outputPath(`${name.replace(/\//g, '-')}.png`);
     await page.screenshot({ path: file, fullPage: false });
     await this.testInfo.attach(name, { path: file, contentType: 'image/png' });
     const folder = process.env.HOME_AGENT_SCREENS_DIR;
     if (folder) {
-      await mkdir(folder, { recursive: true });
-      await copyFile(file, path.join(folder, `${name}.png`));
+      // A name may hold a folder (`first-hour/01-…`): the screens of one story stay together.
+      const target = path.join(folder, `${name}.png`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await copyFile(file, target);
     }
   }
 

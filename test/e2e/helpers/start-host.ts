@@ -13,6 +13,8 @@ export interface RunningHost {
   token: string;
   /** SIGTERM, then waits for the process to exit (SIGKILL if it does not within the grace time). */
   stop(): Promise<void>;
+  /** What it logged on stderr so far. */
+  stderr(): string;
 }
 
 export interface StartHostOptions {
@@ -77,7 +79,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       signal.addEventListener('abort', () => fail(`printed no serving line within ${timeoutMs} ms`), { once: true });
     });
     const [, origin, , token] = match as unknown as [string, string, string, string];
-    return { url: `${origin}#token=${token}`, origin, token, stop };
+    return { url: `${origin}#token=${token}`, origin, token, stop, stderr: () => stderr.join('') };
   } catch (error) {
     await stop();
     throw error;

@@ -180,7 +180,7 @@ describe('ask’s output for people', () => {
     output.handle(event({ type: 'turn/end', reason: 'aborted' }));
     expect(written).toBe(
       [
-        'lamp-1 read after the stop (lamp__get): {"on":true,"brightness":100}',
+        'lamp-1 read after the stop: it is now on, brightness 100 %',
         'lamp-2 could not be read after the stop (unauthorized: lamp-2: get is not granted): it may have acted',
         'Stopped.',
         '',

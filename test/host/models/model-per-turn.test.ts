@@ -89,16 +89,17 @@ describe('the model of the next turn', () => {
     expect(JSON.parse(model.requests.at(-1)!.body)).toMatchObject({ model: 'big-model' });
   });
 
-  it('ends the turn with a message for the person when the saved choice cannot be used, and says so in app/info', async () => {
+  it('ends the turn with a message for the person when the saved choice cannot be used, and says so in app/info, in the window’s words', async () => {
     const host = await openHost();
     await host.handlers['settings/set']({ key: 'provider', value: 'openai' });
     const failed = await turn(host, 'hi');
-    expect(failed.end).toMatchObject({
-      reason: 'error',
-      error: expect.stringContaining('needs --model M, or a Model in Settings'),
-    });
+    const inWindow =
+      'The openai provider needs a model: fill in Model in Settings ("Show the server’s models" lists what the server offers).';
+    expect(failed.end).toMatchObject({ reason: 'error', error: expect.stringContaining(inWindow) });
     const info = await host.handlers['app/info']({});
-    expect(info.model).toMatchObject({ ok: false, notice: expect.stringContaining('cannot be used') });
+    expect(info.model).toMatchObject({ ok: false, notice: `The model settings cannot be used: ${inWindow}` });
+    // No flag a window cannot take.
+    expect(JSON.stringify([failed.end, info.model])).not.toMatch(/--provider|--model|home-agent models/);
   });
 
   it('starts the window anyway when stored model settings cannot be used, but not a command line that chose them', async () => {
@@ -150,6 +151,21 @@ describe('the model server from the Settings form', () => {
       ok: true,
       message: 'The demo model needs no server: nothing to connect to.',
     });
+  });
+
+  it('tests the address the form gives: an emptied field (null) is the provider’s default, not the saved address', async () => {
+    const model = await server();
+    model.reply(openAiCompatible(['small-model'], 'unused'));
+    const host = await openHost();
+    await host.handlers['settings/set']({ key: 'provider', value: 'ollama' });
+    await host.handlers['settings/set']({ key: 'baseUrl', value: model.url });
+    const tested = await host.handlers['models/test']({ baseUrl: null, model: 'small-model' });
+    // Ollama's default address, where nothing answers here; the saved server is not asked.
+    expect(tested.message).toContain('127.0.0.1:11434');
+    expect(model.requests).toEqual([]);
+    // Without the field, the saved address is the one in the form: that server is asked.
+    await host.handlers['models/test']({ model: 'small-model' });
+    expect(model.requests).toHaveLength(1);
   });
 
   it('says plainly when nothing answers at the address', async () => {

@@ -320,3 +320,36 @@ describe('PairedDeviceStore pinned declarations', () => {
     expect(devices.get('lamp-7f3a')?.pinned).toBeUndefined();
   });
 });
+
+describe('PairedDeviceStore followed ports', () => {
+  const followed: PairedDevice = {
+    ...kitchenLamp,
+    path: '/dev/ttyUSB1',
+    serialLink: 'usb-FTDI_FT232R_USB_UART_A10K4ZQX-if00-port0',
+    movedFrom: { path: '/dev/ttyUSB0', at: 1_700_000_200_000, because: 'usb-serial' },
+  };
+
+  it('keeps a device’s by-id link and where it was followed from across a close and reopen', () => {
+    const first = open();
+    first.devices.save(followed);
+    first.db.close();
+    expect(open().devices.list()).toEqual([followed]);
+  });
+
+  it('refuses a by-id link that is not one file name', () => {
+    const { devices } = open();
+    for (const serialLink of ['../../etc/passwd', 'usb-\u001b[2J', ''])
+      expect(() => devices.save({ ...followed, serialLink })).toThrow(
+        expect.objectContaining({ kind: 'invalid_value', detail: expect.stringContaining('by-id link') }),
+      );
+    expect(devices.list()).toEqual([]);
+  });
+
+  it('keeps a device whose stored move does not read, without saying it moved', () => {
+    const { db, devices } = open();
+    devices.save(followed);
+    db.prepare('UPDATE paired_devices SET moved_from = \'{"path":1}\'').run();
+    const { movedFrom: _movedFrom, ...rest } = followed;
+    expect(devices.list()).toEqual([rest]);
+  });
+});

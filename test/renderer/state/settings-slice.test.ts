@@ -136,3 +136,56 @@ describe('settings slice', () => {
     expect([store.getState().settingDrafts, store.getState().settingErrors]).toEqual([{}, {}]);
   });
 });
+
+describe('settings slice: the model server and what the form says', () => {
+  it('tests the address in the form: an emptied Base URL is sent as not set, not left out for the saved one', async () => {
+    const { host } = await startSettingsHost({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm' });
+    host.routes['models/test'] = () => ({ result: { ok: false, message: 'tried' } });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    store.getState().editSetting('baseUrl', '');
+    await store.getState().testConnection();
+    expect(host.requests.get('models/test')).toEqual([{ provider: 'openai', baseUrl: null, model: 'm' }]);
+  });
+
+  it('clears the previous provider’s status lines (its models, its connection test) when the provider changes', async () => {
+    const { host } = await startSettingsHost({ provider: 'openai', model: 'm' });
+    host.routes['models/list'] = () => ({
+      result: { ok: false, message: 'No model server at http://127.0.0.1:1/v1.' },
+    });
+    host.routes['models/test'] = () => ({
+      result: { ok: false, message: 'No model server at http://127.0.0.1:1/v1.' },
+    });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    await store.getState().loadModelChoices();
+    await store.getState().testConnection();
+    expect(store.getState().modelChoices.status).toBe('failed');
+    store.getState().editSetting('provider', 'ollama');
+    expect(store.getState().modelChoices).toEqual({ status: 'idle', models: [] });
+    expect(store.getState().connectionTest).toBeNull();
+  });
+
+  it('keeps the model list when only the model is chosen from it', async () => {
+    const { host } = await startSettingsHost({ provider: 'openai' });
+    host.routes['models/list'] = () => ({ result: { ok: true, models: [{ id: 'small' }, { id: 'big' }] } });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    await store.getState().loadModelChoices();
+    store.getState().editSetting('model', 'big');
+    expect(store.getState().modelChoices).toEqual({ status: 'loaded', models: [{ id: 'small' }, { id: 'big' }] });
+  });
+
+  it('counts a field typed back to its saved value as unchanged: Save then says nothing was saved', async () => {
+    const { host } = await startSettingsHost({ maxSteps: 8, model: 'llama3.1' });
+    const store = open(host);
+    await store.getState().refreshSettings();
+    store.getState().editSetting('maxSteps', '9');
+    store.getState().editSetting('maxSteps', '8');
+    store.getState().editSetting('model', 'llama3.1');
+    store.getState().editSetting('persona', '');
+    expect(store.getState().settingDrafts).toEqual({});
+    expect(await store.getState().saveSettings()).toEqual({ saved: [], failed: [] });
+    expect(host.requests.get('settings/set')).toBeUndefined();
+  });
+});

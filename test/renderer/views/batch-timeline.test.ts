@@ -61,3 +61,20 @@ describe('computeBatchTimeline', () => {
     expect(computeBatchTimeline(batch, 99_999).bars[1]?.approval).toBeUndefined();
   });
 });
+
+describe('the axis of an ended batch', () => {
+  it('spans exactly its wall time, as "done in N ms" says, though batch/start was stamped before its clock began', () => {
+    // Recording batch/start took 7 ms: it is stamped 1093, while the batch's clock (every queue's start) began at 1100.
+    const events = skeletonTurn().map((event) => (event.type === 'batch/start' ? { ...event, at: 1093 } : event));
+    const batch = foldEvents(emptyFoldedData, events).batches.b1!;
+    expect(batch.wallMs).toBe(201);
+    const timeline = computeBatchTimeline(batch, 99_999);
+    expect(timeline.spanMs).toBe(201);
+    // The same bars as when both agree: hand-computed percentages of 201 ms.
+    expect(timeline.bars.map((bar) => [rounded(bar.queued?.startPercent), rounded(bar.run?.widthPercent)])).toEqual([
+      [0, 98.507],
+      [0, 48.259],
+      [0, 23.881],
+    ]);
+  });
+});

@@ -83,7 +83,7 @@ const FIRST_REPLIES: {
     request: 'turn off the kitchen lamp',
     tools: WITH_ALIAS,
     calls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: false } }],
-    text: 'Switching lamp-1 off.',
+    text: 'Switching Kitchen off.',
   },
   {
     request: 'turn on lamp 1',
@@ -271,6 +271,17 @@ describe('the demo planner’s last reply', () => {
     expect(reply.text).toBe(
       'Not everything worked.\n- lamp-1 is on at 100 %\n- I may not switch lamp-2: its set action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant lamp-2 set',
     );
+  });
+
+  it('names a device as the person named it ("Desk lamp"), not by its id', () => {
+    const desk = SIM.map((tool) =>
+      tool.name.startsWith('lamp__') ? deviceTool(tool.name, ['lamp-1 ("Desk lamp")', 'lamp-2']) : tool,
+    );
+    expect(first('turn on lamp 1', desk)).toEqual({
+      text: 'Switching Desk lamp on.',
+      calls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: true } }],
+    });
+    expect(afterResults('turn on lamp 1', [lampOn('lamp-1')], desk).text).toBe('Done.\n- Desk lamp is on at 100 %');
   });
 
   it('answers a question with the reading alone (nothing was done, so no Done)', () => {
