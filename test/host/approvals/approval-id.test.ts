@@ -1,9 +1,25 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { Host } from '../../../host/app/create-host.ts';
 import { dispatchApiCall } from '../../../host/api/dispatch-api-call.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
+
+// The window's API pairs only ports a running simulator announced: this file's simulators announce
+// theirs in an index of its own, which the in-process host reads too.
+const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
+const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
+beforeAll(() => {
+  process.env.HOME_AGENT_SIM_INDEX = index;
+});
+afterAll(() => {
+  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
+  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
+  rmSync(index, { recursive: true, force: true });
+});
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -36,7 +52,7 @@ async function twoWaitingQuestions(): Promise<{
 }> {
   const data = tempDataDir();
   cleanups.push(() => data.remove());
-  const sim = await startSimProcess({ kinds: ['relay', 'relay'] });
+  const sim = await startSimProcess({ kinds: ['relay', 'relay'], env: { HOME_AGENT_SIM_INDEX: index } });
   cleanups.push(() => sim.stop());
   const { host } = await startTestHost({
     dataDir: data.dir,

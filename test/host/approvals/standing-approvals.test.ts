@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { databaseFileOf } from '../../../host/config/data-dir.ts';
@@ -6,6 +9,19 @@ import { StandingApprovalStore } from '../../../host/store/standing-approval-sto
 import { jsonLines, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
+
+// The window's API pairs only ports a running simulator announced: this file's simulators announce
+// theirs in an index of its own, which the in-process host reads too.
+const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
+const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
+beforeAll(() => {
+  process.env.HOME_AGENT_SIM_INDEX = index;
+});
+afterAll(() => {
+  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
+  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
+  rmSync(index, { recursive: true, force: true });
+});
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -22,7 +38,7 @@ const switchOn = (deviceId: string) => [
 async function setup(turns: string[]) {
   const data = tempDataDir();
   cleanups.push(() => data.remove());
-  const sim = await startSimProcess({ kinds: ['relay', 'relay'] });
+  const sim = await startSimProcess({ kinds: ['relay', 'relay'], env: { HOME_AGENT_SIM_INDEX: index } });
   cleanups.push(() => sim.stop());
   const { host, notices } = await startTestHost({
     dataDir: data.dir,
@@ -119,7 +135,7 @@ describe('ask without a terminal', () => {
   it('says that it does not prompt and how to allow the call, and honours a standing approval of the data folder', async () => {
     const data = tempDataDir();
     cleanups.push(() => data.remove());
-    const sim = await startSimProcess({ kinds: ['relay'] });
+    const sim = await startSimProcess({ kinds: ['relay'], env: { HOME_AGENT_SIM_INDEX: index } });
     cleanups.push(() => sim.stop());
     const path = sim.devices[0]!.path;
     const pair = await runCli(['devices', 'pair', path, '--profile', 'at-relay-4', '--yes', '--data-dir', data.dir]);
