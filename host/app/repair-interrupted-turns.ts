@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
+import { batchesOfTurn, emptyCallRecords, foldCallRecords } from '../../core/events/fold-call-records.ts';
 import { answerDanglingCalls, danglingCalls } from '../../core/agent/answer-dangling-calls.ts';
 import { renderOutcomeForModel } from '../../core/tools/tool-result.ts';
 import type { CallOutcome } from '../../core/tools/call-outcome.ts';
@@ -6,13 +7,15 @@ import type { SqliteConversationStore } from '../store/sqlite-conversation-store
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool/end' }>;
 
-const STOPPED = 'Home Agent stopped during this turn, so it did not finish.';
+const STOPPED_WORDS = 'Home Agent stopped during this turn';
+const STOPPED = `${STOPPED_WORDS}, so it did not finish.`;
 
 /**
  * A process killed during a turn leaves a `turn/start` without `turn/end`, and maybe a batch whose
  * calls never ended and an assistant message whose calls have no results. At start-up each such
  * turn is closed in the journal (every open call gets its `tool/end` — `unknown` if it had started,
- * `not_sent` if not — then its batch, step and turn end, as aborted), and every unanswered call in
+ * `not_sent` if not — then its batch, step and turn end, as aborted; calls started while the reply
+ * streamed get the assistant message the crash kept from being stored), and every unanswered call in
  * the messages gets its result from what the journal holds: its recorded `tool/end`, else the
  * outcome just written. So every front end shows the turn as over, and the history stays valid for
  * every provider (each result it writes is marked `writtenBy: 'repair'`). A turn another process is
@@ -28,34 +31,65 @@ export function repairInterruptedTurns(
   const conversations = new Set(unfinished.map((turn) => turn.conversationId));
   for (const { conversationId, turnId } of unfinished) {
     const events = store.loadEvents(conversationId).filter((event) => event.turnId === turnId);
-    for (const event of closingEvents(events, now())) store.appendEvent({ ...event, conversationId, turnId });
+    const closing = closingEvents(events, now());
+    for (const event of closing) store.appendEvent({ ...event, conversationId, turnId });
+    // A reply the crash cut while its early calls ran never stored its assistant message: store it
+    // with those calls (their arguments came on their early tool/start), so each gets its answer.
+    for (const declared of closing)
+      if (declared.type === 'batch/start')
+        store.appendMessage(conversationId, {
+          role: 'assistant',
+          text: events
+            .flatMap((event) => (event.type === 'text/delta' && event.step === declared.step ? [event.text] : []))
+            .join(''),
+          toolCalls: declared.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
+        });
   }
   let calls = 0;
   for (const conversationId of conversations) calls += answerFromJournal(store, conversationId);
   return { turns: unfinished.length, calls };
 }
 
-/** The events that close a turn's open calls, batches and steps, then the turn, in that order. */
+/**
+ * The events that close a turn's open calls, batches and steps, then the turn, in that order,
+ * read through core's fold of call records. A batch whose reply never ended (its calls started
+ * while it streamed, each early `tool/start` carrying its arguments) is declared first, serial:
+ * those calls ran one at a time.
+ */
 function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] {
-  const started = new Set(events.filter((event) => event.type === 'tool/start').map((event) => event.callId));
-  const ended = new Map(events.filter((event) => event.type === 'tool/end').map((event) => [event.callId, event]));
-  const closed = new Set(events.filter((event) => event.type === 'batch/end').map((event) => event.batchId));
   const closing: AgentEvent[] = [];
+  const first = events[0];
+  if (first === undefined) return closing;
   const base = { at, conversationId: '', turnId: '' };
-  for (const batch of events) {
-    if (batch.type !== 'batch/start' || closed.has(batch.batchId)) continue;
+  const records = foldCallRecords(emptyCallRecords, events);
+  for (const batch of batchesOfTurn(records, first.conversationId, first.turnId)) {
+    if (batch.endedAt !== undefined) continue;
+    if (batch.mode === undefined)
+      closing.push({
+        ...base,
+        type: 'batch/start',
+        step: batch.step,
+        batchId: batch.id,
+        mode: 'serial',
+        reason: `serial: ${STOPPED_WORDS} while the reply streamed; only the calls that had started ran, one at a time`,
+        calls: batch.calls.map((call) => ({
+          index: call.index,
+          callId: call.callId,
+          name: call.name,
+          args: call.args,
+        })),
+      });
     let executed = 0;
     for (const call of batch.calls) {
-      const end = ended.get(call.callId);
-      if (end) {
-        if (end.ok) executed++;
+      if (call.status === 'done') {
+        if (call.ok) executed++;
         continue;
       }
-      const outcome: CallOutcome = started.has(call.callId) ? 'unknown' : 'not_sent';
+      const outcome: CallOutcome = call.status === 'running' ? 'unknown' : 'not_sent';
       closing.push({
         ...base,
         type: 'tool/end',
-        batchId: batch.batchId,
+        batchId: batch.id,
         callId: call.callId,
         name: call.name,
         index: call.index,
@@ -74,7 +108,7 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
         endedAt: at,
       });
     }
-    closing.push({ ...base, type: 'batch/end', batchId: batch.batchId, wallMs: 0, executed });
+    closing.push({ ...base, type: 'batch/end', batchId: batch.id, wallMs: 0, executed });
   }
   const openSteps = events.filter(
     (event) =>

@@ -19,6 +19,16 @@ export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outco
 export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
+export {
+  batchesOfTurn,
+  emptyCallRecords,
+  foldCallRecords,
+  type BatchRecord,
+  type CallRecord,
+  type CallRecords,
+  type CallStatus,
+  type StateAfterStop,
+} from '../../core/events/fold-call-records.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */
 export type HostAgentEvent = AgentEvent;

@@ -13,11 +13,11 @@ export function BatchPanel(props: { batchId: string }) {
   const now = useNow(batch !== undefined && batch.endedAt === undefined);
   if (!batch) return null;
   const timeline = computeBatchTimeline(batch, now);
-  const finished = batch.rows.filter((row) => row.status === 'done').length;
+  const finished = batch.calls.filter((row) => row.status === 'done').length;
   const titleId = `batch-title-${batch.id}`;
   return (
     <section
-      className={`batch-panel batch-panel-${batch.mode}`}
+      className={`batch-panel batch-panel-${batch.mode ?? 'streaming'}`}
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}
@@ -27,26 +27,28 @@ export function BatchPanel(props: { batchId: string }) {
           Batch {batch.sequence}
         </h3>
         <span className="batch-mode" data-testid="batch-mode">
-          {batch.mode}
+          {batch.mode ?? 'starting while the reply streams'}
         </span>
-        <span className="batch-reason" data-testid="batch-reason">
-          {reasonWithoutMode(batch.reason)}
-        </span>
+        {batch.reason !== undefined && (
+          <span className="batch-reason" data-testid="batch-reason">
+            {reasonWithoutMode(batch.reason)}
+          </span>
+        )}
         <span className="batch-totals">
           {batch.wallMs !== undefined ? (
             <>
-              <span data-testid="batch-executed">{batch.executed}</span> of {batch.rows.length} done in{' '}
+              <span data-testid="batch-executed">{batch.executed}</span> of {batch.calls.length} done in{' '}
               <span data-testid="batch-wall-time">{formatDuration(batch.wallMs)}</span>
             </>
           ) : batch.interrupted ? (
             'interrupted'
           ) : (
-            `${finished} of ${batch.rows.length} finished`
+            `${finished} of ${batch.calls.length} finished`
           )}
         </span>
       </header>
       <ol className="tool-rows">
-        {batch.rows.map((row, position) => (
+        {batch.calls.map((row, position) => (
           <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
         ))}
       </ol>

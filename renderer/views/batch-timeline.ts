@@ -1,4 +1,4 @@
-import type { BatchView, ToolRowView } from '../state/batches-reducer.ts';
+import type { BatchRecord, CallRecord } from '../../host/contract/api-contract.ts';
 
 /** A stretch of a call's bar on the batch's shared axis, in percent of the axis. */
 export interface TimelineSegment {
@@ -28,15 +28,15 @@ export interface BatchTimeline {
  * Finished calls use tool/end's exact times (queued = startedAt − queuedMs … startedAt, run =
  * startedAt … endedAt); a call still running grows to `now`, a queued one waits until `now`.
  */
-export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeline {
+export function computeBatchTimeline(batch: BatchRecord, now: number): BatchTimeline {
   const live = batch.endedAt === undefined;
   const until = live ? Math.max(now, latestKnownTime(batch)) : (batch.endedAt as number);
-  const spans = batch.rows.map((row) => rowSpans(row, { batchStartedAt: batch.startedAt, until }));
+  const spans = batch.calls.map((row) => rowSpans(row, { batchStartedAt: batch.openedAt, until }));
   // An ended batch: its own clock (where its calls' queues began) and exactly its wall time, so the
   // axis says what "done in N ms" says; batch/start's stamp is earlier by the time it took to record.
   const clock = batch.wallMs !== undefined ? batchClockStart(batch) : undefined;
   const origin =
-    clock ?? Math.min(batch.startedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
+    clock ?? Math.min(batch.openedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
   const end =
     clock !== undefined
       ? clock + (batch.wallMs as number)
@@ -53,7 +53,7 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
   };
   return {
     spanMs,
-    bars: batch.rows.map((row, position) => {
+    bars: batch.calls.map((row, position) => {
       const span = spans[position] as RowSpans;
       return {
         callId: row.callId,
@@ -72,7 +72,7 @@ interface RowSpans {
   run: [number, number] | undefined;
 }
 
-function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: number }): RowSpans {
+function rowSpans(row: CallRecord, times: { batchStartedAt: number; until: number }): RowSpans {
   if (row.status === 'done' && row.startedAt !== undefined && row.endedAt !== undefined) {
     // The approval comes before the tool's own work (the gates run first): its wait opens the call.
     const approvalEnd = Math.min(row.startedAt + (row.approvalMs ?? 0), row.endedAt);
@@ -94,8 +94,8 @@ function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: numb
 }
 
 /** Where the host's clock of this batch started: every finished call's start less its queue; undefined when none finished. */
-function batchClockStart(batch: BatchView): number | undefined {
-  const starts = batch.rows.flatMap((row) =>
+function batchClockStart(batch: BatchRecord): number | undefined {
+  const starts = batch.calls.flatMap((row) =>
     row.status === 'done' && row.startedAt !== undefined && row.queuedMs !== undefined
       ? [row.startedAt - row.queuedMs]
       : [],
@@ -104,8 +104,8 @@ function batchClockStart(batch: BatchView): number | undefined {
 }
 
 /** The host's latest time this batch mentions: a floor for a renderer clock that lags the host's. */
-function latestKnownTime(batch: BatchView): number {
-  return Math.max(batch.startedAt, ...batch.rows.map((row) => Math.max(row.endedAt ?? 0, row.runningSince ?? 0)));
+function latestKnownTime(batch: BatchRecord): number {
+  return Math.max(batch.openedAt, ...batch.calls.map((row) => Math.max(row.endedAt ?? 0, row.runningSince ?? 0)));
 }
 
 function isNumber(value: number | undefined): value is number {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { describeCallOutcome, describeDeviceState } from '../../host/contract/api-contract.ts';
+import { describeCallOutcome, describeDeviceState, type CallRecord } from '../../host/contract/api-contract.ts';
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
-import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
 import type { TimelineBar } from './batch-timeline.ts';
@@ -14,7 +13,7 @@ import { useAppStore } from './use-app-store.ts';
  * arguments and the result, or the error with its hint), the person's approval where asked, the
  * outcome in words, and its bar on the batch's time axis with any wait for the person apart.
  */
-export function ToolRow(props: { batchId: string; row: ToolRowView; bar: TimelineBar | undefined }) {
+export function ToolRow(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
   // By batch and call: a call id alone repeats across conversations.
   const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
@@ -103,7 +102,7 @@ export function ToolRow(props: { batchId: string; row: ToolRowView; bar: Timelin
 }
 
 /** The expanded row: everything known of the call, in full. */
-function ToolDetails(props: { id: string; row: ToolRowView }) {
+function ToolDetails(props: { id: string; row: CallRecord }) {
   const { row } = props;
   const words =
     row.status === 'interrupted'
@@ -175,7 +174,7 @@ function ToolDetails(props: { id: string; row: ToolRowView }) {
 }
 
 /** Queued, ran, and the person's wait apart: `runMs` includes the wait, so the run is what is left. */
-function timeText(row: ToolRowView): string {
+function timeText(row: CallRecord): string {
   const waited = row.approvalMs ?? 0;
   const parts = [`queued ${formatDuration(row.queuedMs ?? 0)}`, `ran ${formatDuration((row.runMs ?? 0) - waited)}`];
   if (row.approvalMs !== undefined) parts.push(`waited ${formatDuration(waited)} for you`);
@@ -199,7 +198,7 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
 }
 
 /** Where the call stands, in words: queued, running, or its outcome (done, failed, not sent, unknown). */
-function Outcome(props: { row: ToolRowView }) {
+function Outcome(props: { row: CallRecord }) {
   const { row } = props;
   if (row.status === 'queued') return <span className="tool-outcome tool-outcome-waiting">queued</span>;
   if (row.status === 'running') return <span className="tool-outcome tool-outcome-waiting">running…</span>;

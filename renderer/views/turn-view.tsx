@@ -18,7 +18,7 @@ export function TurnView(props: { turnId: string }) {
       const batch = state.batches[id];
       return (
         batch?.turnId === props.turnId &&
-        batch.rows.some((row) => row.outcome === 'unknown' || row.status === 'interrupted')
+        batch.calls.some((call) => call.outcome === 'unknown' || call.status === 'interrupted')
       );
     });
   });

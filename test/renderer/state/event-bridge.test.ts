@@ -82,7 +82,7 @@ describe('startEventBridge', () => {
     expect(state.appInfo?.model.label).toBe('Demo model — no AI');
     expect(state.conversations.map((entry) => entry.id)).toEqual(['c1']);
     expect(state.turnOrder.c1).toEqual(['t1']);
-    expect(state.batches.b1?.rows.map((row) => [row.name, row.ok])).toEqual([
+    expect(state.batches.b1?.calls.map((row) => [row.name, row.ok])).toEqual([
       ['lamp__set', true],
       ['lamp__set', false],
       ['thermometer__read', true],
@@ -133,7 +133,7 @@ describe('startEventBridge', () => {
       { kind: 'batch', batchId: 'b1' },
       { kind: 'assistant', step: 1, text: 'Done.', final: true },
     ]);
-    expect(state.batches.b1?.rows.map((row) => row.status)).toEqual(['done', 'done', 'done']);
+    expect(state.batches.b1?.calls.map((row) => row.status)).toEqual(['done', 'done', 'done']);
     expect(state.turns.t1?.status).toBe('done');
   });
 
