@@ -1,6 +1,7 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
 // the devices bench, the boards bench, the UI frame bench when they are available, and the soak
-// (1,000 turns in one serve), MCP calls over stdio (server-everything). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
+// (1,000 turns in one serve), MCP calls over stdio (server-everything), the first tool's start while
+// the reply streams (firstTool). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
 // or `--only a,b`) runs only those entries (ENTRIES below names them); the JSON then holds only their keys.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import type { UiFramesResult } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
 import type { ContextBench, ContextRun } from './context-bench.ts';
 import type { McpBench } from './mcp-bench.ts';
+import type { FirstToolBench } from './first-tool-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
@@ -42,6 +44,8 @@ interface BenchReport {
   context?: unknown;
   /** One MCP call over stdio beside the same handler in-process (µs), and 8 calls parallel vs serial; or `{ failed }`. */
   mcp?: unknown;
+  /** Call 0's content_block_stop → its tool/start, and the turn's wall time, early start on vs off; or `{ failed }`. */
+  firstTool?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -143,6 +147,16 @@ async function mcpEntry(): Promise<unknown> {
   }
 }
 
+/** The first-tool bench runs the real agent against a loopback Anthropic server; its failure is `{ failed }`. */
+async function firstToolEntry(): Promise<unknown> {
+  try {
+    const { benchFirstTool } = await import('./first-tool-bench.ts');
+    return await benchFirstTool({ signal: AbortSignal.timeout(BENCH_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
 function mcpLine(mcp: unknown): string {
   const entry = mcp as Partial<McpBench> & { failed?: string };
   if (entry.failed !== undefined) return `MCP: FAILED (${entry.failed})`;
@@ -154,6 +168,17 @@ function mcpLine(mcp: unknown): string {
       (row) =>
         `  ${row.calls} × ${row.tool} on a trusted server: parallel ${row.parallelMs} ms, serial ${row.serialMs} ms, ${row.speedup === null ? 'FAILED' : `${row.speedup}×`} (executed ${row.executedParallel}/${row.executedSerial})`,
     ),
+  ].join('\n');
+}
+
+function firstToolLine(firstTool: unknown): string {
+  const entry = firstTool as Partial<FirstToolBench> & { failed?: string };
+  if (entry.failed !== undefined) return `First tool: FAILED (${entry.failed})`;
+  const { on, off, serial } = entry as FirstToolBench;
+  return [
+    `First tool, ${entry.calls} calls streamed over ${entry.streamMs} ms (Anthropic, loopback), ${entry.toolMs} ms tools, median of ${entry.runs}:`,
+    `  call 0's content_block_stop → its tool/start: early on ${on.stopToStartMs} ms (max ${on.maxStopToStartMs}, goal ≤ 5), off ${off.stopToStartMs} ms`,
+    `  turn wall time, parallel tools: on ${on.turnWallMs} ms, off ${off.turnWallMs} ms; serial tools: on ${serial.on.turnWallMs} ms, off ${serial.off.turnWallMs} ms`,
   ].join('\n');
 }
 
@@ -239,6 +264,7 @@ function table(report: BenchReport): string {
   if (report.soak !== undefined) lines.push('', soakLine(report.soak));
   if (report.context !== undefined) lines.push('', contextLine(report.context));
   if (report.mcp !== undefined) lines.push('', mcpLine(report.mcp));
+  if (report.firstTool !== undefined) lines.push('', firstToolLine(report.firstTool));
   return lines.join('\n');
 }
 
@@ -286,6 +312,9 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   },
   mcp: async (report) => {
     report.mcp = await mcpEntry();
+  },
+  firstTool: async (report) => {
+    report.firstTool = await firstToolEntry();
   },
 };
 
