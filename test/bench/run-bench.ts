@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
 import type { BoardsBench } from './boards-bench.ts';
-import type { UiFramesResult } from './ui-frames-bench.ts';
+import type { UiFramesEntry, UiFramesResult, UiHistoryEntry } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
 import type { ContextBench, ContextRun } from './context-bench.ts';
 import type { McpBench } from './mcp-bench.ts';
@@ -34,7 +34,10 @@ interface BenchReport {
   boards?: unknown;
   /** Meter reads per second over a pseudo-terminal beside the wire-time limits, `{ skipped }` or `{ failed }`. */
   modbus?: unknown;
-  /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
+  /**
+   * UI frame times while a 16-tool batch streams in (the top-level figures), `entries` for 16 and 64
+   * tools, and `history` (a 1,000-batch conversation opened and scrolled); or `{ skipped }`/`{ failed }`.
+   */
   ui?: unknown;
   /** How soon a running host sees a grant changed by another process: figures, `{ skipped }` or `{ failed }`. */
   storeChanges?: unknown;
@@ -227,11 +230,18 @@ function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
   if (entry.skipped !== undefined) return `UI frames: skipped (${entry.skipped})`;
-  return [
-    `UI frames, headless Chromium, while a ${entry.tools}-tool parallel batch streams in (batch wall ${entry.batchWallMs?.toFixed(0)} ms):`,
-    `  ${entry.frames} frames: median ${entry.medianFrameMs?.toFixed(1)} ms, p95 ${entry.p95FrameMs?.toFixed(1)} ms, max ${entry.maxFrameMs?.toFixed(1)} ms, ${entry.longFrames} over 50 ms`,
-    `  idle baseline (2 s): median ${entry.idleMedianFrameMs?.toFixed(1)} ms, p95 ${entry.idleP95FrameMs?.toFixed(1)} ms`,
-  ].join('\n');
+  const lines = (entry.entries ?? [entry as UiFramesEntry]).flatMap((run) => [
+    `UI frames, headless Chromium, while a ${run.tools}-tool parallel batch streams in (batch wall ${run.batchWallMs?.toFixed(0)} ms):`,
+    `  ${run.frames} frames: median ${run.medianFrameMs?.toFixed(1)} ms, p95 ${run.p95FrameMs?.toFixed(1)} ms, max ${run.maxFrameMs?.toFixed(1)} ms, ${run.longFrames} over 50 ms; event to paint p95 ${run.eventToPaintP95Ms?.toFixed(1)} ms over ${run.events} events`,
+    `  idle baseline (2 s): median ${run.idleMedianFrameMs?.toFixed(1)} ms, p95 ${run.idleP95FrameMs?.toFixed(1)} ms`,
+  ]);
+  const history = entry.history as (UiHistoryEntry & { failed?: string }) | undefined;
+  if (history?.failed !== undefined) lines.push(`Long conversation: FAILED (${history.failed})`);
+  else if (history !== undefined)
+    lines.push(
+      `Long conversation of ${history.batches} batches: opens in ${history.openMs.toFixed(0)} ms; scrolling ${history.scrollFrames} frames: median ${history.scrollMedianFrameMs.toFixed(1)} ms, p95 ${history.scrollP95FrameMs.toFixed(1)} ms, max ${history.scrollMaxFrameMs.toFixed(1)} ms, ${history.scrollLongFrames} over 50 ms; ${history.turnsInDom} turns in the DOM`,
+    );
+  return lines.join('\n');
 }
 
 function table(report: BenchReport): string {
