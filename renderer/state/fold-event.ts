@@ -87,3 +87,32 @@ function combineFolded(parts: {
     approvalKeys: parts.approvals.approvalKeys,
   };
 }
+
+/**
+ * Pure: the view with an older page of one conversation's journal (whole turns, all before what it
+ * holds) put before what it holds: its turns and batches first, its channel outputs before the others.
+ */
+export function prependConversation(
+  data: FoldedData,
+  options: { conversationId: string; events: readonly HostAgentEvent[]; batchesBefore: number },
+): FoldedData {
+  const { conversationId } = options;
+  const older = replaceConversation(emptyFoldedData, options);
+  if (older === emptyFoldedData) return data;
+  const ahead = <T>(first: Record<string, T[]>, then: Record<string, T[]>): T[] => [
+    ...(first[conversationId] ?? []),
+    ...(then[conversationId] ?? []),
+  ];
+  const olderChannels = older.channelOutputs[conversationId] ?? {};
+  const channels = { ...(data.channelOutputs[conversationId] ?? {}) };
+  for (const [channel, outputs] of Object.entries(olderChannels))
+    channels[channel] = [...outputs, ...(channels[channel] ?? [])];
+  return {
+    turns: { ...older.turns, ...data.turns },
+    turnOrder: { ...data.turnOrder, [conversationId]: ahead(older.turnOrder, data.turnOrder) },
+    batches: { ...older.batches, ...data.batches },
+    batchOrder: { ...data.batchOrder, [conversationId]: ahead(older.batchOrder, data.batchOrder) },
+    channelOutputs: { ...data.channelOutputs, [conversationId]: channels },
+    approvals: { ...older.approvals, ...data.approvals },
+  };
+}

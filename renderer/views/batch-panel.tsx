@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useAppStore } from './use-app-store.ts';
 import { useNow } from './use-now.ts';
 import { computeBatchTimeline } from './batch-timeline.ts';
@@ -8,7 +9,9 @@ import { ToolRow } from './tool-row.tsx';
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
  * and a timeline bar per call in index order, a legend for the bars, and its totals.
  */
-export function BatchPanel(props: { batchId: string }) {
+export const BatchPanel = memo(BatchPanelBody);
+
+function BatchPanelBody(props: { batchId: string }) {
   const batch = useAppStore((state) => state.batches[props.batchId]);
   const now = useNow(batch !== undefined && batch.endedAt === undefined);
   if (!batch) return null;
@@ -47,6 +50,17 @@ export function BatchPanel(props: { batchId: string }) {
           )}
         </span>
       </header>
+      {timeline.stream && (
+        <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
+          <span className="batch-stream-label">reply streaming</span>
+          <span className="timing-bar">
+            <span
+              className="timing-stream"
+              style={{ left: `${timeline.stream.startPercent}%`, width: `max(${timeline.stream.widthPercent}%, 2px)` }}
+            />
+          </span>
+        </div>
+      )}
       <ol className="tool-rows">
         {batch.calls.map((row, position) => (
           <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
@@ -60,6 +74,12 @@ export function BatchPanel(props: { batchId: string }) {
         </span>
       </div>
       <ul className="batch-legend" aria-label="What the bars show" data-testid="batch-legend">
+        {timeline.stream && (
+          <li>
+            <span className="legend-swatch timing-stream" aria-hidden="true" /> reply still streaming (calls started in
+            it started early)
+          </li>
+        )}
         <li>
           <span className="legend-swatch timing-queued" aria-hidden="true" /> queued
         </li>

@@ -21,6 +21,11 @@ export interface TimelineBar {
 export interface BatchTimeline {
   spanMs: number;
   bars: TimelineBar[];
+  /**
+   * While the model's reply was still streaming (from `batch/open` to `batch/start`, or to now while
+   * it streams): drawn when calls started in it, so they show against the stream.
+   */
+  stream?: TimelineSegment;
 }
 
 /**
@@ -51,8 +56,11 @@ export function computeBatchTimeline(batch: BatchRecord, now: number): BatchTime
     const to = Math.min(Math.max(range[1], from), origin + spanMs);
     return { startPercent: ((from - origin) / spanMs) * 100, widthPercent: ((to - from) / spanMs) * 100 };
   };
+  const streamed = batch.startedAt === undefined || batch.calls.some((call) => call.early);
+  const streamEnd = batch.startedAt ?? until;
   return {
     spanMs,
+    ...(streamed ? { stream: toSegment([batch.openedAt, Math.max(streamEnd, batch.openedAt)]) } : {}),
     bars: batch.calls.map((row, position) => {
       const span = spans[position] as RowSpans;
       return {

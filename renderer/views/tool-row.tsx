@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { describeCallOutcome, describeDeviceState, type CallRecord } from '../../host/contract/api-contract.ts';
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
-import type { TimelineBar } from './batch-timeline.ts';
+import type { TimelineBar, TimelineSegment } from './batch-timeline.ts';
 import { prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
@@ -13,7 +13,27 @@ import { useAppStore } from './use-app-store.ts';
  * arguments and the result, or the error with its hint), the person's approval where asked, the
  * outcome in words, and its bar on the batch's time axis with any wait for the person apart.
  */
-export function ToolRow(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
+export const ToolRow = memo(
+  ToolRowBody,
+  (before, after) => before.batchId === after.batchId && before.row === after.row && sameBar(before.bar, after.bar),
+);
+
+/** Two bars that draw the same (a row whose call and bar did not change is not drawn again). */
+function sameBar(left: TimelineBar | undefined, right: TimelineBar | undefined): boolean {
+  if (left === right) return true;
+  if (!left || !right) return false;
+  const same = (a?: TimelineSegment, b?: TimelineSegment) =>
+    a === b ||
+    (a !== undefined && b !== undefined && a.startPercent === b.startPercent && a.widthPercent === b.widthPercent);
+  return (
+    left.live === right.live &&
+    same(left.queued, right.queued) &&
+    same(left.approval, right.approval) &&
+    same(left.run, right.run)
+  );
+}
+
+function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
   // By batch and call: a call id alone repeats across conversations.
   const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
