@@ -10,6 +10,8 @@ const noTurns: string[] = [];
 const ESTIMATED_TURN_PX = 320;
 /** How far beyond the visible part turns are still drawn (px), so a quick scroll meets drawn turns. */
 const OVERSCAN_PX = 1200;
+/** How far the view scrolls before the drawn band follows it (px); well within the overscan. */
+const REDRAW_STEP_PX = 600;
 /** How close to the top an older page of the journal is read (px). */
 const LOAD_OLDER_PX = 2000;
 
@@ -110,8 +112,9 @@ export function ChatView() {
     if (!element) return;
     // Follow new output only while the person has not scrolled up to read.
     pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+    // The drawn band moves in steps: a scroll within the overscan needs no new drawing.
     setView((current) =>
-      current.top === element.scrollTop && current.height === element.clientHeight
+      Math.abs(current.top - element.scrollTop) < REDRAW_STEP_PX && current.height === element.clientHeight
         ? current
         : { top: element.scrollTop, height: element.clientHeight },
     );
