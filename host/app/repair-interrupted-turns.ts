@@ -36,7 +36,7 @@ export function repairInterruptedTurns(
     // A reply the crash cut while its early calls ran never stored its assistant message: store it
     // with those calls (their arguments came on their early tool/start), so each gets its answer.
     for (const declared of closing)
-      if (declared.type === 'batch/start')
+      if (declared.type === 'batch/start' && declared.reason.includes('while the reply streamed'))
         store.appendMessage(conversationId, {
           role: 'assistant',
           text: events
@@ -64,7 +64,17 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
   const records = foldCallRecords(emptyCallRecords, events);
   for (const batch of batchesOfTurn(records, first.conversationId, first.turnId)) {
     if (batch.endedAt !== undefined) continue;
-    if (batch.mode === undefined)
+    if (batch.mode === undefined) {
+      // The message the crash kept from being stored is journaled as it will be stored (below).
+      closing.push({
+        ...base,
+        type: 'message/assistant',
+        step: batch.step,
+        text: events
+          .flatMap((event) => (event.type === 'text/delta' && event.step === batch.step ? [event.text] : []))
+          .join(''),
+        toolCalls: batch.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
+      });
       closing.push({
         ...base,
         type: 'batch/start',
@@ -79,6 +89,7 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
           args: call.args,
         })),
       });
+    }
     let executed = 0;
     for (const call of batch.calls) {
       if (call.status === 'done') {

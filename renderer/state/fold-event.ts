@@ -114,5 +114,6 @@ export function prependConversation(
     batchOrder: { ...data.batchOrder, [conversationId]: ahead(older.batchOrder, data.batchOrder) },
     channelOutputs: { ...data.channelOutputs, [conversationId]: channels },
     approvals: { ...older.approvals, ...data.approvals },
+    approvalKeys: { ...older.approvalKeys, ...data.approvalKeys },
   };
 }
