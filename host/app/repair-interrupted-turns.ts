@@ -3,9 +3,11 @@ import { batchesOfTurn, emptyCallRecords, foldCallRecords } from '../../core/eve
 import { answerDanglingCalls, danglingCalls } from '../../core/agent/answer-dangling-calls.ts';
 import { renderOutcomeForModel } from '../../core/tools/tool-result.ts';
 import type { CallOutcome } from '../../core/tools/call-outcome.ts';
+import type { AssistantMessage, ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool/end' }>;
+type AssistantEvent = Extract<AgentEvent, { type: 'message/assistant' }>;
 
 const STOPPED_WORDS = 'Home Agent stopped during this turn';
 const STOPPED = `${STOPPED_WORDS}, so it did not finish.`;
@@ -31,86 +33,88 @@ export function repairInterruptedTurns(
   const conversations = new Set(unfinished.map((turn) => turn.conversationId));
   for (const { conversationId, turnId } of unfinished) {
     const events = store.loadEvents(conversationId).filter((event) => event.turnId === turnId);
-    const closing = closingEvents(events, now());
-    for (const event of closing) store.appendEvent({ ...event, conversationId, turnId });
-    // A reply the crash cut while its early calls ran never stored its assistant message: store it
-    // with those calls (their arguments came on their early tool/start), so each gets its answer.
-    for (const declared of closing)
-      if (declared.type === 'batch/start' && declared.reason.includes('while the reply streamed'))
-        store.appendMessage(conversationId, {
-          role: 'assistant',
-          text: events
-            .flatMap((event) => (event.type === 'text/delta' && event.step === declared.step ? [event.text] : []))
-            .join(''),
-          toolCalls: declared.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
-        });
+    const last = store.loadMessages(conversationId).at(-1);
+    for (const part of closingParts(events, now(), last))
+      if ('event' in part) store.appendEvent({ ...part.event, conversationId, turnId });
+      else store.appendMessage(conversationId, part.message);
   }
   let calls = 0;
   for (const conversationId of conversations) calls += answerFromJournal(store, conversationId);
   return { turns: unfinished.length, calls };
 }
 
+/** What closing a turn writes, in order: a journal event, or the assistant message a crash kept from being stored. */
+type ClosingPart = { event: AgentEvent } | { message: AssistantMessage };
+
 /**
  * The events that close a turn's open calls, batches and steps, then the turn, in that order,
  * read through core's fold of call records. A batch whose reply never ended (its calls started
  * while it streamed, each early `tool/start` carrying its arguments) is declared first, serial:
- * those calls ran one at a time.
+ * those calls ran one at a time. Its assistant message is written as a step writes it — journaled,
+ * then stored, then the batch declared — so a crash between any two (the step's or this repair's)
+ * leaves what the next start completes: a reply whose `message/assistant` is journaled keeps all its
+ * calls (those never started are `not_sent`) and is stored once, unless `last` (the conversation's
+ * last stored message) already is it.
  */
-function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] {
-  const closing: AgentEvent[] = [];
+function closingParts(events: readonly AgentEvent[], at: number, last: ConversationMessage | undefined): ClosingPart[] {
+  const closing: ClosingPart[] = [];
+  const close = (event: AgentEvent): void => void closing.push({ event });
   const first = events[0];
   if (first === undefined) return closing;
   const base = { at, conversationId: '', turnId: '' };
   const records = foldCallRecords(emptyCallRecords, events);
   for (const batch of batchesOfTurn(records, first.conversationId, first.turnId)) {
     if (batch.endedAt !== undefined) continue;
+    let calls: { index: number; callId: string; name: string; args: Record<string, unknown> }[] = batch.calls;
     if (batch.mode === undefined) {
-      // The message the crash kept from being stored is journaled as it will be stored (below).
-      closing.push({
-        ...base,
-        type: 'message/assistant',
-        step: batch.step,
-        text: events
-          .flatMap((event) => (event.type === 'text/delta' && event.step === batch.step ? [event.text] : []))
-          .join(''),
-        toolCalls: batch.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
-      });
-      closing.push({
+      const replied = events.findLast(
+        (event): event is AssistantEvent => event.type === 'message/assistant' && event.step === batch.step,
+      );
+      const message: AssistantMessage = replied
+        ? { role: 'assistant', text: replied.text, toolCalls: replied.toolCalls }
+        : {
+            role: 'assistant',
+            text: events
+              .flatMap((event) => (event.type === 'text/delta' && event.step === batch.step ? [event.text] : []))
+              .join(''),
+            toolCalls: batch.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
+          };
+      if (!replied) close({ ...base, type: 'message/assistant', step: batch.step, ...message });
+      if (!(last?.role === 'assistant' && idsOf(last.toolCalls) === idsOf(message.toolCalls)))
+        closing.push({ message });
+      calls = message.toolCalls.map((call, index) => ({ index, callId: call.id, name: call.name, args: call.args }));
+      close({
         ...base,
         type: 'batch/start',
         step: batch.step,
         batchId: batch.id,
         mode: 'serial',
         reason: `serial: ${STOPPED_WORDS} while the reply streamed; only the calls that had started ran, one at a time`,
-        calls: batch.calls.map((call) => ({
-          index: call.index,
-          callId: call.callId,
-          name: call.name,
-          args: call.args,
-        })),
+        calls,
       });
     }
     let executed = 0;
-    for (const call of batch.calls) {
-      if (call.status === 'done') {
+    for (const declared of calls) {
+      const call = batch.calls.find((known) => known.callId === declared.callId);
+      if (call?.status === 'done') {
         if (call.ok) executed++;
         continue;
       }
-      const outcome: CallOutcome = call.status === 'running' ? 'unknown' : 'not_sent';
-      closing.push({
+      const outcome: CallOutcome = call?.status === 'running' ? 'unknown' : 'not_sent';
+      close({
         ...base,
         type: 'tool/end',
         batchId: batch.id,
-        callId: call.callId,
-        name: call.name,
-        index: call.index,
+        callId: declared.callId,
+        name: declared.name,
+        index: declared.index,
         ok: false,
         error: {
           reason: 'aborted',
           detail:
             outcome === 'unknown'
-              ? `${STOPPED} ${call.name} had started: it may have acted.`
-              : `${STOPPED} ${call.name} had not started.`,
+              ? `${STOPPED} ${declared.name} had started: it may have acted.`
+              : `${STOPPED} ${declared.name} had not started.`,
         },
         outcome,
         queuedMs: 0,
@@ -119,16 +123,20 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
         endedAt: at,
       });
     }
-    closing.push({ ...base, type: 'batch/end', batchId: batch.id, wallMs: 0, executed });
+    close({ ...base, type: 'batch/end', batchId: batch.id, wallMs: 0, executed });
   }
   const openSteps = events.filter(
     (event) =>
       event.type === 'step/start' && !events.some((other) => other.type === 'step/end' && other.step === event.step),
   );
-  for (const step of openSteps)
-    if (step.type === 'step/start') closing.push({ ...base, type: 'step/end', step: step.step });
-  closing.push({ ...base, type: 'turn/end', reason: 'aborted', error: STOPPED });
+  for (const step of openSteps) if (step.type === 'step/start') close({ ...base, type: 'step/end', step: step.step });
+  close({ ...base, type: 'turn/end', reason: 'aborted', error: STOPPED });
   return closing;
+}
+
+/** The calls' ids, in order, as one string: what says two records of a reply are the same message. */
+function idsOf(calls: readonly { id: string }[]): string {
+  return calls.map((call) => call.id).join('\n');
 }
 
 /**
@@ -147,11 +155,11 @@ function answerFromJournal(store: SqliteConversationStore, conversationId: strin
   // Only the journal of the turn that made this message speaks for its calls: ids repeat across
   // turns (some servers number calls per reply), and another turn's result must never answer them.
   const events = store.loadEvents(conversationId);
-  const ids = last.toolCalls.map((call) => call.id).join('\n');
+  const ids = idsOf(last.toolCalls);
   const made = events.findLast(
     (event) =>
-      (event.type === 'message/assistant' && event.toolCalls.map((call) => call.id).join('\n') === ids) ||
-      (event.type === 'batch/start' && event.calls.map((call) => call.callId).join('\n') === ids),
+      (event.type === 'message/assistant' && idsOf(event.toolCalls) === ids) ||
+      (event.type === 'batch/start' && idsOf(event.calls.map((call) => ({ id: call.callId }))) === ids),
   );
   const ends = new Map<string, ToolEnd>(
     events

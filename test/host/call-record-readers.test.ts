@@ -10,6 +10,7 @@ import { exportConversations } from '../../host/store/export-conversations.ts';
 import { repairInterruptedTurns } from '../../host/app/repair-interrupted-turns.ts';
 import { openDatabase } from '../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../host/store/sqlite-conversation-store.ts';
+import { verifyStore } from '../../host/store/verify-store.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -178,14 +179,18 @@ const expectedBatch: BatchRecord = {
   ],
 };
 
-function tempStore(): SqliteConversationStore {
+function tempDatabase(): { db: ReturnType<typeof openDatabase>; store: SqliteConversationStore } {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-readers-'));
   const db = openDatabase({ file: path.join(dataDir, 'home-agent.db') });
   cleanups.push(() => {
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  return new SqliteConversationStore({ db });
+  return { db, store: new SqliteConversationStore({ db }) };
+}
+
+function tempStore(): SqliteConversationStore {
+  return tempDatabase().store;
 }
 
 describe('one call record, read by the window, ask, export and the start-up repair', () => {
@@ -259,8 +264,8 @@ describe('one call record, read by the window, ask, export and the start-up repa
     ]);
   });
 
-  it('the start-up repair reads a journal cut after an early start through the same fold', () => {
-    const store = tempStore();
+  it('the start-up repair reads a journal cut after an early start through the same fold', async () => {
+    const { db, store } = tempDatabase();
     store.ensureConversation('c1', 'Relay 2 and the lamp on');
     store.appendMessage('c1', { role: 'user', text: 'Relay 2 and the lamp on' });
     // The host died right after the relay's call started early (its approval already asked).
@@ -281,5 +286,49 @@ describe('one call record, read by the window, ask, export and the start-up repa
     });
     expect(messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call-a', isError: true });
     expect(JSON.parse((messages[2] as { content: string }).content)).toMatchObject({ outcome: 'unknown' });
+    // The message it stored is journaled as stored: verify finds no gap.
+    const report = await verifyStore({ db, store });
+    expect(report, JSON.stringify(report)).toMatchObject({ ok: true });
+  });
+
+  // The reply ended whole while the relay ran early: its message/assistant (both calls) is journaled,
+  // then the message stored, then batch/start declared. A kill can land between any two of them.
+  describe.each([
+    ['journaled, not yet stored', false],
+    ['journaled and stored, the batch not yet declared', true],
+  ])('a reply whose message was %s when the host died', (_moment, stored) => {
+    it('is stored once, with every call of the reply, each answered once, and verify passes', async () => {
+      const { db, store } = tempDatabase();
+      store.ensureConversation('c1', 'Relay 2 and the lamp on');
+      store.appendMessage('c1', { role: 'user', text: 'Relay 2 and the lamp on' });
+      // Up to and with the reply's message/assistant.
+      for (const event of journal.slice(0, 8)) store.appendEvent(event);
+      const assistant = {
+        role: 'assistant' as const,
+        text: 'Switching.',
+        toolCalls: [
+          { id: 'call-a', name: 'relay__set', args: relayArgs },
+          { id: 'call-b', name: 'lamp__set', args: lampArgs },
+        ],
+      };
+      if (stored) store.appendMessage('c1', assistant);
+      expect(repairInterruptedTurns(store, () => 5000)).toEqual({ turns: 1, calls: 2 });
+      const messages = store.loadMessages('c1');
+      expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+      expect(messages[1]).toEqual(assistant);
+      const answers = messages.slice(2) as { toolCallId: string; content: string }[];
+      expect(answers.map((answer) => [answer.toolCallId, JSON.parse(answer.content).outcome])).toEqual([
+        ['call-a', 'unknown'],
+        ['call-b', 'not_sent'],
+      ]);
+      const events = store.loadEvents('c1');
+      expect(events.filter((event) => event.type === 'message/assistant')).toHaveLength(1);
+      expect(foldCallRecords(emptyCallRecords, events).batches.b1?.calls).toMatchObject([
+        { callId: 'call-a', early: true, outcome: 'unknown' },
+        { callId: 'call-b', outcome: 'not_sent' },
+      ]);
+      const report = await verifyStore({ db, store });
+      expect(report, JSON.stringify(report)).toMatchObject({ ok: true });
+    });
   });
 });
