@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useAppStore } from './use-app-store.ts';
 import { useNow } from './use-now.ts';
-import { computeBatchTimeline } from './batch-timeline.ts';
+import { axisStyle, computeBatchTimeline, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
@@ -24,6 +24,8 @@ function BatchPanelBody(props: { batchId: string }) {
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}
+      // The axis's length and now, read by every bar: as time passes only these change, not the rows.
+      style={axisStyle(timeline)}
     >
       <header className="batch-header">
         <h3 className="batch-title" id={titleId}>
@@ -54,10 +56,7 @@ function BatchPanelBody(props: { batchId: string }) {
         <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
           <span className="batch-stream-label">reply streaming</span>
           <span className="timing-bar">
-            <span
-              className="timing-stream"
-              style={{ left: `${timeline.stream.startPercent}%`, width: `max(${timeline.stream.widthPercent}%, 2px)` }}
-            />
+            <span className="timing-stream" style={segmentStyle(timeline.stream, '2px')} />
           </span>
         </div>
       )}

@@ -3,7 +3,7 @@ import { describeCallOutcome, describeDeviceState, type CallRecord } from '../..
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
-import type { TimelineBar, TimelineSegment } from './batch-timeline.ts';
+import { segmentStyle, type TimelineBar, type TimelineSegment } from './batch-timeline.ts';
 import { prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
@@ -23,8 +23,7 @@ function sameBar(left: TimelineBar | undefined, right: TimelineBar | undefined):
   if (left === right) return true;
   if (!left || !right) return false;
   const same = (a?: TimelineSegment, b?: TimelineSegment) =>
-    a === b ||
-    (a !== undefined && b !== undefined && a.startPercent === b.startPercent && a.widthPercent === b.widthPercent);
+    a === b || (a !== undefined && b !== undefined && a.startMs === b.startMs && a.lengthMs === b.lengthMs);
   return (
     left.live === right.live &&
     same(left.queued, right.queued) &&
@@ -93,24 +92,17 @@ function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar
         data-live={bar?.live ? 'true' : undefined}
         aria-hidden="true"
       >
-        {bar?.queued && bar.queued.widthPercent > 0 && (
-          <span
-            className="timing-queued"
-            style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }}
-          />
+        {bar?.queued && bar.queued.lengthMs !== 0 && (
+          <span className="timing-queued" style={segmentStyle(bar.queued)} />
         )}
         {bar?.approval && (
-          <span
-            className="timing-approval"
-            data-testid="timing-approval"
-            style={{ left: `${bar.approval.startPercent}%`, width: `max(${bar.approval.widthPercent}%, 2px)` }}
-          />
+          <span className="timing-approval" data-testid="timing-approval" style={segmentStyle(bar.approval, '2px')} />
         )}
         {bar?.run && (
           <span
             // While the person is asked, the live part of the bar is their wait, not the tool's run.
             className={waiting ? 'timing-approval' : `timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
-            style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
+            style={segmentStyle(bar.run, '2px')}
           />
         )}
       </div>
