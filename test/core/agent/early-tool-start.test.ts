@@ -5,6 +5,8 @@ import type { AgentSettings } from '../../../core/agent/assemble-turn.ts';
 import { AgentEvents } from '../../../core/events/agent-events.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { createAnthropicAdapter } from '../../../core/models/anthropic/create-anthropic-adapter.ts';
+import { createOpenAiAdapter } from '../../../core/models/openai/create-openai-adapter.ts';
+import type { ApprovalGate } from '../../../core/batch/run-tool-call.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import type { ModelAdapter } from '../../../core/models/model-adapter.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
@@ -55,8 +57,16 @@ function tool(options: {
   };
 }
 
-/** An Agent on the Anthropic adapter against a loopback server, with `until` to wait for an event. */
-async function rig(options: { tools: ToolDefinition[]; settings?: AgentSettings }) {
+/**
+ * An Agent on the Anthropic adapter (or the OpenAI one) against a loopback server, with `until` to
+ * wait for an event and the approval gate `approve` when given.
+ */
+async function rig(options: {
+  tools: ToolDefinition[];
+  settings?: AgentSettings;
+  format?: 'anthropic' | 'openai';
+  approve?: ApprovalGate;
+}) {
   const server: LoopbackModelServer = await startLoopbackModelServer();
   cleanups.push(() => server.close());
   const store = new InMemoryConversationStore();
@@ -76,12 +86,10 @@ async function rig(options: { tools: ToolDefinition[]; settings?: AgentSettings 
   };
   const plugins = new PluginRegistry();
   plugins.register({ name: 'test', description: 'test', tools: () => options.tools });
-  const anthropic = createAnthropicAdapter({
-    baseUrl: server.url,
-    model: 'loopback',
-    apiKey: 'test-key',
-    maxRetries: 0,
-  });
+  const anthropic =
+    options.format === 'openai'
+      ? createOpenAiAdapter({ baseUrl: `${server.url}/v1`, model: 'loopback', apiKey: 'test-key', maxRetries: 0 })
+      : createAnthropicAdapter({ baseUrl: server.url, model: 'loopback', apiKey: 'test-key', maxRetries: 0 });
   // Tells when the adapter's stream of a reply is over (whole or cut), for handlers that must outlive it.
   const streamEnds: (() => void)[] = [];
   const model: ModelAdapter = {
@@ -108,6 +116,7 @@ async function rig(options: { tools: ToolDefinition[]; settings?: AgentSettings 
     store,
     events: agentEvents,
     settings: () => options.settings ?? {},
+    ...(options.approve ? { approve: options.approve } : {}),
   });
   return { server, store, events, until, agent, replyOver };
 }
@@ -125,6 +134,26 @@ function toolStartOf(events: AgentEvent[], index: number) {
 
 function position(events: AgentEvent[], test: (event: AgentEvent) => boolean): number {
   return events.findIndex(test);
+}
+
+/** One OpenAI Chat Completions stream chunk (SSE), as the real API sends it. */
+function openAiChunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  const chunk = { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', model: 'loopback' };
+  return `data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+}
+
+/** A whole OpenAI-format tool call in one fragment at `index`: nothing on the wire says it is final. */
+function openAiCall(call: { index: number; id: string; name: string; args: object }): string {
+  return openAiChunk({
+    tool_calls: [
+      {
+        index: call.index,
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.args) },
+      },
+    ],
+  });
 }
 
 /** The model's last reply of a turn: text only. */
@@ -371,6 +400,73 @@ describe('early tool start (calls start while the reply streams)', () => {
     expect(types.indexOf('device/state')).toBeLessThan(types.indexOf('turn/end'));
     const messages = await store.loadMessages('c1');
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(lifecycleProblems(events)).toEqual([]);
+  });
+
+  it('starts nothing of an OpenAI-format stream before the reply ends: no call there is final before then', async () => {
+    const log: Log = [];
+    const { server, events, agent } = await rig({
+      tools: [tool({ name: 'lamp__get', log, parallelSafe: true })],
+      format: 'openai',
+    });
+    server.reply(
+      {
+        pieces: async function* () {
+          // Call 0's arguments are whole JSON, and call 1 begins: still, either could grow until the reply ends.
+          yield openAiCall(call(0, 'lamp__get'));
+          yield openAiCall(call(1, 'lamp__get'));
+          yield openAiChunk({}, 'tool_calls') + 'data: [DONE]\n\n';
+        },
+      },
+      {
+        pieces: async function* () {
+          yield openAiChunk({ role: 'assistant', content: 'Done.' }) + openAiChunk({}, 'stop') + 'data: [DONE]\n\n';
+        },
+      },
+    );
+    expect((await agent.runTurn({ conversationId: 'c1', text: 'read both lamps' })).reason).toBe('done');
+    const types = events.map((event) => event.type);
+    expect(events.some((event) => event.type === 'tool/start' && event.early)).toBe(false);
+    expect(types.indexOf('tool/start')).toBeGreaterThan(types.indexOf('message/assistant'));
+    expect(types.indexOf('batch/open')).toBeGreaterThan(types.indexOf('message/assistant'));
+    expect(log.filter((line) => line.startsWith('enter')).sort()).toEqual(['enter 0', 'enter 1']);
+    expect(lifecycleProblems(events)).toEqual([]);
+  });
+
+  it('asks the approval gate before each early call, while the reply streams; a call it refuses never runs', async () => {
+    const log: Log = [];
+    const approve: ApprovalGate = (request) => {
+      log.push(`ask ${String(request.args.n)}`);
+      return request.args.n !== 1;
+    };
+    const { server, events, until, agent } = await rig({
+      tools: [tool({ name: 'lamp__set', log })],
+      approve,
+    });
+    server.reply(
+      {
+        pieces: async function* () {
+          yield anthropicStart() + anthropicToolOpen(call(0, 'lamp__set')) + anthropicBlockStop(0);
+          await until((event) => event.type === 'tool/end' && event.index === 0);
+          yield anthropicToolOpen(call(1, 'lamp__set')) + anthropicBlockStop(1);
+          // The reply ends only once both early calls have ended: each was asked about while it streamed.
+          await until((event) => event.type === 'tool/end' && event.index === 1);
+          yield anthropicEnd();
+        },
+      },
+      done,
+    );
+    expect((await agent.runTurn({ conversationId: 'c1', text: 'both lamps on' })).reason).toBe('done');
+    expect(log).toEqual(['ask 0', 'enter 0', 'exit 0', 'ask 1']);
+    expect(toolStartOf(events, 0)).toMatchObject({ early: true });
+    expect(toolStartOf(events, 1)).toMatchObject({ early: true });
+    const ends = events.filter((event) => event.type === 'tool/end');
+    expect(ends.map((event) => [event.index, event.ok, event.error?.reason])).toEqual([
+      [0, true, undefined],
+      [1, false, 'denied'],
+    ]);
+    const types = events.map((event) => event.type);
+    expect(types.lastIndexOf('tool/end')).toBeLessThan(types.indexOf('message/assistant'));
     expect(lifecycleProblems(events)).toEqual([]);
   });
 });
