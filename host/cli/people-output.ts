@@ -76,7 +76,8 @@ export class PeopleOutput {
         this.changed(event.batchId);
         return;
       case 'output/send':
-        if (this.batch?.id === event.batchId) this.batch.outputs.push(`│ → [${event.channel}] ${safeLines(event.text)}`);
+        if (this.batch?.id === event.batchId)
+          this.batch.outputs.push(`│ → [${event.channel}] ${safeLines(event.text)}`);
         return;
       case 'batch/end':
         this.endBatch(event);
