@@ -258,7 +258,7 @@ describe('one call record, read by the window, ask, export and the start-up repa
       '│ 1. relay__set  device_id: "relay-1", channel: 2, on: true — outcome unknown: aborted: relay__set was stopped because the turn was aborted. — the request left but no answer came: the device may have acted · ran 140 ms · waited 50 ms for you (started while the reply streamed)',
       '│ 2. lamp__set  device_id: "lamp-1", on: true — not sent: aborted: lamp__set was stopped before it ran. — nothing reached the device: it did not act · ran 0 ms',
       '└ 0 of 2 done in 193 ms',
-      'relay-1 (channel: 2) read after the stop (relay__get): {"on":true}',
+      'relay-1 (channel: 2) read after the stop: it is now on',
       'Stopped.',
       '',
     ]);
