@@ -18,6 +18,8 @@ export interface AgentSettings {
   contextTokens?: number;
   /** Ollama's num_ctx (default DEFAULT_OLLAMA_NUM_CTX), never above the model's own length. */
   ollamaNumCtx?: number;
+  /** `off`: no call starts before the reply ends. Absent or `on`: complete calls start while it streams. */
+  earlyToolStart?: 'on' | 'off';
 }
 
 /** The prompt and tools of one turn, fixed when the turn starts. */

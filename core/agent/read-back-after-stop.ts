@@ -11,7 +11,7 @@ export interface UnknownCall {
 
 /**
  * Watches a turn's events for calls that ended `unknown`, keeping each with the arguments its
- * `batch/start` declared (the `tool/end` does not repeat them).
+ * `batch/start` declared, or its early `tool/start` carried (the `tool/end` does not repeat them).
  */
 export class UnknownCallTracker {
   private readonly declared = new Map<string, UnknownCall>();
@@ -21,6 +21,9 @@ export class UnknownCallTracker {
     if (event.type === 'batch/start') {
       for (const call of event.calls)
         this.declared.set(call.callId, { callId: call.callId, name: call.name, args: call.args });
+    } else if (event.type === 'tool/start' && event.args !== undefined) {
+      // A call started while the reply streamed carries its arguments: no batch/start may ever declare it.
+      this.declared.set(event.callId, { callId: event.callId, name: event.name, args: event.args });
     } else if (event.type === 'tool/end' && event.outcome === 'unknown') {
       this.unknown.push(this.declared.get(event.callId) ?? { callId: event.callId, name: event.name, args: {} });
     }

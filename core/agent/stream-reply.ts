@@ -37,6 +37,12 @@ export async function streamReply(options: {
   timeoutMs?: number;
   /** The reply's size budget in UTF-8 bytes of text and arguments (default 1 MiB). */
   maxBytes?: number;
+  /**
+   * Early start: each call the wire has said is complete (its `tool-call-end`), in index order and
+   * only once every call before it was handed over; never a `multi_tool_use.parallel` wrapper (nor
+   * what follows it). Absent: nothing is handed over before the reply ends.
+   */
+  onFinal?: (call: AccumulatedToolCall) => void;
 }): Promise<StreamedReply> {
   const accumulator = new ToolCallAccumulator(options.makeCallId);
   const budget = replyBudget({
@@ -66,6 +72,8 @@ export async function streamReply(options: {
           break;
         case 'tool-call-end':
           accumulator.end(part.index);
+          if (options.onFinal)
+            for (let call = takeFinal(accumulator); call; call = takeFinal(accumulator)) options.onFinal(call);
           break;
         case 'finish':
           finish = part.reason;
@@ -94,6 +102,10 @@ export async function streamReply(options: {
     return { text, calls: [], finish, error };
   }
   return { text, calls: unpacked.calls, finish, ...(usage ? { usage } : {}) };
+}
+
+function takeFinal(accumulator: ToolCallAccumulator): AccumulatedToolCall | undefined {
+  return accumulator.takeFinal({ skip: PARALLEL_WRAPPER_NAME });
 }
 
 /** Why the reply stopped: the caller's abort, or the reply's own deadline. */

@@ -84,6 +84,12 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   }),
   event('text/delta', { step: z.number(), text: z.string() }),
   event('message/assistant', { step: z.number(), text: z.string(), toolCalls: z.array(toolCallRecordSchema) }),
+  /**
+   * A batch begins: the first event of every batch. While the reply still streams (early start) its
+   * complete calls may start, one at a time in index order, before `batch/start`; queued time counts
+   * from here. Absent from journals written before it existed (their batches begin at `batch/start`).
+   */
+  event('batch/open', { batchId: z.string(), step: z.number() }),
   event('batch/start', {
     step: z.number(),
     batchId: z.string(),
@@ -91,7 +97,16 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     reason: z.string(),
     calls: z.array(batchCallSummarySchema),
   }),
-  event('tool/start', { batchId: z.string(), callId: z.string(), name: z.string(), index: z.number() }),
+  event('tool/start', {
+    batchId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    index: z.number(),
+    /** The call started while the reply was still streaming, before `batch/start` declared the batch. */
+    early: z.literal(true).optional(),
+    /** An early call's arguments (no `batch/start` has declared them yet): what a repair needs after a crash. */
+    args: argsSchema.optional(),
+  }),
   event('tool/end', {
     batchId: z.string(),
     callId: z.string(),

@@ -23,6 +23,8 @@ interface Bucket {
   argumentsText: string;
   requiresEnd: boolean;
   ended: boolean;
+  /** Its place in the reply, fixed when it was taken to start early (see `takeFinal`). */
+  taken?: number;
 }
 
 function present(value: string | null | undefined): string | undefined {
@@ -32,12 +34,14 @@ function present(value: string | null | undefined): string | undefined {
 /**
  * Collects streamed tool-call fragments into calls, keyed by stream index (DESIGN.md, step 4).
  * A new id at an index in use starts a new call; a fragment with neither index nor new id continues
- * the latest call; `''`/`null` ids and names are absent; a name is set once. A call is final only
- * at `flush`, never because its arguments happen to parse early.
+ * the latest call; `''`/`null` ids and names are absent; a name is set once. A call is final when
+ * the wire says so (its `tool-call-end`: `takeFinal`, and it never grows after) or at `flush`,
+ * never because its arguments happen to parse early.
  */
 export class ToolCallAccumulator {
   private readonly buckets: Bucket[] = [];
   private latest: Bucket | undefined;
+  private takenCount = 0;
 
   constructor(private readonly makeId: (position: number) => string = (position) => `call_${position}`) {}
 
@@ -48,6 +52,11 @@ export class ToolCallAccumulator {
   push(fragment: ToolCallDeltaPart): void {
     const id = present(fragment.id);
     const bucket = this.bucketFor(fragment.index, id, present(fragment.name));
+    // A call the wire said was complete never grows again: it may already be running.
+    if (bucket.ended && (fragment.argumentsDelta || (present(fragment.name) && bucket.name === undefined)))
+      throw new Error(
+        `the stream sent more of the tool call ${bucket.name ?? `at index ${bucket.streamIndex}`} after it said the call was complete`,
+      );
     if (id !== undefined && bucket.id === undefined) bucket.id = id;
     const name = present(fragment.name);
     if (name !== undefined && bucket.name === undefined) bucket.name = name;
@@ -63,20 +72,49 @@ export class ToolCallAccumulator {
   }
 
   /**
-   * Every call in index order. `streamCompleted` is false when the stream was cut, aborted or
-   * failed: then no call counts as complete.
+   * The next call in index order when the wire has said it is complete (`tool-call-end`), else
+   * undefined: a call is taken only once every call before it was taken, so calls are taken in the
+   * order `flush` gives them and keep that place. A call still open (its arguments could still
+   * grow), unnamed, or named `skip` (a wrapper that must never start alone) stops the taking there.
+   */
+  takeFinal(options: { skip?: string } = {}): AccumulatedToolCall | undefined {
+    const next = this.ordered().find((bucket) => bucket.taken === undefined);
+    if (!next || !next.ended || next.name === undefined || next.name === options.skip) return undefined;
+    next.taken = this.takenCount++;
+    return this.callOf(next, next.taken, true);
+  }
+
+  /**
+   * Every call in index order (those taken early first, in the order taken). `streamCompleted` is
+   * false when the stream was cut, aborted or failed: then no call counts as complete.
    */
   flush(options: { streamCompleted: boolean }): AccumulatedToolCall[] {
-    const ordered = [...this.buckets].sort((a, b) => a.streamIndex - b.streamIndex || a.arrival - b.arrival);
-    return ordered.map((bucket, position) => ({
+    return this.ordered().map((bucket, position) =>
+      this.callOf(
+        bucket,
+        position,
+        options.streamCompleted && (!bucket.requiresEnd || bucket.ended) && bucket.name !== undefined,
+      ),
+    );
+  }
+
+  /** Taken calls in the order taken, then the rest by stream index and arrival. */
+  private ordered(): Bucket[] {
+    return [...this.buckets].sort(
+      (a, b) => (a.taken ?? Infinity) - (b.taken ?? Infinity) || a.streamIndex - b.streamIndex || a.arrival - b.arrival,
+    );
+  }
+
+  private callOf(bucket: Bucket, position: number, complete: boolean): AccumulatedToolCall {
+    return {
       index: position,
       streamIndex: bucket.streamIndex,
       id: bucket.id ?? this.makeId(position),
       syntheticId: bucket.id === undefined,
       name: bucket.name,
       argumentsText: bucket.argumentsText,
-      complete: options.streamCompleted && (!bucket.requiresEnd || bucket.ended) && bucket.name !== undefined,
-    }));
+      complete,
+    };
   }
 
   private bucketFor(streamIndex: number | undefined, id: string | undefined, name: string | undefined): Bucket {

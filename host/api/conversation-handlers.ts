@@ -21,7 +21,11 @@ export function conversationHandlers(
   return {
     'conversations/list': () => ({ conversations: store.listConversations() }),
     'conversations/create': (input) => store.createConversation(input.title ?? 'New conversation'),
-    'conversations/events': (input) => ({ events: store.loadEvents(input.conversationId) }),
+    'conversations/events': (input) => {
+      if (!input.page) return { events: store.loadEvents(input.conversationId) };
+      const { events, ...page } = store.loadEventsPage(input.conversationId, input.page);
+      return { events, page };
+    },
     'conversations/rename': (input) => {
       if (!store.getConversation(input.conversationId)) throw noConversation(input.conversationId);
       return store.renameConversation(input.conversationId, input.title);

@@ -1,18 +1,23 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
+import { batchesOfTurn, emptyCallRecords, foldCallRecords } from '../../core/events/fold-call-records.ts';
 import { answerDanglingCalls, danglingCalls } from '../../core/agent/answer-dangling-calls.ts';
 import { renderOutcomeForModel } from '../../core/tools/tool-result.ts';
 import type { CallOutcome } from '../../core/tools/call-outcome.ts';
+import type { AssistantMessage, ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool/end' }>;
+type AssistantEvent = Extract<AgentEvent, { type: 'message/assistant' }>;
 
-const STOPPED = 'Home Agent stopped during this turn, so it did not finish.';
+const STOPPED_WORDS = 'Home Agent stopped during this turn';
+const STOPPED = `${STOPPED_WORDS}, so it did not finish.`;
 
 /**
  * A process killed during a turn leaves a `turn/start` without `turn/end`, and maybe a batch whose
  * calls never ended and an assistant message whose calls have no results. At start-up each such
  * turn is closed in the journal (every open call gets its `tool/end` — `unknown` if it had started,
- * `not_sent` if not — then its batch, step and turn end, as aborted), and every unanswered call in
+ * `not_sent` if not — then its batch, step and turn end, as aborted; calls started while the reply
+ * streamed get the assistant message the crash kept from being stored), and every unanswered call in
  * the messages gets its result from what the journal holds: its recorded `tool/end`, else the
  * outcome just written. So every front end shows the turn as over, and the history stays valid for
  * every provider (each result it writes is marked `writtenBy: 'repair'`). A turn another process is
@@ -28,44 +33,88 @@ export function repairInterruptedTurns(
   const conversations = new Set(unfinished.map((turn) => turn.conversationId));
   for (const { conversationId, turnId } of unfinished) {
     const events = store.loadEvents(conversationId).filter((event) => event.turnId === turnId);
-    for (const event of closingEvents(events, now())) store.appendEvent({ ...event, conversationId, turnId });
+    const last = store.loadMessages(conversationId).at(-1);
+    for (const part of closingParts(events, now(), last))
+      if ('event' in part) store.appendEvent({ ...part.event, conversationId, turnId });
+      else store.appendMessage(conversationId, part.message);
   }
   let calls = 0;
   for (const conversationId of conversations) calls += answerFromJournal(store, conversationId);
   return { turns: unfinished.length, calls };
 }
 
-/** The events that close a turn's open calls, batches and steps, then the turn, in that order. */
-function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] {
-  const started = new Set(events.filter((event) => event.type === 'tool/start').map((event) => event.callId));
-  const ended = new Map(events.filter((event) => event.type === 'tool/end').map((event) => [event.callId, event]));
-  const closed = new Set(events.filter((event) => event.type === 'batch/end').map((event) => event.batchId));
-  const closing: AgentEvent[] = [];
+/** What closing a turn writes, in order: a journal event, or the assistant message a crash kept from being stored. */
+type ClosingPart = { event: AgentEvent } | { message: AssistantMessage };
+
+/**
+ * The events that close a turn's open calls, batches and steps, then the turn, in that order,
+ * read through core's fold of call records. A batch whose reply never ended (its calls started
+ * while it streamed, each early `tool/start` carrying its arguments) is declared first, serial:
+ * those calls ran one at a time. Its assistant message is written as a step writes it — journaled,
+ * then stored, then the batch declared — so a crash between any two (the step's or this repair's)
+ * leaves what the next start completes: a reply whose `message/assistant` is journaled keeps all its
+ * calls (those never started are `not_sent`) and is stored once, unless `last` (the conversation's
+ * last stored message) already is it.
+ */
+function closingParts(events: readonly AgentEvent[], at: number, last: ConversationMessage | undefined): ClosingPart[] {
+  const closing: ClosingPart[] = [];
+  const close = (event: AgentEvent): void => void closing.push({ event });
+  const first = events[0];
+  if (first === undefined) return closing;
   const base = { at, conversationId: '', turnId: '' };
-  for (const batch of events) {
-    if (batch.type !== 'batch/start' || closed.has(batch.batchId)) continue;
+  const records = foldCallRecords(emptyCallRecords, events);
+  for (const batch of batchesOfTurn(records, first.conversationId, first.turnId)) {
+    if (batch.endedAt !== undefined) continue;
+    let calls: { index: number; callId: string; name: string; args: Record<string, unknown> }[] = batch.calls;
+    if (batch.mode === undefined) {
+      const replied = events.findLast(
+        (event): event is AssistantEvent => event.type === 'message/assistant' && event.step === batch.step,
+      );
+      const message: AssistantMessage = replied
+        ? { role: 'assistant', text: replied.text, toolCalls: replied.toolCalls }
+        : {
+            role: 'assistant',
+            text: events
+              .flatMap((event) => (event.type === 'text/delta' && event.step === batch.step ? [event.text] : []))
+              .join(''),
+            toolCalls: batch.calls.map((call) => ({ id: call.callId, name: call.name, args: call.args })),
+          };
+      if (!replied) close({ ...base, type: 'message/assistant', step: batch.step, ...message });
+      if (!(last?.role === 'assistant' && idsOf(last.toolCalls) === idsOf(message.toolCalls)))
+        closing.push({ message });
+      calls = message.toolCalls.map((call, index) => ({ index, callId: call.id, name: call.name, args: call.args }));
+      close({
+        ...base,
+        type: 'batch/start',
+        step: batch.step,
+        batchId: batch.id,
+        mode: 'serial',
+        reason: `serial: ${STOPPED_WORDS} while the reply streamed; only the calls that had started ran, one at a time`,
+        calls,
+      });
+    }
     let executed = 0;
-    for (const call of batch.calls) {
-      const end = ended.get(call.callId);
-      if (end) {
-        if (end.ok) executed++;
+    for (const declared of calls) {
+      const call = batch.calls.find((known) => known.callId === declared.callId);
+      if (call?.status === 'done') {
+        if (call.ok) executed++;
         continue;
       }
-      const outcome: CallOutcome = started.has(call.callId) ? 'unknown' : 'not_sent';
-      closing.push({
+      const outcome: CallOutcome = call?.status === 'running' ? 'unknown' : 'not_sent';
+      close({
         ...base,
         type: 'tool/end',
-        batchId: batch.batchId,
-        callId: call.callId,
-        name: call.name,
-        index: call.index,
+        batchId: batch.id,
+        callId: declared.callId,
+        name: declared.name,
+        index: declared.index,
         ok: false,
         error: {
           reason: 'aborted',
           detail:
             outcome === 'unknown'
-              ? `${STOPPED} ${call.name} had started: it may have acted.`
-              : `${STOPPED} ${call.name} had not started.`,
+              ? `${STOPPED} ${declared.name} had started: it may have acted.`
+              : `${STOPPED} ${declared.name} had not started.`,
         },
         outcome,
         queuedMs: 0,
@@ -74,16 +123,20 @@ function closingEvents(events: readonly AgentEvent[], at: number): AgentEvent[] 
         endedAt: at,
       });
     }
-    closing.push({ ...base, type: 'batch/end', batchId: batch.batchId, wallMs: 0, executed });
+    close({ ...base, type: 'batch/end', batchId: batch.id, wallMs: 0, executed });
   }
   const openSteps = events.filter(
     (event) =>
       event.type === 'step/start' && !events.some((other) => other.type === 'step/end' && other.step === event.step),
   );
-  for (const step of openSteps)
-    if (step.type === 'step/start') closing.push({ ...base, type: 'step/end', step: step.step });
-  closing.push({ ...base, type: 'turn/end', reason: 'aborted', error: STOPPED });
+  for (const step of openSteps) if (step.type === 'step/start') close({ ...base, type: 'step/end', step: step.step });
+  close({ ...base, type: 'turn/end', reason: 'aborted', error: STOPPED });
   return closing;
+}
+
+/** The calls' ids, in order, as one string: what says two records of a reply are the same message. */
+function idsOf(calls: readonly { id: string }[]): string {
+  return calls.map((call) => call.id).join('\n');
 }
 
 /**
@@ -102,11 +155,11 @@ function answerFromJournal(store: SqliteConversationStore, conversationId: strin
   // Only the journal of the turn that made this message speaks for its calls: ids repeat across
   // turns (some servers number calls per reply), and another turn's result must never answer them.
   const events = store.loadEvents(conversationId);
-  const ids = last.toolCalls.map((call) => call.id).join('\n');
+  const ids = idsOf(last.toolCalls);
   const made = events.findLast(
     (event) =>
-      (event.type === 'message/assistant' && event.toolCalls.map((call) => call.id).join('\n') === ids) ||
-      (event.type === 'batch/start' && event.calls.map((call) => call.callId).join('\n') === ids),
+      (event.type === 'message/assistant' && idsOf(event.toolCalls) === ids) ||
+      (event.type === 'batch/start' && idsOf(event.calls.map((call) => ({ id: call.callId }))) === ids),
   );
   const ends = new Map<string, ToolEnd>(
     events

@@ -1,26 +1,9 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
-import type { ToolErrorData } from '../../core/tools/tool-error.ts';
-import type { CallOutcome } from '../../core/tools/call-outcome.ts';
+import type { BatchRecord, CallRecord } from '../../core/events/fold-call-records.ts';
 import { describeCallOutcome } from '../../core/tools/describe-call-outcome.ts';
 import { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 import { compactJson } from '../../core/tools/tool-result.ts';
 import { safeText } from '../../core/text/safe-text.ts';
-
-/** One call of a batch as `ask` prints it: declared by batch/start, then started and ended. */
-export interface CallRow {
-  index: number;
-  name: string;
-  args: Record<string, unknown>;
-  status: 'queued' | 'running' | 'ended';
-  /** When tool/start was seen (for the live "running 1.2 s"). */
-  startedAt?: number;
-  ok?: boolean;
-  outcome?: CallOutcome;
-  result?: unknown;
-  error?: ToolErrorData;
-  runMs?: number;
-  approvalMs?: number;
-}
 
 /** Pure: a call's arguments in full, `key: value` in the model's key order, values as compact JSON. */
 export function formatArgs(args: Record<string, unknown>): string {
@@ -35,35 +18,39 @@ export function formatMs(ms: number): string {
 }
 
 /**
- * Pure: one row of a batch, 1-based, with its full arguments and where it stands: queued, running
- * (for how long), or its outcome in words (done with its result; failed, not sent or unknown with
- * the error, its hint and what that means for the device), and any wait for the person apart.
+ * Pure: one row of a batch (core's call record), 1-based, with its full arguments and where it
+ * stands: queued, running (for how long, from `runningSince`), or its outcome in words (done with
+ * its result; failed, not sent or unknown with the error, its hint and what that means for the
+ * device), and any wait for the person apart. A call that started while the reply streamed says so.
  * Always one line, shown safely: errors quote what devices said.
  */
-export function formatCallRow(row: CallRow, now: number): string {
+export function formatCallRow(row: CallRecord, now: number): string {
   return safeText(callRowText(row, now));
 }
 
-function callRowText(row: CallRow, now: number): string {
+function callRowText(row: CallRecord, now: number): string {
   const head = `│ ${row.index + 1}. ${row.name}${Object.keys(row.args).length > 0 ? `  ${formatArgs(row.args)}` : ''}`;
   if (row.status === 'queued') return `${head} — queued`;
+  if (row.status === 'interrupted') return `${head} — no outcome recorded: it may have acted`;
+  const early = row.early ? ' (started while the reply streamed)' : '';
   if (row.status === 'running')
-    return `${head} — running${row.startedAt !== undefined ? ` ${formatMs(now - row.startedAt)}` : ''}`;
+    return `${head} — running${row.runningSince !== undefined ? ` ${formatMs(now - row.runningSince)}` : ''}${early}`;
   const words = describeCallOutcome(row.outcome, row.ok);
   const waited = row.approvalMs !== undefined ? ` · waited ${formatMs(row.approvalMs)} for you` : '';
   const ran = row.runMs !== undefined ? ` · ran ${formatMs(row.runMs - (row.approvalMs ?? 0))}` : '';
   if (row.ok)
-    return `${head} — ${words.label}${ran}${waited}${row.result !== undefined ? ` → ${compactJson(row.result)}` : ''}`;
+    return `${head} — ${words.label}${ran}${waited}${early}${row.result !== undefined ? ` → ${compactJson(row.result)}` : ''}`;
   const error = row.error ? `${row.error.reason}${row.error.detail ? `: ${row.error.detail}` : ''}` : 'no detail';
   const hint = row.error?.hint ? ` (${row.error.hint})` : '';
   const meaning = row.outcome === 'unknown' || row.outcome === 'not_sent' ? ` — ${words.meaning}` : '';
-  return `${head} — ${words.label}: ${error}${hint}${meaning}${ran}${waited}`;
+  return `${head} — ${words.label}: ${error}${hint}${meaning}${ran}${waited}${early}`;
 }
 
 /** Pure: the first line of a batch: its number, mode, and the reason without the mode repeated. */
-export function formatBatchHeader(event: Extract<AgentEvent, { type: 'batch/start' }>, sequence: number): string {
-  const reason = event.reason.replace(/^(parallel|serial): /, '');
-  return `┌ batch ${sequence} · ${event.mode} — ${reason}`;
+export function formatBatchHeader(batch: Pick<BatchRecord, 'sequence' | 'mode' | 'reason'>): string {
+  if (batch.mode === undefined) return `┌ batch ${batch.sequence} · starting while the reply streams`;
+  const reason = (batch.reason ?? '').replace(/^(parallel|serial): /, '');
+  return `┌ batch ${batch.sequence} · ${batch.mode} — ${reason}`;
 }
 
 /** Pure: the last line of a batch: how many calls succeeded, of how many, in what wall time. */

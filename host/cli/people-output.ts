@@ -1,12 +1,12 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import { safeLines } from '../../core/text/safe-text.ts';
+import { emptyCallRecords, foldCallRecords, type CallRecords } from '../../core/events/fold-call-records.ts';
 import {
   formatBatchFooter,
   formatBatchHeader,
   formatCallRow,
   formatDeviceState,
   formatTurnEnding,
-  type CallRow,
 } from './format-event.ts';
 import { contextLine } from '../contract/context-line.ts';
 
@@ -21,8 +21,7 @@ export interface PeopleOutputOptions {
 }
 
 interface OpenBatch {
-  header: string;
-  rows: CallRow[];
+  id: string;
   /** Channel sends, held until the rows are final so the redrawn block stays the last thing printed. */
   outputs: string[];
   /** How many lines the live block occupies on the terminal. */
@@ -33,16 +32,20 @@ const TICK_MS = 250;
 
 /**
  * `ask`'s output for people (not a contract): the assistant's text as it streams, then each batch
- * as a block of 1-based rows in index order with full arguments and outcomes in words. On a
- * terminal the block is drawn when the batch starts and each row is redrawn in place while its
- * call queues, runs (with a live time) and ends; elsewhere the block is printed once, when the
- * batch ends. When the model's context window is known, the turn closes with how full it was
- * ("Context: 5,210 of 8,192 tokens · 14 earlier turns not sent"). Owns its ticker: `dispose` stops it.
+ * as a block of 1-based rows in index order with full arguments and outcomes in words, read from
+ * core's one fold of call records. On a terminal the block is drawn when the batch starts (the
+ * reply has ended: calls that started while it streamed show where they are) and each row is
+ * redrawn in place while its call queues, runs (with a live time) and ends; elsewhere the block is
+ * printed once, when the batch ends. When the model's context window is known, the turn closes with
+ * how full it was ("Context: 5,210 of 8,192 tokens · 14 earlier turns not sent"). Owns its ticker:
+ * `dispose` stops it.
  */
 export class PeopleOutput {
   private readonly now: () => number;
+  private records: CallRecords = emptyCallRecords;
   private batch: OpenBatch | undefined;
-  private batches = 0;
+  /** When this output saw each call start, by its own clock (the live "running 1.2 s"). */
+  private readonly seenRunning = new Map<string, number>();
   private atLineStart = true;
   private stopTicking: (() => void) | undefined;
   /** How full the model's window was at the turn's last request, said when the turn ends. */
@@ -53,6 +56,7 @@ export class PeopleOutput {
   }
 
   handle(event: AgentEvent): void {
+    this.records = foldCallRecords(this.records, [event]);
     switch (event.type) {
       case 'text/delta':
         // The model may repeat what a device said: its lines stay lines, nothing else acts.
@@ -62,25 +66,18 @@ export class PeopleOutput {
         this.endLine();
         return;
       case 'batch/start':
-        this.startBatch(event);
+        this.startBatch(event.batchId);
         return;
       case 'tool/start':
-        this.updateRow(event.index, (row) => ({ ...row, status: 'running', startedAt: this.now() }));
+        this.seenRunning.set(event.callId, this.now());
+        this.changed(event.batchId);
         return;
       case 'tool/end':
-        this.updateRow(event.index, (row) => ({
-          ...row,
-          status: 'ended',
-          ok: event.ok,
-          ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
-          ...(event.result !== undefined ? { result: event.result } : {}),
-          ...(event.error !== undefined ? { error: event.error } : {}),
-          runMs: event.runMs,
-          ...(event.approvalMs !== undefined ? { approvalMs: event.approvalMs } : {}),
-        }));
+        this.changed(event.batchId);
         return;
       case 'output/send':
-        this.batch?.outputs.push(`│ → [${event.channel}] ${safeLines(event.text)}`);
+        if (this.batch?.id === event.batchId)
+          this.batch.outputs.push(`│ → [${event.channel}] ${safeLines(event.text)}`);
         return;
       case 'batch/end':
         this.endBatch(event);
@@ -114,41 +111,47 @@ export class PeopleOutput {
     this.stopTicking = undefined;
   }
 
-  private startBatch(event: Extract<AgentEvent, { type: 'batch/start' }>): void {
+  private startBatch(batchId: string): void {
     this.endLine();
-    this.batches += 1;
-    const rows = event.calls
-      .map((call): CallRow => ({ index: call.index, name: call.name, args: call.args, status: 'queued' }))
-      .sort((left, right) => left.index - right.index);
-    this.batch = { header: formatBatchHeader(event, this.batches), rows, outputs: [], drawn: 0 };
+    this.batch = { id: batchId, outputs: [], drawn: 0 };
     if (this.options.terminal) {
       this.redraw();
       this.stopTicking = (this.options.every ?? every)(TICK_MS, () => {
-        if (this.batch?.rows.some((row) => row.status === 'running')) this.redraw();
+        if (this.record()?.calls.some((call) => call.status === 'running')) this.redraw();
       });
     }
   }
 
-  private updateRow(index: number, change: (row: CallRow) => CallRow): void {
-    const batch = this.batch;
-    if (!batch) return;
-    const position = batch.rows.findIndex((row) => row.index === index);
-    if (position === -1) return;
-    batch.rows[position] = change(batch.rows[position]!);
-    if (this.options.terminal) this.redraw();
+  private changed(batchId: string): void {
+    if (this.options.terminal && this.batch?.id === batchId) this.redraw();
+  }
+
+  private record() {
+    return this.batch ? this.records.batches[this.batch.id] : undefined;
+  }
+
+  /** The block's lines: the header, then a row per call in index order. */
+  private blockLines(now: number): string[] {
+    const record = this.record();
+    if (!record) return [];
+    return [
+      formatBatchHeader(record),
+      ...record.calls.map((call) =>
+        formatCallRow({ ...call, runningSince: this.seenRunning.get(call.callId) ?? call.runningSince }, now),
+      ),
+    ];
   }
 
   private endBatch(event: Extract<AgentEvent, { type: 'batch/end' }>): void {
     const batch = this.batch;
-    if (!batch) return;
+    if (!batch || batch.id !== event.batchId) return;
     this.dispose();
     // The final block in full: on a terminal it replaces the live one (long lines may now wrap).
     if (this.options.terminal && batch.drawn > 0) this.options.write(`\x1b[${batch.drawn}A\r\x1b[J`);
-    const now = this.now();
-    for (const line of [batch.header, ...batch.rows.map((row) => formatCallRow(row, now)), ...batch.outputs])
-      this.line(line);
-    this.line(formatBatchFooter(event, batch.rows.length));
+    for (const line of [...this.blockLines(this.now()), ...batch.outputs]) this.line(line);
+    this.line(formatBatchFooter(event, this.record()?.calls.length ?? 0));
     this.batch = undefined;
+    this.seenRunning.clear();
   }
 
   /** Draws the live block again over its previous drawing, each line cut to the terminal's width. */
@@ -157,9 +160,8 @@ export class PeopleOutput {
     const terminal = this.options.terminal;
     if (!batch || !terminal) return;
     const width = Math.max(20, terminal.columns() - 1);
-    const now = this.now();
     // Each row is one line (formatCallRow shows what devices said safely), so the count to redraw over holds.
-    const lines = [batch.header, ...batch.rows.map((row) => formatCallRow(row, now))].map((line) =>
+    const lines = this.blockLines(this.now()).map((line) =>
       line.length > width ? `${line.slice(0, width - 1)}…` : line,
     );
     const up = batch.drawn > 0 ? `\x1b[${batch.drawn}A` : '';

@@ -19,6 +19,16 @@ export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outco
 export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
+export {
+  batchesOfTurn,
+  emptyCallRecords,
+  foldCallRecords,
+  type BatchRecord,
+  type CallRecord,
+  type CallRecords,
+  type CallStatus,
+  type StateAfterStop,
+} from '../../core/events/fold-call-records.ts';
 
 /** An agent event as it crosses a transport (the same type the kernel emits). */
 export type HostAgentEvent = AgentEvent;
@@ -116,10 +126,25 @@ export const apiContract = {
     input: z.object({ query: z.string().trim().min(1, 'type something to search for').max(200) }),
     output: z.object({ conversations: z.array(conversationSummary) }),
   },
-  /** The journal of one conversation: the same events the live stream carries, in order. */
+  /**
+   * The journal of one conversation: the same events the live stream carries, in order. Whole unless
+   * `page` asks for the last `turns` turns before `before` (whole turns); the answer's `page` gives
+   * the `before` of the older page (absent: none) and how many batches precede this one.
+   */
   'conversations/events': {
-    input: z.object({ conversationId: z.string().min(1).max(200) }),
-    output: z.object({ events: z.array(agentEventSchema) }),
+    input: z.object({
+      conversationId: z.string().min(1).max(200),
+      page: z
+        .object({
+          turns: z.number().int().min(1).max(500),
+          before: z.number().int().min(1).optional(),
+        })
+        .optional(),
+    }),
+    output: z.object({
+      events: z.array(agentEventSchema),
+      page: z.object({ before: z.number().optional(), batchesBefore: z.number() }).optional(),
+    }),
   },
   'chat/send': {
     input: z.object({ conversationId: z.string().min(1).max(200).optional(), text: z.string().min(1).max(20_000) }),

@@ -249,6 +249,16 @@ export const settingsTable = {
     appliesAt: 'turn',
     default: MCP_APPROVAL_WAIT_DEFAULT_MS,
   }),
+  earlyToolStart: setting({
+    schema: z.enum(['on', 'off'], { error: 'early tool start is on or off' }),
+    label: 'Start tools while the reply streams',
+    input: 'select',
+    options: ['on', 'off'],
+    help: 'on: a call the model has finished starts at once, one at a time in order, while the rest of the reply streams; off: nothing runs before the reply ends. Empty: on.',
+    flag: 'early-tool-start',
+    env: 'HOME_AGENT_EARLY_TOOL_START',
+    appliesAt: 'turn',
+  }),
   deviceEventsPerSecond: setting({
     schema: wholeNumber({ min: 1, max: 10_000, what: 'the events per device per second' }),
     label: 'Device events per second',

@@ -1,10 +1,22 @@
 import type { AgentEvent, BatchMode, TurnEndReason } from '../../core/events/agent-event.ts';
+import {
+  batchesOfTurn,
+  emptyCallRecords,
+  foldCallRecords,
+  type BatchRecord,
+  type CallRecord,
+  type StateAfterStop,
+} from '../../core/events/fold-call-records.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
+import type { CallOutcome } from '../../core/tools/call-outcome.ts';
 import type { ToolErrorData } from '../../core/tools/tool-error.ts';
 import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
 import type { UnplacedRows } from './orphaned-rows.ts';
 
-/** One tool call of a turn as the journal holds it; `ok` is null when its end was never journaled. */
+/**
+ * One tool call of a turn as the journal holds it (core's call record); `ok` is null when its end
+ * was never journaled. Fields after `endedAt` were added later (absent when the journal lacks them).
+ */
 export interface ExportedCall {
   callId: string;
   name: string;
@@ -12,6 +24,7 @@ export interface ExportedCall {
   step: number;
   batchId: string;
   index: number;
+  /** The batch's mode; `serial` for calls that started while a reply streamed that never ended (one at a time). */
   mode: BatchMode;
   ok: boolean | null;
   result?: unknown;
@@ -20,6 +33,14 @@ export interface ExportedCall {
   runMs?: number;
   startedAt?: number;
   endedAt?: number;
+  /** What is known of the call's effect: done, failed, not_sent, unknown. */
+  outcome?: CallOutcome;
+  /** How much of runMs the call waited for the person's approval (absent when nobody was asked). */
+  approvalMs?: number;
+  /** It started while the model's reply was still streaming. */
+  early?: true;
+  /** After a Stop: what the device's own read action found (`device/state`), for a call that may have acted. */
+  readBack?: StateAfterStop;
 }
 
 /** One turn: what the person asked, the model, when, how it ended (null: never ended) and its calls. */
@@ -81,15 +102,15 @@ export function exportConversations(options: {
       createdAt: summary.createdAt,
       updatedAt: summary.updatedAt,
       messages: store.loadMessages(summary.id),
-      turns: turnsOf(store.loadEvents(summary.id)),
+      turns: turnsOf(store.loadEvents(summary.id), summary.id),
     })),
     ...(kept ? { unplaced } : {}),
   };
 }
 
-function turnsOf(events: AgentEvent[]): ExportedTurn[] {
+function turnsOf(events: AgentEvent[], conversationId: string): ExportedTurn[] {
+  const records = foldCallRecords(emptyCallRecords, events);
   const turns = new Map<string, ExportedTurn>();
-  const calls = new Map<string, ExportedCall>();
   for (const event of events) {
     if (event.type === 'turn/start') {
       turns.set(event.turnId, {
@@ -105,36 +126,37 @@ function turnsOf(events: AgentEvent[]): ExportedTurn[] {
     }
     const turn = turns.get(event.turnId);
     if (turn === undefined) continue; // an event of a turn whose start is not journaled has no turn to join
-    if (event.type === 'batch/start') {
-      for (const call of event.calls) {
-        const exported: ExportedCall = {
-          callId: call.callId,
-          name: call.name,
-          args: call.args,
-          step: event.step,
-          batchId: event.batchId,
-          index: call.index,
-          mode: event.mode,
-          ok: null,
-        };
-        calls.set(call.callId, exported);
-        turn.calls.push(exported);
-      }
-    } else if (event.type === 'tool/end') {
-      const call = calls.get(event.callId);
-      if (call === undefined) continue;
-      call.ok = event.ok;
-      if (event.result !== undefined) call.result = event.result;
-      if (event.error !== undefined) call.error = event.error;
-      call.queuedMs = event.queuedMs;
-      call.runMs = event.runMs;
-      call.startedAt = event.startedAt;
-      call.endedAt = event.endedAt;
-    } else if (event.type === 'turn/end') {
+    if (event.type === 'turn/end') {
       turn.endedAt = event.at;
       turn.reason = event.reason;
       if (event.error !== undefined) turn.error = event.error;
     }
   }
+  for (const turn of turns.values()) {
+    for (const batch of batchesOfTurn(records, conversationId, turn.turnId))
+      for (const call of batch.calls) turn.calls.push(exportedCall(batch, call));
+  }
   return [...turns.values()];
+}
+
+/** A call record as `export` writes it, its keys in a fixed order. */
+function exportedCall(batch: BatchRecord, call: CallRecord): ExportedCall {
+  const ended = call.status === 'done';
+  return {
+    callId: call.callId,
+    name: call.name,
+    args: call.args,
+    step: batch.step,
+    batchId: batch.id,
+    index: call.index,
+    mode: batch.mode ?? 'serial',
+    ok: ended ? (call.ok ?? null) : null,
+    ...(call.result !== undefined ? { result: call.result } : {}),
+    ...(call.error !== undefined ? { error: call.error } : {}),
+    ...(ended ? { queuedMs: call.queuedMs, runMs: call.runMs, startedAt: call.startedAt, endedAt: call.endedAt } : {}),
+    ...(call.outcome !== undefined ? { outcome: call.outcome } : {}),
+    ...(call.approvalMs !== undefined ? { approvalMs: call.approvalMs } : {}),
+    ...(call.early ? { early: true as const } : {}),
+    ...(call.stateAfterStop !== undefined ? { readBack: call.stateAfterStop } : {}),
+  };
 }

@@ -89,6 +89,18 @@ export class SqliteConversationStore implements ConversationStore {
       events: db.prepare<[string], PayloadRow>(
         'SELECT seq, payload FROM events WHERE conversation_id = ? ORDER BY seq',
       ),
+      turnStartsBefore: db.prepare<[string, number, number], number>(
+        "SELECT seq FROM events WHERE conversation_id = ? AND type = 'turn/start' AND seq < ? ORDER BY seq DESC LIMIT ?",
+      ),
+      eventsBetween: db.prepare<[string, number, number], PayloadRow>(
+        'SELECT seq, payload FROM events WHERE conversation_id = ? AND seq >= ? AND seq < ? ORDER BY seq',
+      ),
+      anyEventBefore: db.prepare<[string, number], number>(
+        'SELECT 1 FROM events WHERE conversation_id = ? AND seq < ? LIMIT 1',
+      ),
+      batchesBefore: db.prepare<[string, number], number>(
+        "SELECT COUNT(*) FROM events WHERE conversation_id = ? AND type = 'batch/start' AND seq < ?",
+      ),
       eventsOfType: db.prepare<[string, string], PayloadRow>(
         'SELECT seq, payload FROM events WHERE conversation_id = ? AND type = ? ORDER BY seq',
       ),
@@ -310,6 +322,27 @@ export class SqliteConversationStore implements ConversationStore {
   /** The journal's last row now (0 when empty): a host follows only turns started after it. */
   lastEventRow(): number {
     return this.statements.lastEventRow.get()?.last ?? 0;
+  }
+
+  /**
+   * One page of the journal: the events of the last `turns` turns that begin before `before` (the
+   * whole journal's end when absent), in order; `before` to ask for the page older than it (absent
+   * when there is none); and how many batches come before it (so the window numbers them right).
+   */
+  loadEventsPage(
+    conversationId: string,
+    page: { turns: number; before?: number },
+  ): { events: AgentEvent[]; before?: number; batchesBefore: number } {
+    const end = page.before ?? Number.MAX_SAFE_INTEGER;
+    const starts = this.statements.turnStartsBefore.pluck().all(conversationId, end, page.turns);
+    const from = starts.length > 0 ? Math.min(...starts) : 0;
+    const events = this.parseEvents(conversationId, this.statements.eventsBetween.all(conversationId, from, end));
+    const older = from > 0 && this.statements.anyEventBefore.pluck().get(conversationId, from) !== undefined;
+    return {
+      events,
+      ...(older ? { before: from } : {}),
+      batchesBefore: this.statements.batchesBefore.pluck().get(conversationId, from) ?? 0,
+    };
   }
 
   /** The journaled events of one type, in order (e.g. `tool/end` for the timings of every call). */

@@ -32,7 +32,7 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
   const store = createStore<AppState>()((...parts) => ({
     ...createAppSlice(options.api)(...parts),
     ...createConversationsSlice(options.api)(...parts),
-    ...createEventsSlice(...parts),
+    ...createEventsSlice(options.api)(...parts),
     ...createChatSlice(options.api)(...parts),
     ...createDevicesSlice(options.api)(...parts),
     ...createPluginsSlice(options.api)(...parts),

@@ -5,29 +5,62 @@ import type { AppStore } from './create-app-store.ts';
 import { mergeJournal } from './merge-journal.ts';
 import { announcementOf } from './announcement-of.ts';
 
+/** How many turns a conversation's journal is read by, newest first (older pages as the person scrolls up). */
+export const JOURNAL_PAGE_TURNS = 40;
+
+/** Runs `apply` once before the next paint (requestAnimationFrame where there is one). */
+function nextFrame(apply: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply);
+  else setTimeout(apply, 16);
+}
+
 /**
- * The one place host events enter the store. Live events are folded as they come; opening a
- * conversation (or reconnecting) folds its stored journal instead, with live events that arrive
- * meanwhile held back and merged without duplicates. Devices, plugins and settings are read at
- * start and on reconnect, devices again after every turn. Returns the function that stops it.
+ * The one place host events enter the store. Live events are folded once per animation frame, as
+ * one change (however many arrived); opening a conversation (or reconnecting) folds its stored
+ * journal instead — its newest page of turns, older pages as the person asks — with live events
+ * that arrive meanwhile held back and merged without duplicates. Devices, plugins and settings are
+ * read at start and on reconnect, devices again after every turn. Returns the function that stops it.
  */
-export function startEventBridge(options: { api: ApiClient; store: AppStore }): () => void {
+export function startEventBridge(options: {
+  api: ApiClient;
+  store: AppStore;
+  /** When live events are folded (default: once per animation frame). */
+  schedule?: (apply: () => void) => void;
+}): () => void {
   const { api, store } = options;
+  const schedule = options.schedule ?? nextFrame;
   const held = new Map<string, HostAgentEvent[]>();
   const requested = new Set<string>();
+  const pending: HostAgentEvent[] = [];
+  let scheduled = false;
   let stopped = false;
   let wasOpen = false;
+
+  /** Folds what arrived since the last frame, as one change. */
+  function applyPending(): void {
+    scheduled = false;
+    if (stopped || pending.length === 0) return;
+    store.getState().applyEvents(pending.splice(0));
+  }
 
   async function loadJournal(conversationId: string): Promise<void> {
     const state = store.getState();
     if (held.has(conversationId)) return;
+    // Live events not yet folded go first: the journal replaces what they built, and covers them.
+    applyPending();
     held.set(conversationId, []);
     state.setJournalStatus(conversationId, 'loading');
     try {
-      const { events } = await api.call('conversations/events', { conversationId });
+      const { events, page } = await api.call('conversations/events', {
+        conversationId,
+        page: { turns: JOURNAL_PAGE_TURNS },
+      });
       if (stopped) return;
       const buffered = held.get(conversationId) ?? [];
-      store.getState().replaceConversationEvents(conversationId, mergeJournal({ journal: events, buffered }));
+      store.getState().replaceConversationEvents(conversationId, mergeJournal({ journal: events, buffered }), {
+        batchesBefore: page?.batchesBefore ?? 0,
+        ...(page?.before !== undefined ? { before: page.before } : {}),
+      });
     } catch (error) {
       if (stopped) return;
       // What was held back is still news: fold it so the live part of the view stays right.
@@ -53,7 +86,13 @@ export function startEventBridge(options: { api: ApiClient; store: AppStore }): 
   function receive(event: HostAgentEvent): void {
     const waiting = held.get(event.conversationId);
     if (waiting) waiting.push(event);
-    else store.getState().applyEvents([event]);
+    else {
+      pending.push(event);
+      if (!scheduled) {
+        scheduled = true;
+        schedule(applyPending);
+      }
+    }
     // Live news is spoken as it happens (a journal being loaded is not news).
     const spoken = announcementOf(event, store.getState().openConversationId);
     if (spoken) store.getState().announce(spoken.text, spoken.urgent);

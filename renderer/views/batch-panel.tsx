@@ -1,6 +1,7 @@
+import { memo } from 'react';
 import { useAppStore } from './use-app-store.ts';
 import { useNow } from './use-now.ts';
-import { computeBatchTimeline } from './batch-timeline.ts';
+import { axisStyle, computeBatchTimeline, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
@@ -8,45 +9,59 @@ import { ToolRow } from './tool-row.tsx';
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
  * and a timeline bar per call in index order, a legend for the bars, and its totals.
  */
-export function BatchPanel(props: { batchId: string }) {
+export const BatchPanel = memo(BatchPanelBody);
+
+function BatchPanelBody(props: { batchId: string }) {
   const batch = useAppStore((state) => state.batches[props.batchId]);
   const now = useNow(batch !== undefined && batch.endedAt === undefined);
   if (!batch) return null;
   const timeline = computeBatchTimeline(batch, now);
-  const finished = batch.rows.filter((row) => row.status === 'done').length;
+  const finished = batch.calls.filter((row) => row.status === 'done').length;
   const titleId = `batch-title-${batch.id}`;
   return (
     <section
-      className={`batch-panel batch-panel-${batch.mode}`}
+      className={`batch-panel batch-panel-${batch.mode ?? 'streaming'}`}
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}
+      // The axis's length and now, read by every bar: as time passes only these change, not the rows.
+      style={axisStyle(timeline)}
     >
       <header className="batch-header">
         <h3 className="batch-title" id={titleId}>
           Batch {batch.sequence}
         </h3>
         <span className="batch-mode" data-testid="batch-mode">
-          {batch.mode}
+          {batch.mode ?? 'starting while the reply streams'}
         </span>
-        <span className="batch-reason" data-testid="batch-reason">
-          {reasonWithoutMode(batch.reason)}
-        </span>
+        {batch.reason !== undefined && (
+          <span className="batch-reason" data-testid="batch-reason">
+            {reasonWithoutMode(batch.reason)}
+          </span>
+        )}
         <span className="batch-totals">
           {batch.wallMs !== undefined ? (
             <>
-              <span data-testid="batch-executed">{batch.executed}</span> of {batch.rows.length} done in{' '}
+              <span data-testid="batch-executed">{batch.executed}</span> of {batch.calls.length} done in{' '}
               <span data-testid="batch-wall-time">{formatDuration(batch.wallMs)}</span>
             </>
           ) : batch.interrupted ? (
             'interrupted'
           ) : (
-            `${finished} of ${batch.rows.length} finished`
+            `${finished} of ${batch.calls.length} finished`
           )}
         </span>
       </header>
+      {timeline.stream && (
+        <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
+          <span className="batch-stream-label">reply streaming</span>
+          <span className="timing-bar">
+            <span className="timing-stream" style={segmentStyle(timeline.stream, '2px')} />
+          </span>
+        </div>
+      )}
       <ol className="tool-rows">
-        {batch.rows.map((row, position) => (
+        {batch.calls.map((row, position) => (
           <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
         ))}
       </ol>
@@ -58,6 +73,12 @@ export function BatchPanel(props: { batchId: string }) {
         </span>
       </div>
       <ul className="batch-legend" aria-label="What the bars show" data-testid="batch-legend">
+        {timeline.stream && (
+          <li>
+            <span className="legend-swatch timing-stream" aria-hidden="true" /> reply still streaming (calls started in
+            it started early)
+          </li>
+        )}
         <li>
           <span className="legend-swatch timing-queued" aria-hidden="true" /> queued
         </li>

@@ -1,9 +1,14 @@
-import type { BatchView, ToolRowView } from '../state/batches-reducer.ts';
+import type { BatchRecord, CallRecord } from '../../host/contract/api-contract.ts';
 
-/** A stretch of a call's bar on the batch's shared axis, in percent of the axis. */
+/**
+ * A stretch of a call's bar on the batch's shared axis, in ms from the axis's origin. One still
+ * growing (a call running or waiting while the batch is live) has no length: it ends at `nowMs`.
+ * In ms, not percent, so a finished or waiting bar stays the same while the axis grows: only the
+ * axis's two numbers change as time passes, and rows that did not change are not drawn again.
+ */
 export interface TimelineSegment {
-  startPercent: number;
-  widthPercent: number;
+  startMs: number;
+  lengthMs?: number;
 }
 
 /** The bar of one call: how long it queued, how long it waited for the person, how long it ran (so far, while live). */
@@ -20,7 +25,14 @@ export interface TimelineBar {
 /** All bars of a batch on one time axis, in row (index) order, and the axis length in ms. */
 export interface BatchTimeline {
   spanMs: number;
+  /** Where now is on the axis, in ms from its origin: where growing segments end. */
+  nowMs: number;
   bars: TimelineBar[];
+  /**
+   * While the model's reply was still streaming (from `batch/open` to `batch/start`, or to now while
+   * it streams): drawn when calls started in it, so they show against the stream.
+   */
+  stream?: TimelineSegment;
 }
 
 /**
@@ -28,32 +40,48 @@ export interface BatchTimeline {
  * Finished calls use tool/end's exact times (queued = startedAt − queuedMs … startedAt, run =
  * startedAt … endedAt); a call still running grows to `now`, a queued one waits until `now`.
  */
-export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeline {
+export function computeBatchTimeline(batch: BatchRecord, now: number): BatchTimeline {
   const live = batch.endedAt === undefined;
   const until = live ? Math.max(now, latestKnownTime(batch)) : (batch.endedAt as number);
-  const spans = batch.rows.map((row) => rowSpans(row, { batchStartedAt: batch.startedAt, until }));
+  const spans = batch.calls.map((row) => rowSpans(row, { batchStartedAt: batch.openedAt, until }));
   // An ended batch: its own clock (where its calls' queues began) and exactly its wall time, so the
   // axis says what "done in N ms" says; batch/start's stamp is earlier by the time it took to record.
   const clock = batch.wallMs !== undefined ? batchClockStart(batch) : undefined;
   const origin =
-    clock ?? Math.min(batch.startedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
+    clock ?? Math.min(batch.openedAt, ...spans.flatMap((span) => [span.queued?.[0], span.run?.[0]].filter(isNumber)));
   const end =
     clock !== undefined
       ? clock + (batch.wallMs as number)
       : Math.max(
           origin + (batch.wallMs ?? 0),
+          // A live batch's axis reaches now, even before its first call is known (the reply streams).
+          ...(live ? [until] : []),
           ...spans.flatMap((span) => [span.queued?.[1], span.approval?.[1], span.run?.[1]].filter(isNumber)),
         );
   const spanMs = Math.max(end - origin, 1);
-  const toSegment = (range: [number, number] | undefined): TimelineSegment | undefined => {
+  // Each segment kept within the axis; one still growing ends at now (`nowMs`).
+  const toSegment = (range: Range | undefined): TimelineSegment | undefined => {
     if (range === undefined) return undefined;
     const from = Math.min(Math.max(range[0], origin), origin + spanMs);
+    if (live && range[2] === 'grows') return { startMs: from - origin };
     const to = Math.min(Math.max(range[1], from), origin + spanMs);
-    return { startPercent: ((from - origin) / spanMs) * 100, widthPercent: ((to - from) / spanMs) * 100 };
+    return { startMs: from - origin, lengthMs: to - from };
   };
+  const streamed = batch.startedAt === undefined || batch.calls.some((call) => call.early);
+  const streamEnd = batch.startedAt ?? until;
   return {
     spanMs,
-    bars: batch.rows.map((row, position) => {
+    nowMs: until - origin,
+    ...(streamed
+      ? {
+          stream: toSegment(
+            batch.startedAt === undefined
+              ? [batch.openedAt, Math.max(streamEnd, batch.openedAt), 'grows']
+              : [batch.openedAt, Math.max(streamEnd, batch.openedAt)],
+          ),
+        }
+      : {}),
+    bars: batch.calls.map((row, position) => {
       const span = spans[position] as RowSpans;
       return {
         callId: row.callId,
@@ -66,13 +94,34 @@ export function computeBatchTimeline(batch: BatchView, now: number): BatchTimeli
   };
 }
 
-interface RowSpans {
-  queued: [number, number] | undefined;
-  approval: [number, number] | undefined;
-  run: [number, number] | undefined;
+/**
+ * Pure: a segment's place as CSS, against the axis's `--axis-ms` and `--now-ms` (set once on the
+ * batch's panel), at least `minWidth` wide when given.
+ */
+export function segmentStyle(segment: TimelineSegment, minWidth?: string): { left: string; width: string } {
+  const length = segment.lengthMs !== undefined ? `${segment.lengthMs}` : `(var(--now-ms) - ${segment.startMs})`;
+  const width = `${length} / var(--axis-ms) * 100%`;
+  return {
+    left: `calc(${segment.startMs} / var(--axis-ms) * 100%)`,
+    width: minWidth ? `max(${width}, ${minWidth})` : `max(${width}, 0px)`,
+  };
 }
 
-function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: number }): RowSpans {
+/** Pure: the axis's numbers as the CSS variables `segmentStyle` reads. */
+export function axisStyle(timeline: Pick<BatchTimeline, 'spanMs' | 'nowMs'>): Record<string, string> {
+  return { '--axis-ms': `${timeline.spanMs}`, '--now-ms': `${timeline.nowMs}` };
+}
+
+/** From, to, and whether it still grows to now (while the batch is live). */
+type Range = [number, number] | [number, number, 'grows'];
+
+interface RowSpans {
+  queued: Range | undefined;
+  approval: Range | undefined;
+  run: Range | undefined;
+}
+
+function rowSpans(row: CallRecord, times: { batchStartedAt: number; until: number }): RowSpans {
   if (row.status === 'done' && row.startedAt !== undefined && row.endedAt !== undefined) {
     // The approval comes before the tool's own work (the gates run first): its wait opens the call.
     const approvalEnd = Math.min(row.startedAt + (row.approvalMs ?? 0), row.endedAt);
@@ -86,16 +135,16 @@ function rowSpans(row: ToolRowView, times: { batchStartedAt: number; until: numb
     return {
       queued: [times.batchStartedAt, row.runningSince],
       approval: undefined,
-      run: [row.runningSince, times.until],
+      run: [row.runningSince, times.until, 'grows'],
     };
   }
   // Never started: it waited for as long as the batch has been (or was) open.
-  return { queued: [times.batchStartedAt, times.until], approval: undefined, run: undefined };
+  return { queued: [times.batchStartedAt, times.until, 'grows'], approval: undefined, run: undefined };
 }
 
 /** Where the host's clock of this batch started: every finished call's start less its queue; undefined when none finished. */
-function batchClockStart(batch: BatchView): number | undefined {
-  const starts = batch.rows.flatMap((row) =>
+function batchClockStart(batch: BatchRecord): number | undefined {
+  const starts = batch.calls.flatMap((row) =>
     row.status === 'done' && row.startedAt !== undefined && row.queuedMs !== undefined
       ? [row.startedAt - row.queuedMs]
       : [],
@@ -104,8 +153,8 @@ function batchClockStart(batch: BatchView): number | undefined {
 }
 
 /** The host's latest time this batch mentions: a floor for a renderer clock that lags the host's. */
-function latestKnownTime(batch: BatchView): number {
-  return Math.max(batch.startedAt, ...batch.rows.map((row) => Math.max(row.endedAt ?? 0, row.runningSince ?? 0)));
+function latestKnownTime(batch: BatchRecord): number {
+  return Math.max(batch.openedAt, ...batch.calls.map((row) => Math.max(row.endedAt ?? 0, row.runningSince ?? 0)));
 }
 
 function isNumber(value: number | undefined): value is number {

@@ -1,10 +1,9 @@
-import { useState } from 'react';
-import { describeCallOutcome, describeDeviceState } from '../../host/contract/api-contract.ts';
+import { memo, useState } from 'react';
+import { describeCallOutcome, describeDeviceState, type CallRecord } from '../../host/contract/api-contract.ts';
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
-import type { ToolRowView } from '../state/batches-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
-import type { TimelineBar } from './batch-timeline.ts';
+import { segmentStyle, type TimelineBar, type TimelineSegment } from './batch-timeline.ts';
 import { prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
@@ -14,7 +13,26 @@ import { useAppStore } from './use-app-store.ts';
  * arguments and the result, or the error with its hint), the person's approval where asked, the
  * outcome in words, and its bar on the batch's time axis with any wait for the person apart.
  */
-export function ToolRow(props: { batchId: string; row: ToolRowView; bar: TimelineBar | undefined }) {
+export const ToolRow = memo(
+  ToolRowBody,
+  (before, after) => before.batchId === after.batchId && before.row === after.row && sameBar(before.bar, after.bar),
+);
+
+/** Two bars that draw the same (a row whose call and bar did not change is not drawn again). */
+function sameBar(left: TimelineBar | undefined, right: TimelineBar | undefined): boolean {
+  if (left === right) return true;
+  if (!left || !right) return false;
+  const same = (a?: TimelineSegment, b?: TimelineSegment) =>
+    a === b || (a !== undefined && b !== undefined && a.startMs === b.startMs && a.lengthMs === b.lengthMs);
+  return (
+    left.live === right.live &&
+    same(left.queued, right.queued) &&
+    same(left.approval, right.approval) &&
+    same(left.run, right.run)
+  );
+}
+
+function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
   // By batch and call: a call id alone repeats across conversations.
   const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
@@ -74,24 +92,17 @@ export function ToolRow(props: { batchId: string; row: ToolRowView; bar: Timelin
         data-live={bar?.live ? 'true' : undefined}
         aria-hidden="true"
       >
-        {bar?.queued && bar.queued.widthPercent > 0 && (
-          <span
-            className="timing-queued"
-            style={{ left: `${bar.queued.startPercent}%`, width: `${bar.queued.widthPercent}%` }}
-          />
+        {bar?.queued && bar.queued.lengthMs !== 0 && (
+          <span className="timing-queued" style={segmentStyle(bar.queued)} />
         )}
         {bar?.approval && (
-          <span
-            className="timing-approval"
-            data-testid="timing-approval"
-            style={{ left: `${bar.approval.startPercent}%`, width: `max(${bar.approval.widthPercent}%, 2px)` }}
-          />
+          <span className="timing-approval" data-testid="timing-approval" style={segmentStyle(bar.approval, '2px')} />
         )}
         {bar?.run && (
           <span
             // While the person is asked, the live part of the bar is their wait, not the tool's run.
             className={waiting ? 'timing-approval' : `timing-run${bar.live ? ' timing-run-live' : ''}${runClass}`}
-            style={{ left: `${bar.run.startPercent}%`, width: `max(${bar.run.widthPercent}%, 2px)` }}
+            style={segmentStyle(bar.run, '2px')}
           />
         )}
       </div>
@@ -103,7 +114,7 @@ export function ToolRow(props: { batchId: string; row: ToolRowView; bar: Timelin
 }
 
 /** The expanded row: everything known of the call, in full. */
-function ToolDetails(props: { id: string; row: ToolRowView }) {
+function ToolDetails(props: { id: string; row: CallRecord }) {
   const { row } = props;
   const words =
     row.status === 'interrupted'
@@ -175,7 +186,7 @@ function ToolDetails(props: { id: string; row: ToolRowView }) {
 }
 
 /** Queued, ran, and the person's wait apart: `runMs` includes the wait, so the run is what is left. */
-function timeText(row: ToolRowView): string {
+function timeText(row: CallRecord): string {
   const waited = row.approvalMs ?? 0;
   const parts = [`queued ${formatDuration(row.queuedMs ?? 0)}`, `ran ${formatDuration((row.runMs ?? 0) - waited)}`];
   if (row.approvalMs !== undefined) parts.push(`waited ${formatDuration(waited)} for you`);
@@ -199,7 +210,7 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
 }
 
 /** Where the call stands, in words: queued, running, or its outcome (done, failed, not sent, unknown). */
-function Outcome(props: { row: ToolRowView }) {
+function Outcome(props: { row: CallRecord }) {
   const { row } = props;
   if (row.status === 'queued') return <span className="tool-outcome tool-outcome-waiting">queued</span>;
   if (row.status === 'running') return <span className="tool-outcome tool-outcome-waiting">running…</span>;

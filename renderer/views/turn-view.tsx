@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { TurnItem } from '../state/turns-reducer.ts';
 import { BatchPanel } from './batch-panel.tsx';
 import { ChatMessage } from './chat-message.tsx';
@@ -10,7 +11,9 @@ const endings = { aborted: 'Stopped.', max_steps: 'Stopped at the step limit.', 
 type DeviceStateItem = Extract<TurnItem, { kind: 'device-state' }>;
 
 /** One turn: the person's message, then the assistant's text and batches as they happened, then how it ended. */
-export function TurnView(props: { turnId: string }) {
+export const TurnView = memo(TurnViewBody);
+
+function TurnViewBody(props: { turnId: string }) {
   const turn = useAppStore((state) => state.turns[props.turnId]);
   const mayHaveActed = useAppStore((state) => {
     const ids = state.batchOrder[state.turns[props.turnId]?.conversationId ?? ''] ?? [];
@@ -18,7 +21,7 @@ export function TurnView(props: { turnId: string }) {
       const batch = state.batches[id];
       return (
         batch?.turnId === props.turnId &&
-        batch.rows.some((row) => row.outcome === 'unknown' || row.status === 'interrupted')
+        batch.calls.some((call) => call.outcome === 'unknown' || call.status === 'interrupted')
       );
     });
   });

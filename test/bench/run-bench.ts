@@ -1,16 +1,18 @@
 // `npm run bench [-- --json]`: batch wall time parallel vs forced serial, kernel overhead per call,
 // the devices bench, the boards bench, the UI frame bench when they are available, and the soak
-// (1,000 turns in one serve), MCP calls over stdio (server-everything). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
+// (1,000 turns in one serve), MCP calls over stdio (server-everything), the first tool's start while
+// the reply streams (firstTool). With --json, stdout is exactly one JSON object. `--only NAME` (repeatable,
 // or `--only a,b`) runs only those entries (ENTRIES below names them); the JSON then holds only their keys.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
 import type { BoardsBench } from './boards-bench.ts';
-import type { UiFramesResult } from './ui-frames-bench.ts';
+import type { UiFramesEntry, UiFramesResult, UiHistoryEntry } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
 import type { ContextBench, ContextRun } from './context-bench.ts';
 import type { McpBench } from './mcp-bench.ts';
+import type { FirstToolBench } from './first-tool-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
@@ -32,7 +34,10 @@ interface BenchReport {
   boards?: unknown;
   /** Meter reads per second over a pseudo-terminal beside the wire-time limits, `{ skipped }` or `{ failed }`. */
   modbus?: unknown;
-  /** UI frame times while a 16-tool batch streams in: the figures, `{ skipped }` or `{ failed }`. */
+  /**
+   * UI frame times while a 16-tool batch streams in (the top-level figures), `entries` for 16 and 64
+   * tools, and `history` (a 1,000-batch conversation opened and scrolled); or `{ skipped }`/`{ failed }`.
+   */
   ui?: unknown;
   /** How soon a running host sees a grant changed by another process: figures, `{ skipped }` or `{ failed }`. */
   storeChanges?: unknown;
@@ -42,6 +47,8 @@ interface BenchReport {
   context?: unknown;
   /** One MCP call over stdio beside the same handler in-process (µs), and 8 calls parallel vs serial; or `{ failed }`. */
   mcp?: unknown;
+  /** Call 0's content_block_stop → its tool/start, and the turn's wall time, early start on vs off; or `{ failed }`. */
+  firstTool?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -143,6 +150,16 @@ async function mcpEntry(): Promise<unknown> {
   }
 }
 
+/** The first-tool bench runs the real agent against a loopback Anthropic server; its failure is `{ failed }`. */
+async function firstToolEntry(): Promise<unknown> {
+  try {
+    const { benchFirstTool } = await import('./first-tool-bench.ts');
+    return await benchFirstTool({ signal: AbortSignal.timeout(BENCH_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
 function mcpLine(mcp: unknown): string {
   const entry = mcp as Partial<McpBench> & { failed?: string };
   if (entry.failed !== undefined) return `MCP: FAILED (${entry.failed})`;
@@ -154,6 +171,17 @@ function mcpLine(mcp: unknown): string {
       (row) =>
         `  ${row.calls} × ${row.tool} on a trusted server: parallel ${row.parallelMs} ms, serial ${row.serialMs} ms, ${row.speedup === null ? 'FAILED' : `${row.speedup}×`} (executed ${row.executedParallel}/${row.executedSerial})`,
     ),
+  ].join('\n');
+}
+
+function firstToolLine(firstTool: unknown): string {
+  const entry = firstTool as Partial<FirstToolBench> & { failed?: string };
+  if (entry.failed !== undefined) return `First tool: FAILED (${entry.failed})`;
+  const { on, off, serial } = entry as FirstToolBench;
+  return [
+    `First tool, ${entry.calls} calls streamed over ${entry.streamMs} ms (Anthropic, loopback), ${entry.toolMs} ms tools, median of ${entry.runs}:`,
+    `  call 0's content_block_stop → its tool/start: early on ${on.stopToStartMs} ms (max ${on.maxStopToStartMs}, goal ≤ 5), off ${off.stopToStartMs} ms`,
+    `  turn wall time, parallel tools: on ${on.turnWallMs} ms, off ${off.turnWallMs} ms; serial tools: on ${serial.on.turnWallMs} ms, off ${serial.off.turnWallMs} ms`,
   ].join('\n');
 }
 
@@ -202,11 +230,18 @@ function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
   if (entry.skipped !== undefined) return `UI frames: skipped (${entry.skipped})`;
-  return [
-    `UI frames, headless Chromium, while a ${entry.tools}-tool parallel batch streams in (batch wall ${entry.batchWallMs?.toFixed(0)} ms):`,
-    `  ${entry.frames} frames: median ${entry.medianFrameMs?.toFixed(1)} ms, p95 ${entry.p95FrameMs?.toFixed(1)} ms, max ${entry.maxFrameMs?.toFixed(1)} ms, ${entry.longFrames} over 50 ms`,
-    `  idle baseline (2 s): median ${entry.idleMedianFrameMs?.toFixed(1)} ms, p95 ${entry.idleP95FrameMs?.toFixed(1)} ms`,
-  ].join('\n');
+  const lines = (entry.entries ?? [entry as UiFramesEntry]).flatMap((run) => [
+    `UI frames, headless Chromium, while a ${run.tools}-tool parallel batch streams in (batch wall ${run.batchWallMs?.toFixed(0)} ms):`,
+    `  ${run.frames} frames: median ${run.medianFrameMs?.toFixed(1)} ms, p95 ${run.p95FrameMs?.toFixed(1)} ms, max ${run.maxFrameMs?.toFixed(1)} ms, ${run.longFrames} over 50 ms; event to paint p95 ${run.eventToPaintP95Ms?.toFixed(1)} ms over ${run.events} events`,
+    `  idle baseline (2 s): median ${run.idleMedianFrameMs?.toFixed(1)} ms, p95 ${run.idleP95FrameMs?.toFixed(1)} ms`,
+  ]);
+  const history = entry.history as (UiHistoryEntry & { failed?: string }) | undefined;
+  if (history?.failed !== undefined) lines.push(`Long conversation: FAILED (${history.failed})`);
+  else if (history !== undefined)
+    lines.push(
+      `Long conversation of ${history.batches} batches: opens in ${history.openMs.toFixed(0)} ms; scrolling ${history.scrollFrames} frames: median ${history.scrollMedianFrameMs.toFixed(1)} ms, p95 ${history.scrollP95FrameMs.toFixed(1)} ms, max ${history.scrollMaxFrameMs.toFixed(1)} ms, ${history.scrollLongFrames} over 50 ms; ${history.turnsInDom} turns in the DOM`,
+    );
+  return lines.join('\n');
 }
 
 function table(report: BenchReport): string {
@@ -239,6 +274,7 @@ function table(report: BenchReport): string {
   if (report.soak !== undefined) lines.push('', soakLine(report.soak));
   if (report.context !== undefined) lines.push('', contextLine(report.context));
   if (report.mcp !== undefined) lines.push('', mcpLine(report.mcp));
+  if (report.firstTool !== undefined) lines.push('', firstToolLine(report.firstTool));
   return lines.join('\n');
 }
 
@@ -286,6 +322,9 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   },
   mcp: async (report) => {
     report.mcp = await mcpEntry();
+  },
+  firstTool: async (report) => {
+    report.firstTool = await firstToolEntry();
   },
 };
 

@@ -19,6 +19,7 @@ const BUILD_TIMEOUT_MS = 180_000;
 const BENCH_TIMEOUT_MS = 240_000;
 const STEP_TIMEOUT_MS = 60_000;
 const MESSAGE = 'Check every device and tell every channel.';
+const HISTORY_BATCHES = 1_000;
 
 /**
  * 16 parallel-safe calls over the four simulated devices (lamp-1, lamp-2, thermometer-1, display-1)
@@ -48,8 +49,22 @@ export const uiBenchReplies: ScriptedReply[] = [
   { text: 'All sixteen checks ran; the lamps are on and the temperature is read.' },
 ];
 
+/** 64 parallel-safe reads and switches spread over the three simulated lamps and thermometer (no channel sends). */
+export const uiBench64Replies: ScriptedReply[] = [
+  {
+    toolCalls: Array.from({ length: 64 }, (_, n) =>
+      n % 3 === 0
+        ? { name: 'thermometer__read', args: { device_id: 'thermometer-1' } }
+        : n % 3 === 1
+          ? { name: 'lamp__get', args: { device_id: 'lamp-1' } }
+          : { name: 'lamp__set', args: { device_id: 'lamp-2', brightness: n } },
+    ),
+  },
+  { text: 'All sixty-four checks ran.' },
+];
+
 /** The frame figures of one run; intervals between consecutive requestAnimationFrame callbacks. */
-export interface UiFramesResult {
+export interface UiFramesEntry {
   tools: number;
   frames: number;
   medianFrameMs: number;
@@ -59,13 +74,36 @@ export interface UiFramesResult {
   idleMedianFrameMs: number;
   idleP95FrameMs: number;
   batchWallMs: number;
+  /** From a live event's arrival on the socket to the paint after it (95th percentile, and how many events). */
+  eventToPaintP95Ms: number;
+  events: number;
 }
+
+/** A conversation of many batches, seeded straight into the store: how long it takes to open, and its frames while scrolled. */
+export interface UiHistoryEntry {
+  batches: number;
+  /** From the click on the conversation to its newest turn on screen. */
+  openMs: number;
+  scrollFrames: number;
+  scrollMedianFrameMs: number;
+  scrollP95FrameMs: number;
+  scrollMaxFrameMs: number;
+  scrollLongFrames: number;
+  /** Turns in the page's DOM at the end of the scroll (all of them unless the list is virtualised). */
+  turnsInDom: number;
+}
+
+/**
+ * The UI bench: the 16-call figures at the top level (as before), then `entries` (16 and 64 calls)
+ * and `history` (the 1,000-batch conversation).
+ */
+export type UiFramesResult = UiFramesEntry & { entries: UiFramesEntry[]; history: UiHistoryEntry | { failed: string } };
 
 // Plain JavaScript as a string: the bench runs under tsx, whose transform would add helpers
 // (`__name`) to a serialised TypeScript function that do not exist in the page. The clock is read
 // inside the callback, not taken from its argument: that is the vsync the frame was due at, which
 // hides up to a frame of a long task (a 200 ms block measured 183 ms).
-const FRAME_RECORDER = `(() => {
+export const FRAME_RECORDER = `(() => {
   const state = { stamps: [], recording: false };
   const tick = () => { if (state.recording) state.stamps.push(performance.now()); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -87,17 +125,36 @@ const FRAME_RECORDER = `(() => {
   };
 })()`;
 
+// Wraps the page's WebSocket handler: each message's arrival, then the first moment after the
+// frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its paint).
+const EVENT_TO_PAINT_RECORDER = `(() => {
+  window.__eventToPaint = [];
+  const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true,
+    get() { return own.get.call(this); },
+    set(handler) {
+      own.set.call(this, function (message) {
+        const arrived = performance.now();
+        const result = handler.call(this, message);
+        requestAnimationFrame(() => setTimeout(() => window.__eventToPaint.push(performance.now() - arrived), 0));
+        return result;
+      });
+    },
+  });
+})()`;
+
 /** Nearest-rank percentile of an ascending list. */
-function percentile(sorted: number[], fraction: number): number {
+export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1))]!;
 }
 
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
 /** Builds dist/renderer with vite's own CLI when it is missing (`home-agent serve` serves it). */
-async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
+export async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
   if (existsSync(`${repositoryRoot}dist/renderer/index.html`)) return;
   const child = spawn(
     process.execPath,
@@ -151,7 +208,11 @@ async function checkBatchShown(page: Page, tools: number): Promise<void> {
 }
 
 /** The idle baseline, then the frames from Send until the turn is done. */
-async function measureFrames(page: Page, host: RunningHost): Promise<{ idle: number[]; busy: number[] }> {
+async function measureFrames(
+  page: Page,
+  host: RunningHost,
+): Promise<{ idle: number[]; busy: number[]; eventToPaint: number[] }> {
+  await page.addInitScript(EVENT_TO_PAINT_RECORDER);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.evaluate(FRAME_RECORDER);
@@ -163,27 +224,21 @@ async function measureFrames(page: Page, host: RunningHost): Promise<{ idle: num
     .locator('[data-testid="turn"][data-status]:not([data-status="running"])')
     .waitFor({ timeout: STEP_TIMEOUT_MS });
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
+  const eventToPaint = await page.evaluate<number[]>('window.__eventToPaint');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
   if (status !== 'done') throw new Error(`the turn ended '${status}', not done`);
-  return { idle, busy };
+  return { idle, busy, eventToPaint };
 }
 
-/**
- * Frame intervals in headless Chromium: 2 s idle, then while a 16-tool parallel batch runs to the
- * end of the turn. Skips without Chromium; throws when the batch was not 16 executed ok rows in parallel.
- */
-export async function benchUiFrames(
-  options: { signal?: AbortSignal } = {},
-): Promise<UiFramesResult | { skipped: string }> {
-  if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed (the UI bench drives headless Chromium)` };
-  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(BENCH_TIMEOUT_MS)]);
-  await ensureRendererBuilt(signal);
-  const tools = uiBenchReplies[0]!.toolCalls!.length;
+/** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
+async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSignal }): Promise<UiFramesEntry> {
+  const { signal } = options;
+  const tools = options.replies[0]!.toolCalls!.length;
   let folder: HostFolder | undefined;
   let host: RunningHost | undefined;
   let browser: Browser | undefined;
   try {
-    folder = await makeHostFolder(uiBenchReplies);
+    folder = await makeHostFolder(options.replies);
     host = await startHost({
       dataDir: folder.dataDir,
       scriptFile: folder.scriptFile,
@@ -196,7 +251,7 @@ export async function benchUiFrames(
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy } = await measureFrames(page, host);
+      const { idle, busy, eventToPaint } = await measureFrames(page, host);
       await checkBatchShown(page, tools);
       const batch = await journalBatch(host);
       if (batch.executed !== tools)
@@ -204,6 +259,7 @@ export async function benchUiFrames(
       if (busy.length === 0 || idle.length === 0) throw new Error('no animation frames were recorded');
       const sortedBusy = [...busy].sort((a, b) => a - b);
       const sortedIdle = [...idle].sort((a, b) => a - b);
+      const sortedPaint = [...eventToPaint].sort((a, b) => a - b);
       return {
         tools,
         frames: busy.length,
@@ -214,6 +270,8 @@ export async function benchUiFrames(
         idleMedianFrameMs: round(percentile(sortedIdle, 0.5)),
         idleP95FrameMs: round(percentile(sortedIdle, 0.95)),
         batchWallMs: round(batch.wallMs),
+        eventToPaintP95Ms: sortedPaint.length > 0 ? round(percentile(sortedPaint, 0.95)) : 0,
+        events: sortedPaint.length,
       };
     } catch (error) {
       if (signal.aborted) throw new Error(`the UI bench was stopped: ${String(signal.reason)}`, { cause: error });
@@ -226,4 +284,29 @@ export async function benchUiFrames(
     await host?.stop();
     await folder?.remove();
   }
+}
+
+/**
+ * Frame intervals in headless Chromium: for 16 and then 64 calls, 2 s idle, then while the
+ * parallel batch runs to the end of the turn; then the 1,000-batch conversation opened and
+ * scrolled. Skips without Chromium; throws when a batch was not every call executed ok in parallel.
+ */
+export async function benchUiFrames(
+  options: { signal?: AbortSignal } = {},
+): Promise<UiFramesResult | { skipped: string }> {
+  if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed (the UI bench drives headless Chromium)` };
+  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(BENCH_TIMEOUT_MS)]);
+  await ensureRendererBuilt(signal);
+  const entries = [
+    await frameEntry({ replies: uiBenchReplies, signal }),
+    await frameEntry({ replies: uiBench64Replies, signal }),
+  ];
+  let history: UiHistoryEntry | { failed: string };
+  try {
+    const { benchHistory } = await import('./ui-history-bench.ts');
+    history = await benchHistory({ batches: HISTORY_BATCHES, signal });
+  } catch (error) {
+    history = { failed: (error as Error)?.message ?? String(error) };
+  }
+  return { ...entries[0]!, entries, history };
 }

@@ -33,6 +33,20 @@ async function expectSkeletonConversation(page: Page): Promise<void> {
   await expect(rows.nth(2)).toHaveAttribute('data-tool-name', 'thermometer__read');
   for (const index of [0, 1, 2]) await expect(rows.nth(index)).toHaveAttribute('data-ok', 'true');
   await expect(panel.getByTestId('batch-executed')).toHaveText('3');
+  // The bars are drawn on the batch's axis: the three calls ran side by side for nearly all of the
+  // batch, so the longest run spans more than half of its bar (none is drawn if the placement is not).
+  const widest = await panel
+    .getByTestId('timing-bar')
+    .evaluateAll((bars) =>
+      Math.max(
+        ...bars.map(
+          (bar) =>
+            (bar.querySelector('.timing-run')?.getBoundingClientRect().width ?? 0) / bar.getBoundingClientRect().width,
+        ),
+      ),
+    );
+  expect(widest).toBeGreaterThan(0.5);
+  expect(widest).toBeLessThanOrEqual(1);
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText([
     'Turn on both lamps and read the temperature.',
   ]);

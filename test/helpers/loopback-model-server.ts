@@ -15,6 +15,12 @@ export interface LoopbackReply {
   silent?: 'before-headers' | 'after-body';
   /** After the body, keep writing `text` every `everyMs` until the client goes away (an SSE keep-alive). */
   trickle?: { text: string; everyMs: number };
+  /**
+   * After the body, each piece as it comes, flushed on its own (a test awaits events between pieces,
+   * so the stream pauses exactly where the test says); the response ends when it is done, unless
+   * `silent` says otherwise. Its signal fires when the client goes away.
+   */
+  pieces?: (signal: AbortSignal) => AsyncIterable<string>;
 }
 
 /** One request as the server received it. */
@@ -146,6 +152,14 @@ async function send(reply: LoopbackReply, response: ServerResponse): Promise<voi
   if (reply.cutAfterBytes !== undefined) {
     response.socket?.destroy();
     return;
+  }
+  if (reply.pieces) {
+    const gone = new AbortController();
+    response.once('close', () => gone.abort());
+    for await (const piece of reply.pieces(gone.signal)) {
+      if (gone.signal.aborted) return;
+      await new Promise<void>((resolve) => response.write(piece, () => resolve()));
+    }
   }
   if (reply.silent === 'after-body') return;
   if (reply.trickle) {

@@ -23,8 +23,9 @@ interface OpenCall {
 
 /**
  * Turns Gemini chunks into parts. Every `functionCall` part is one whole call, given an index (and
- * an id when it has none) in arrival order; a Vertex call with `willContinue` is opened with
- * `requiresEnd`, its `partialArgs` assembled by JSON path and emitted whole when it ends.
+ * an id when it has none) in arrival order, and its `tool-call-end` at once; a Vertex call with
+ * `willContinue` is opened with `requiresEnd`, its `partialArgs` assembled by JSON path and
+ * emitted whole, with its end, at its own end part.
  * Thought parts are not text.
  */
 export class GeminiStreamParts {
@@ -106,6 +107,8 @@ export class GeminiStreamParts {
         name: call.name,
         argumentsDelta: JSON.stringify(assembler.args),
       });
+      // A whole call is complete as it arrives (so it may start while the reply streams).
+      parts.push({ type: 'tool-call-end', index });
       return parts;
     }
     if (!this.open) {

@@ -20,10 +20,10 @@ export function syntheticOllamaCallId(step: number, index: number): string {
 
 /**
  * Ollama's native `/api/chat` (NDJSON). Each `tool_calls` entry is a whole call: it gets a fresh
- * index in arrival order (Ollama may send index 0 for every call, so its index is never used)
- * and a made-up id when it has none. A reply is whole at `done: true`. Every request says its
- * context length (`options.num_ctx`, from the request's `contextLength`): Ollama's own default is
- * 4,096 tokens, and it cuts a longer prompt from the front without a word.
+ * index in arrival order (Ollama may send index 0 for every call, so its index is never used),
+ * a made-up id when it has none, and its `tool-call-end` at once. A reply is whole at `done: true`.
+ * Every request says its context length (`options.num_ctx`, from the request's `contextLength`):
+ * Ollama's own default is 4,096 tokens, and it cuts a longer prompt from the front without a word.
  */
 export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter {
   const baseUrl = ollamaRootUrl(options.baseUrl ?? DEFAULT_BASE_URLS.ollama);
@@ -62,6 +62,8 @@ async function* ollamaParts(reply: ReplyBody): AsyncGenerator<ModelStreamPart, v
         name: call.function.name,
         argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
       };
+      // A whole call: the wire says it is complete as it arrives (so it may start while the reply streams).
+      yield { type: 'tool-call-end', index };
     }
     if (chunk.done) {
       const finish: ModelStreamPart = { type: 'finish', reason: mapDoneReason(chunk.done_reason, nextIndex > 0) };

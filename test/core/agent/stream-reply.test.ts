@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { streamReply } from '../../../core/agent/stream-reply.ts';
-import type { ModelAdapter, ModelRequest } from '../../../core/models/model-adapter.ts';
+import type { ModelAdapter, ModelRequest, ModelStreamPart } from '../../../core/models/model-adapter.ts';
 import { ModelError } from '../../../core/models/model-error.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import { startLoopbackModelServer, type LoopbackModelServer } from '../../helpers/loopback-model-server.ts';
@@ -77,5 +77,60 @@ describe('streamReply and multi_tool_use.parallel', () => {
     expect(error.message).toContain('multi_tool_use.parallel (call call_bad)');
     expect(error.message).toContain("tool_uses[0].recipient_name 'lamp_get' does not start with 'functions.'");
     expect(error.message).toContain('No tool of this reply was run.');
+  });
+});
+
+describe('streamReply and calls handed over while the reply streams (early start)', () => {
+  /** A model that yields the given parts, as an adapter would after parsing its wire. */
+  function partsModel(parts: ModelStreamPart[]): ModelAdapter {
+    return {
+      label: 'parts',
+      async *stream() {
+        yield* parts;
+      },
+    };
+  }
+
+  function finals(parts: ModelStreamPart[]) {
+    const handed: [string, string][] = [];
+    const done = streamReply({
+      model: partsModel(parts),
+      request,
+      signal: new AbortController().signal,
+      makeCallId: (position) => `call_made_${position}`,
+      onText: () => undefined,
+      onFinal: (call) => handed.push([call.id, call.argumentsText]),
+    });
+    return { handed, done };
+  }
+
+  it('hands over a call only once the wire says it is complete, never one whose arguments could still grow', async () => {
+    // Two calls interleave (a Gemini-style server could): call 0 ends while call 1 is still open.
+    const { handed, done } = finals([
+      { type: 'tool-call-delta', index: 0, id: 'a', name: 'lamp_get', argumentsDelta: '{"device_id":"lamp-1"}' },
+      { type: 'tool-call-delta', index: 1, id: 'b', name: 'lamp_set', argumentsDelta: '{"device_id":"lamp-2"' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: ',"on":true}' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'finish', reason: 'tool_calls' },
+    ]);
+    const result = await done;
+    expect(result.error).toBeUndefined();
+    // By hand: call 1 is handed over whole, after its own end, never its first half.
+    expect(handed).toEqual([
+      ['a', '{"device_id":"lamp-1"}'],
+      ['b', '{"device_id":"lamp-2","on":true}'],
+    ]);
+  });
+
+  it('hands over nothing after a call still open, even when a later one is complete', async () => {
+    const { handed, done } = finals([
+      { type: 'tool-call-delta', index: 0, id: 'a', name: 'lamp_get', argumentsDelta: '{"device_id":' },
+      { type: 'tool-call-delta', index: 1, id: 'b', name: 'lamp_set', argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+    await done;
+    // Call 1 is complete, but call 0 before it could still grow: nothing starts out of order.
+    expect(handed).toEqual([]);
   });
 });

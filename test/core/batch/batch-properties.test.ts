@@ -150,11 +150,11 @@ describe('runBatch properties', () => {
           expect(new Set(ids).size).toBe(n);
         }
         expect(lifecycleProblems(events, { batchOnly: true })).toEqual([]);
-        expect(events[0]?.type).toBe('batch/start');
+        expect(events.slice(0, 2).map((event) => event.type)).toEqual(['batch/open', 'batch/start']);
         expect(events.at(-1)?.type).toBe('batch/end');
 
         // The mode follows the rule, and the reason says so.
-        const start = events[0];
+        const start = events[1];
         if (start?.type !== 'batch/start') throw new Error('no batch/start');
         expect(start.mode).toBe(expected.mode);
         expect(start.reason.startsWith(`${expected.mode}:`)).toBe(true);

@@ -1,7 +1,8 @@
 import type { AgentEventInput } from '../../../core/events/agent-event.ts';
 
 /**
- * Checks that every start has its one end, properly nested: turn ⊃ step ⊃ batch ⊃ tool. With
+ * Checks that every start has its one end, properly nested: turn ⊃ step ⊃ batch ⊃ tool (a batch
+ * begins at `batch/open`, or at `batch/start` where there is none). With
  * `batchOnly`, the events are one batch's (from `runBatch`), with no turn or step around them.
  * Returns the problems found (empty when balanced).
  */
@@ -32,8 +33,14 @@ export function lifecycleProblems(events: readonly AgentEventInput[], options: {
         if (batch !== undefined) problems.push(`${at}: batch ${batch} still open`);
         step = undefined;
         break;
-      case 'batch/start':
+      case 'batch/open':
         if (step === undefined || batch !== undefined) problems.push(`${at}: outside a step or inside batch ${batch}`);
+        batch = event.batchId;
+        break;
+      case 'batch/start':
+        // Declared inside the batch it opened (journals from before batch/open begin with it).
+        if (step === undefined || (batch !== undefined && batch !== event.batchId))
+          problems.push(`${at}: outside a step or inside batch ${batch}`);
         batch = event.batchId;
         break;
       case 'batch/end':
@@ -47,7 +54,9 @@ export function lifecycleProblems(events: readonly AgentEventInput[], options: {
         tools.add(event.callId);
         break;
       case 'tool/end':
-        if (!tools.delete(event.callId)) problems.push(`${at}: ${event.callId} ended without a start`);
+        // A call that never started (a cut reply's) is answered not_sent without a tool/start.
+        if (!tools.delete(event.callId) && event.outcome !== 'not_sent')
+          problems.push(`${at}: ${event.callId} ended without a start`);
         break;
       default:
         break;

@@ -53,7 +53,7 @@ describe('runBatch', () => {
       expect(events.filter((event) => event.type === 'tool/start' && event.callId === id)).toHaveLength(1);
       expect(events.filter((event) => event.type === 'tool/end' && event.callId === id)).toHaveLength(1);
     }
-    expect(typesOf(events)[0]).toBe('batch/start');
+    expect(typesOf(events).slice(0, 2)).toEqual(['batch/open', 'batch/start']);
     expect(typesOf(events).at(-1)).toBe('batch/end');
     expect(events.at(-1)).toMatchObject({ type: 'batch/end', batchId: 'batch-1', executed: 1 });
   });
@@ -120,7 +120,7 @@ describe('runBatch', () => {
       tool('b', { parallelSafe: true, handler }),
     ];
     const { events } = await runWith({ tools, calls: [call(0, 'a'), call(1, 'lamp__set'), call(2, 'b')] });
-    expect(events[0]).toMatchObject({
+    expect(events[1]).toMatchObject({
       type: 'batch/start',
       mode: 'serial',
       reason: 'serial: lamp__set declares serial',
@@ -152,7 +152,7 @@ describe('runBatch', () => {
     expect(log).toEqual(['start a', 'start b', 'start c']);
     release.open();
     const { events } = await running;
-    expect(events[0]).toMatchObject({ mode: 'parallel', reason: 'parallel: all 3 calls are parallel-safe' });
+    expect(events[1]).toMatchObject({ mode: 'parallel', reason: 'parallel: all 3 calls are parallel-safe' });
   });
 
   it('forces a parallel-safe batch serial when asked (the bench baseline)', async () => {
@@ -161,7 +161,7 @@ describe('runBatch', () => {
       calls: [call(0, 'a'), call(1, 'b')],
       extra: { forceSerial: true },
     });
-    expect(events[0]).toMatchObject({ mode: 'serial', reason: 'serial: forced by the caller' });
+    expect(events[1]).toMatchObject({ mode: 'serial', reason: 'serial: forced by the caller' });
   });
 
   it('gives each concurrent call its own context: what one call writes to extra, the others never see', async () => {
@@ -336,7 +336,7 @@ describe('runBatch', () => {
     expect(maxInFlight).toBe(2);
     expect(started).toEqual([0, 1, 2, 3, 4, 5]);
     expect(results.map(reasonOf)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
-    expect(events[0]).toMatchObject({ mode: 'parallel' });
+    expect(events[1]).toMatchObject({ mode: 'parallel' });
   });
 
   it('records queuedMs and runMs per call from its clock', async () => {

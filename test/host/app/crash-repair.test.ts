@@ -24,6 +24,7 @@ const CHILD = fileURLToPath(new URL('./run-turns-until-killed.ts', import.meta.u
 /** Moments to kill at: the n-th event of a type, as the child prints it (tool/start weighs most: calls take longest). */
 const MOMENTS: [type: string, most: number][] = [
   ['turn/start', 2],
+  ['batch/open', 3],
   ['request/header', 4],
   ['text/delta', 3],
   ['message/assistant', 3],
@@ -132,12 +133,17 @@ describe('a host killed at random moments of its turns', () => {
     const repaired = { turns: 0, calls: 0, kills: 0, withLatency: 0 };
     for (let kill = 1; kill <= KILLS; kill += 1) {
       const [type, most] = MOMENTS[Math.floor(next() * MOMENTS.length)]!;
-      const moment = {
-        type,
-        occurrence: 1 + Math.floor(next() * most),
-        delayMs: next() < 0.5 ? 0 : Math.floor(next() * 15),
-        latencyMs: kill % 2 === 0 ? 40 : 0,
-      };
+      // The first kill always lands right after a call started while its reply still streamed
+      // (the child's replies pause between tool_use blocks): no batch/start, no assistant message yet.
+      const moment =
+        kill === 1
+          ? { type: 'tool/start', occurrence: 1, delayMs: 0, latencyMs: 40 }
+          : {
+              type,
+              occurrence: 1 + Math.floor(next() * most),
+              delayMs: next() < 0.5 ? 0 : Math.floor(next() * 15),
+              latencyMs: kill % 2 === 0 ? 40 : 0,
+            };
       const where = `seed ${seed}, kill ${kill} at ${JSON.stringify(moment)}`;
       await killAt({ dataDir, ...moment });
       repaired.kills += 1;
@@ -159,6 +165,19 @@ describe('a host killed at random moments of its turns', () => {
         }
         const report = await verify(dataDir);
         expect(report.ok, `${where}: ${JSON.stringify(report)}`).toBe(true);
+        if (kill === 1) {
+          // The early call was closed by the repair: its batch declared from the early tool/start's
+          // arguments, its outcome unknown, and the call stored in the history with that answer.
+          const journal = host.store.loadEvents('kitchen');
+          expect(journal.find((event) => event.type === 'tool/start')).toMatchObject({ early: true });
+          expect(journal.find((event) => event.type === 'batch/start')).toMatchObject({
+            reason: expect.stringContaining('while the reply streamed') as unknown,
+            calls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: true } }],
+          });
+          expect(journal.find((event) => event.type === 'tool/end')).toMatchObject({ outcome: 'unknown' });
+          const messages = host.store.loadMessages('kitchen');
+          expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+        }
         const requests = server.requests.length;
         const outcome = await host.agent.runTurn({ conversationId: 'kitchen', text: 'What happened?' });
         expect(outcome, where).toMatchObject({ reason: 'done' });
@@ -175,5 +194,5 @@ describe('a host killed at random moments of its turns', () => {
     expect(repaired.kills).toBe(KILLS);
     // The real command line agrees.
     expect((await runCli(['verify', '--data-dir', dataDir])).code).toBe(0);
-  }, 300_000);
+  }, 600_000);
 });

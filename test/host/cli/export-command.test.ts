@@ -113,6 +113,7 @@ describe('home-agent export', () => {
           runMs: end.runMs,
           startedAt: end.startedAt,
           endedAt: end.endedAt,
+          outcome: end.outcome,
         })),
       },
     ]);

@@ -201,7 +201,7 @@ describe('questions in a reloaded conversation', () => {
     const state = await waitForState(store, (current) => current.journalStatus.c1 === 'loaded');
     expect(state.approvals[RELAY_QUESTION]?.status).toBe('allowed');
     expect(countOpenApprovals(state)).toBe(0);
-    expect(state.batches.rb1?.rows[0]).toMatchObject({ status: 'done', ok: true });
+    expect(state.batches.rb1?.calls[0]).toMatchObject({ status: 'done', ok: true });
   });
 
   it('shows a question the host still waits on as open, and answerable', async () => {

@@ -35,7 +35,7 @@ describe('reduceApprovals', () => {
     });
     expect(countOpenApprovals(view)).toBe(1);
     // The batch row itself is still the running call it was.
-    expect(view.batches.rb1?.rows.map((row) => row.status)).toEqual(['running']);
+    expect(view.batches.rb1?.calls.map((row) => row.status)).toEqual(['running']);
   });
 
   it('closes the question with how it ended: allowed, denied, not answered in time, stopped', () => {

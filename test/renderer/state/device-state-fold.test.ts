@@ -50,7 +50,7 @@ const stopped = [
 describe('folding the outcome of a stopped turn', () => {
   it('keeps each row’s outcome, its approval wait and the state read after the stop', () => {
     const folded = foldEvents(emptyFoldedData, stopped);
-    const rows = folded.batches.b1!.rows;
+    const rows = folded.batches.b1!.calls;
     expect(rows.map((row) => [row.outcome, row.approvalMs, row.args])).toEqual([
       ['unknown', 200, { device_id: 'lamp-1', on: true }],
       ['unknown', undefined, { device_id: 'lamp-2', on: true }],

@@ -31,12 +31,12 @@ describe('foldEvent', () => {
   it('keeps batch rows in index order although tool/end events arrived 2, 1, 0', () => {
     const view = foldEvents(emptyFoldedData, skeletonTurn());
     const batch = view.batches.b1;
-    expect(batch?.rows.map((row) => [row.index, row.callId, row.ok])).toEqual([
+    expect(batch?.calls.map((row) => [row.index, row.callId, row.ok])).toEqual([
       [0, 'call-a', true],
       [1, 'call-b', false],
       [2, 'call-c', true],
     ]);
-    expect(batch?.rows[1]).toEqual({
+    expect(batch?.calls[1]).toEqual({
       index: 1,
       callId: 'call-b',
       name: 'lamp__set',
@@ -76,7 +76,7 @@ describe('foldEvent', () => {
         ],
       }),
     );
-    expect(view.batches.b9?.rows.map((row) => row.callId)).toEqual(['x', 'y', 'z']);
+    expect(view.batches.b9?.calls.map((row) => row.callId)).toEqual(['x', 'y', 'z']);
     expect(view.batches.b9?.reason).toBe('serial: lamp__set declares serial');
   });
 
@@ -97,7 +97,7 @@ describe('foldEvent', () => {
       start,
       event({ type: 'tool/start', at: 2, batchId: 'b1', callId: 'x1', name: 'relay__set', index: 1 }),
     ]);
-    expect(view.batches.b1?.rows.map((row) => [row.callId, row.status])).toEqual([
+    expect(view.batches.b1?.calls.map((row) => [row.callId, row.status])).toEqual([
       ['x0', 'queued'],
       ['x1', 'running'],
       ['x2', 'queued'],
@@ -115,7 +115,7 @@ describe('foldEvent', () => {
       index: 0,
     });
     const view = foldEvents(emptyFoldedData, [batchStart!, toolEndA!, lateStart]);
-    expect(view.batches.b1?.rows[0]?.status).toBe('done');
+    expect(view.batches.b1?.calls[0]?.status).toBe('done');
   });
 
   it('lists channel outputs in declared index order whatever order the sends finished in', () => {
@@ -181,7 +181,7 @@ describe('foldEvent', () => {
   it('marks calls that never ended as interrupted when the turn is aborted', () => {
     const events = [...skeletonTurn().slice(0, 9), event({ type: 'turn/end', at: 1500, reason: 'aborted' })];
     const view = foldEvents(emptyFoldedData, events);
-    expect(view.batches.b1?.rows.map((row) => row.status)).toEqual(
+    expect(view.batches.b1?.calls.map((row) => row.status)).toEqual(
       ['running', 'queued', 'running'].map(() => 'interrupted'),
     );
     expect([view.batches.b1?.interrupted, view.batches.b1?.endedAt, view.turns.t1?.status]).toEqual([

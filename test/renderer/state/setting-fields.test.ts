@@ -79,6 +79,7 @@ describe('settingFields', () => {
       'concurrencyCap',
       'contextTokens',
       'deviceEventsPerSecond',
+      'earlyToolStart',
       'maxSteps',
       'mcpApprovalWaitMs',
       'mcpMaxResultBytes',

@@ -3,29 +3,17 @@ import { emptyFoldedData, foldEvents } from '../../../renderer/state/fold-event.
 import { computeBatchTimeline } from '../../../renderer/views/batch-timeline.ts';
 import { skeletonTurn } from '../helpers/agent-events.ts';
 
-function rounded(value: number | undefined): number | undefined {
-  return value === undefined ? undefined : Math.round(value * 1000) / 1000;
-}
-
 describe('computeBatchTimeline', () => {
   it('places finished calls on one axis from the batch start to its end, from tool/end timings', () => {
     const batch = foldEvents(emptyFoldedData, skeletonTurn()).batches.b1!;
     const timeline = computeBatchTimeline(batch, 99_999);
-    // Axis 1100 … 1301 (batch start + wall 201 ms): hand-computed percentages of 201 ms.
+    // Axis 1100 … 1301 (batch start + wall 201 ms), hand-computed from the tool/end timings, in ms from 1100.
     expect(timeline.spanMs).toBe(201);
-    expect(
-      timeline.bars.map((bar) => [
-        bar.callId,
-        rounded(bar.queued?.startPercent),
-        rounded(bar.queued?.widthPercent),
-        rounded(bar.run?.startPercent),
-        rounded(bar.run?.widthPercent),
-        bar.live,
-      ]),
-    ).toEqual([
-      ['call-a', 0, 0.995, 0.995, 98.507, false],
-      ['call-b', 0, 1.493, 1.493, 48.259, false],
-      ['call-c', 0, 0.995, 0.995, 23.881, false],
+    expect(timeline.nowMs).toBe(201);
+    expect(timeline.bars.map((bar) => [bar.callId, bar.queued, bar.run, bar.live])).toEqual([
+      ['call-a', { startMs: 0, lengthMs: 2 }, { startMs: 2, lengthMs: 198 }, false],
+      ['call-b', { startMs: 0, lengthMs: 3 }, { startMs: 3, lengthMs: 97 }, false],
+      ['call-c', { startMs: 0, lengthMs: 2 }, { startMs: 2, lengthMs: 48 }, false],
     ]);
   });
 
@@ -33,19 +21,33 @@ describe('computeBatchTimeline', () => {
     // Up to the first tool/start: call-c runs since 1102, a and b wait.
     const batch = foldEvents(emptyFoldedData, skeletonTurn().slice(0, 8)).batches.b1!;
     const timeline = computeBatchTimeline(batch, 1200);
-    expect(timeline.spanMs).toBe(100);
+    expect([timeline.spanMs, timeline.nowMs]).toEqual([100, 100]);
+    // Growing segments have no length: they end at nowMs.
     expect(timeline.bars.map((bar) => [bar.callId, bar.queued, bar.run, bar.live])).toEqual([
-      ['call-a', { startPercent: 0, widthPercent: 100 }, undefined, false],
-      ['call-b', { startPercent: 0, widthPercent: 100 }, undefined, false],
-      ['call-c', { startPercent: 0, widthPercent: 2 }, { startPercent: 2, widthPercent: 98 }, true],
+      ['call-a', { startMs: 0 }, undefined, false],
+      ['call-b', { startMs: 0 }, undefined, false],
+      ['call-c', { startMs: 0, lengthMs: 2 }, { startMs: 2 }, true],
     ]);
+  });
+
+  it('keeps every bar the same as time passes: only the axis length and now move', () => {
+    // Up to call-c's tool/end (1150): call-c done, a and b running.
+    const events = skeletonTurn();
+    const batch = foldEvents(emptyFoldedData, events.slice(0, events.findIndex((e) => e.type === 'tool/end') + 1))
+      .batches.b1!;
+    const early = computeBatchTimeline(batch, 1200);
+    const later = computeBatchTimeline(batch, 1700);
+    expect([early.spanMs, early.nowMs, later.spanMs, later.nowMs]).toEqual([100, 100, 600, 600]);
+    expect(later.bars).toEqual(early.bars);
+    expect(later.bars[2]).toMatchObject({ queued: { startMs: 0, lengthMs: 2 }, run: { startMs: 2, lengthMs: 48 } });
   });
 
   it('never draws a negative bar when the renderer clock lags the host', () => {
     const batch = foldEvents(emptyFoldedData, skeletonTurn().slice(0, 8)).batches.b1!;
     const timeline = computeBatchTimeline(batch, 500);
-    expect(timeline.bars[2]?.run?.widthPercent).toBe(0);
-    expect(timeline.spanMs).toBe(2);
+    // Now is never before what the host already said: call-c's run starts at 2 ms and now is there too.
+    expect(timeline.bars[2]?.run).toEqual({ startMs: 2 });
+    expect([timeline.spanMs, timeline.nowMs]).toEqual([2, 2]);
   });
 
   it('draws the person’s approval wait apart from the run, at the start of the call', () => {
@@ -55,9 +57,9 @@ describe('computeBatchTimeline', () => {
     );
     const batch = foldEvents(emptyFoldedData, events).batches.b1!;
     const bar = computeBatchTimeline(batch, 99_999).bars[0]!;
-    // Percentages of the 201 ms axis, by hand: 2/201, 60/201, 62/201, 138/201.
-    expect([bar.approval?.startPercent, bar.approval?.widthPercent].map(rounded)).toEqual([0.995, 29.851]);
-    expect([bar.run?.startPercent, bar.run?.widthPercent].map(rounded)).toEqual([30.846, 68.657]);
+    // In ms from 1100, by hand: the wait 2 … 62, the run 62 … 200.
+    expect(bar.approval).toEqual({ startMs: 2, lengthMs: 60 });
+    expect(bar.run).toEqual({ startMs: 62, lengthMs: 138 });
     expect(computeBatchTimeline(batch, 99_999).bars[1]?.approval).toBeUndefined();
   });
 });
@@ -70,11 +72,11 @@ describe('the axis of an ended batch', () => {
     expect(batch.wallMs).toBe(201);
     const timeline = computeBatchTimeline(batch, 99_999);
     expect(timeline.spanMs).toBe(201);
-    // The same bars as when both agree: hand-computed percentages of 201 ms.
-    expect(timeline.bars.map((bar) => [rounded(bar.queued?.startPercent), rounded(bar.run?.widthPercent)])).toEqual([
-      [0, 98.507],
-      [0, 48.259],
-      [0, 23.881],
+    // The same bars as when both agree: in ms from 1100, by hand.
+    expect(timeline.bars.map((bar) => [bar.queued?.startMs, bar.run?.lengthMs])).toEqual([
+      [0, 198],
+      [0, 97],
+      [0, 48],
     ]);
   });
 });
