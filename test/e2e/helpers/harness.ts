@@ -89,12 +89,19 @@ export async function openPage(page: Page, host: RunningHost): Promise<string[]>
   return problems;
 }
 
-/** Sends a message from the composer and waits for the turn it starts to end. */
+/**
+ * Sends a message from the composer and waits for the turn it starts to end. The chat draws only the
+ * turns near the view (older ones leave the page as it fills), so the new turn is found as the last
+ * slot whose turn id changed, not by counting turns.
+ */
 export async function send(page: Page, text: string): Promise<void> {
-  const turns = page.getByTestId('turn');
-  const before = await turns.count();
+  const slots = page.locator('[data-turn-id]');
+  const before = (await slots.count()) === 0 ? '' : ((await slots.last().getAttribute('data-turn-id')) ?? '');
   await page.getByTestId('composer-input').fill(text);
   await page.getByTestId('composer-input').press('Enter');
-  await expect(turns).toHaveCount(before + 1);
-  await expect(turns.nth(before)).not.toHaveAttribute('data-status', 'running');
+  await expect(slots.last()).not.toHaveAttribute('data-turn-id', before);
+  const turnId = await slots.last().getAttribute('data-turn-id');
+  const turn = page.locator(`[data-turn-id="${turnId}"]`).getByTestId('turn');
+  await expect(turn).toContainText(text);
+  await expect(turn).not.toHaveAttribute('data-status', 'running');
 }
