@@ -78,7 +78,7 @@ export class DeviceAdmin {
         .probe({
           path: input.path,
           ...(input.profile !== undefined ? { profile: input.profile } : {}),
-          ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+          ...(input.unit !== undefined ? { wayInOptions: { unit: input.unit } } : {}),
           timeoutMs: this.options.probeTimeoutMs ?? 3000,
           ...(signal ? { signal } : {}),
         })
@@ -112,7 +112,7 @@ export class DeviceAdmin {
         path: input.path,
         ...(input.alias !== undefined ? { alias: input.alias } : {}),
         ...(input.profile !== undefined ? { profile: input.profile } : {}),
-        ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+        ...(input.unit !== undefined ? { wayInOptions: { unit: input.unit } } : {}),
         timeoutMs: this.options.probeTimeoutMs ?? 3000,
         ...(signal ? { signal } : {}),
         confirm: (candidate) => {
