@@ -60,7 +60,7 @@ function version9File(): string {
   return file;
 }
 
-describe('migration 10: the way in', () => {
+describe('migration 14: the way in', () => {
   it('carries a Modbus row over with its way in and its options, flattened, its pinned declaration kept', () => {
     const file = version9File();
     const db = folder.own(openDatabase({ file }));
