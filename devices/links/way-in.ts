@@ -37,6 +37,8 @@ export interface WayIn {
   readonly optionsSchema: z.ZodObject;
   /** A profile to suggest when its options are given without one (`eastron-sdm120`); absent when it needs none. */
   readonly profileExample?: string;
+  /** What `--help` says of it; absent for a way in with no options a person types. */
+  readonly help?: WayInHelp;
   /** Whether a device asked for with this profile and these options goes this way; the list's first that claims it wins. */
   claims(request: { profile?: DeviceProfile | undefined; options: WayInOptions }): boolean;
   /** Where a device with these (checked) options sits: its path, its address, the lane it shares. */
@@ -50,6 +52,16 @@ export interface WayIn {
   describe(options: WayInOptions): string;
   /** This way in's links for one registry: what they share (a bus per port) lives as long as it does. */
   connect(defaults: LinkDefaults): WayInConnections;
+}
+
+/** What help says of a way in's options, so no help text outside its folder names them. */
+export interface WayInHelp {
+  /** `devices pair PATH` then this: `--profile PROFILE --unit N [--baud B] …`. */
+  pairUsage: string;
+  /** What its options are, for `--device` (`unit and bus settings`). */
+  summary: string;
+  /** Each option's value placeholder and what it is, by key (`unit: {value: 'N', text: 'the unit id…'}`). */
+  options: Readonly<Record<string, { value: string; text: string }>>;
 }
 
 /** The links of one way in for one registry. */

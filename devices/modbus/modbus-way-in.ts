@@ -40,6 +40,16 @@ export function modbusWayIn(timings: ModbusTimings = {}): WayIn {
     label: 'Modbus',
     optionsSchema: modbusOptionsSchema,
     profileExample: 'eastron-sdm120',
+    help: {
+      pairUsage: '--profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2]',
+      summary: 'unit and bus settings for Modbus',
+      options: {
+        unit: { value: 'N', text: 'the Modbus unit id; with --baud B, --parity P, --stopbits S for its bus.' },
+        baud: { value: 'B', text: 'the Modbus bus speed.' },
+        parity: { value: 'P', text: 'the Modbus bus parity (none, even, odd).' },
+        stopbits: { value: 'S', text: 'the Modbus bus stop bits (1 or 2).' },
+      },
+    },
     claims: ({ profile, options }) =>
       profile?.protocol === 'modbus-rtu' || Object.keys(modbusOptionsSchema.shape).some((key) => key in options),
     placement: (path, options) => modbusPlacement(path, Number(options.unit)),

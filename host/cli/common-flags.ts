@@ -105,9 +105,8 @@ export function readCommonFlags(values: FlagValues): CommonFlags {
 }
 
 /**
- * `PATH,k=v,…`: options come last, in any order (`profile`, and the options of a way in, checked by
- * its schema: for a Modbus unit `unit`, `baud`, `parity`, `stopbits`); everything before them is
- * the path, commas included.
+ * `PATH,k=v,…`: options come last, in any order (`profile`, and the options of a way in, each
+ * checked by that way in's schema); everything before them is the path, commas included.
  */
 function readDeviceFlag(value: string): DeviceToAttach {
   const waysIn = deviceWaysIn();

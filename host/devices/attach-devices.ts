@@ -13,7 +13,7 @@ import { createDeviceLayer, createDeviceRegistry } from './create-device-layer.t
 /** A device named on the command line: its port, for a device that does not speak our protocol its profile, and its way in's options. */
 export interface DeviceToAttach {
   path: string;
-  /** A line or Modbus profile, builtin name or file. */
+  /** A profile, builtin name or file. */
   profile?: string;
   /** The options of its way in, checked (a unit id and bus settings overriding the profile's factory settings). */
   options?: WayInOptions;
