@@ -19,12 +19,15 @@ import type { ModbusUnitLink } from './modbus-unit-link.ts';
 const { shape } = modbusBusSettingsSchema;
 
 /** A Modbus unit's options, as typed (`unit=1,baud=9600`) and stored: its unit id and overrides of the profile's bus settings. */
-export const modbusOptionsSchema = z.strictObject({
-  unit: modbusUnitSchema.describe('a unit id 1–247'),
-  baud: shape.baud.describe('a baud rate such as 9600').optional(),
-  parity: shape.parity.optional(),
-  stopbits: shape.stopbits.optional(),
-});
+export const modbusOptionsSchema = z
+  .strictObject({
+    // The description says what a typed value must be; the title is the Add-device form's label.
+    unit: modbusUnitSchema.meta({ title: 'Modbus unit (1–247)', description: 'a unit id 1–247' }),
+    baud: shape.baud.describe('a baud rate such as 9600').optional(),
+    parity: shape.parity.optional(),
+    stopbits: shape.stopbits.optional(),
+  })
+  .meta({ title: 'Modbus RTU' });
 export type ModbusOptions = z.infer<typeof modbusOptionsSchema>;
 
 const BUS_KEYS = ['baud', 'parity', 'stopbits'] as const;
