@@ -50,6 +50,11 @@ export interface WayIn {
   sharingProblem(options: WayInOptions, other: WayInOptions): string | undefined;
   /** For listings, after the path: `unit 1 at 9600 8N1`; empty when there is nothing to add. */
   describe(options: WayInOptions): string;
+  /**
+   * The fields a JSON listing of pairings carried for this way in before pairings kept their way in
+   * (`devices list --json` keeps its shape): absent for a way in that came after.
+   */
+  listedBefore?(options: WayInOptions): Record<string, unknown>;
   /** This way in's links for one registry: what they share (a bus per port) lives as long as it does. */
   connect(defaults: LinkDefaults): WayInConnections;
 }

@@ -61,6 +61,11 @@ export function modbusWayIn(timings: ModbusTimings = {}): WayIn {
       const differs = BUS_KEYS.filter((key) => other[key] !== options[key]);
       return differs.length > 0 ? ` at other bus settings (${differs.join(', ')})` : undefined;
     },
+    // Before the seam, `devices list --json` showed a unit's placement as `modbus: {unit, bus}`.
+    listedBefore: (options) => {
+      const { unit, ...bus } = options;
+      return { modbus: { unit, bus } };
+    },
     describe: (options) => {
       const bus = modbusBusSettingsSchema.safeParse(pick(options, BUS_KEYS));
       return `unit ${String(options.unit)}${bus.success ? ` at ${describeBus(bus.data)}` : ''}`;

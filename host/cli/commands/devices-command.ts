@@ -205,7 +205,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       }
       case 'list': {
         const devices = store.list();
-        if (values.json) io.stdout.write(`${compactJson(devices)}\n`);
+        if (values.json) io.stdout.write(`${compactJson(devices.map(listed))}\n`);
         else if (devices.length === 0)
           io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
         else
@@ -302,6 +302,14 @@ function wayInFlags(values: Record<string, unknown>, profile: string | undefined
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A pairing as `devices list --json` shows it: the record, and the fields its way in showed before the seam. */
+function listed(device: PairedDevice): Record<string, unknown> {
+  const before = deviceWaysIn()
+    .find((way) => way.kind === device.wayIn)
+    ?.listedBefore?.(device.options ?? {});
+  return { ...device, ...before };
 }
 
 /** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */
