@@ -35,7 +35,7 @@ export async function explainPairingFailure(options: {
   return `${options.path} does not speak Home Agent's JSON protocol${said}. Pair a board that speaks plain lines with its profile (--profile ${lines}, or --profile FILE)${otherWaysIn()}.`;
 }
 
-/** `, a Modbus device with --profile eastron-sdm120|relay-8 --unit N`: each way in with options, its built-in profiles and what it needs. */
+/** `, a DEVICE with --profile NAME|NAME --KEY V`: each way in with options, its built-in profiles and what it needs. */
 function otherWaysIn(): string {
   return deviceWaysIn()
     .flatMap((way) => {
