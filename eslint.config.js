@@ -19,8 +19,14 @@ const nativeOrUi = [
 // The MCP SDK (client and server) and its processes and sockets live only in host/mcp/.
 const mcpSdk = ['@modelcontextprotocol/*'];
 
-/** @param {string[]} layers @param {string[]} packages */
-function forbid(layers, packages) {
+/**
+ * The folders of the ways in (devices/links/way-in.ts): only their list, devices/ways-in/, names
+ * them. The registry, pairing, the device tools and the host reach a device through the seam.
+ */
+const wayInFolders = ['modbus'];
+
+/** @param {string[]} layers @param {string[]} packages @param {{ aboveTheSeam?: boolean }} [options] */
+function forbid(layers, packages, options = {}) {
   return {
     'no-restricted-imports': [
       'error',
@@ -30,6 +36,12 @@ function forbid(layers, packages) {
             group: [`**/${layer}/*`, `**/${layer}`],
             message: `Bad layering: this folder must not import ${layer}/ (DESIGN.md, Layers).`,
           })),
+          ...(options.aboveTheSeam
+            ? wayInFolders.map((folder) => ({
+                group: [`**/devices/${folder}/*`, `../${folder}/*`],
+                message: `Above the seam: reach a device through devices/links/ (a WayIn), never devices/${folder}/ (docs/architecture.md, The way-in seam).`,
+              }))
+            : []),
           ...(packages.length
             ? [{ group: packages, message: 'Bad layering: this package belongs to another layer (DESIGN.md, Layers).' }]
             : []),
@@ -65,13 +77,23 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['devices/{links,registry,pairing,tools}/**/*.ts'],
+    rules: forbid(
+      ['host', 'electron', 'renderer'],
+      ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws', ...mcpSdk],
+      { aboveTheSeam: true },
+    ),
+  },
+  {
     files: ['host/**/*.ts'],
-    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand', ...mcpSdk]),
+    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand', ...mcpSdk], {
+      aboveTheSeam: true,
+    }),
   },
   // MCP both ways (host/mcp/client, host/mcp/server): may use the SDK, and core, devices and host below it.
   {
     files: ['host/mcp/**/*.ts'],
-    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand']),
+    rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand'], { aboveTheSeam: true }),
   },
   {
     files: ['electron/**/*.ts'],

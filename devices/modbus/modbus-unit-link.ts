@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
 import type { DeviceTool } from '../protocol/frame-schema.ts';
-import { DeviceLinkBase } from '../registry/device-link-base.ts';
-import type { CallOptions } from '../session/session-types.ts';
+import { DeviceLinkBase } from '../links/device-link-base.ts';
+import type { CallOptions } from '../links/session-types.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import { decodeSensor } from './decode-sensor.ts';
 import type { ModbusBus } from './modbus-bus.ts';

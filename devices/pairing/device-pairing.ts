@@ -1,20 +1,12 @@
-import { ModbusBuses } from '../modbus/modbus-buses.ts';
-import { describeBus, type ModbusBusSettings, type ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
-import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
-import { describeReading } from '../modbus/modbus-tools.ts';
 import { canonicalJson } from '../../core/agent/canonical-json.ts';
+import type { WayInOptions } from '../links/way-in.ts';
 import type { DeclarationDifference } from '../protocol/compare-declarations.ts';
 import type { DeviceIdentity, DeviceTool, HelloResult } from '../protocol/frame-schema.ts';
-import { modbusPlacement, type DeviceRegistry, type PinOptions } from '../registry/device-registry.ts';
+import type { DeviceRegistry, PinOptions, WayInRequest } from '../registry/device-registry.ts';
 import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
 import { compareProfileSources, declaredTools } from '../profiles/compare-profile-sources.ts';
-import type { LineProfile } from '../profiles/line-profile-schema.ts';
-import type { TransportConnector } from '../transport/line-transport.ts';
-import { serialConnector } from '../transport/serial-line-transport.ts';
 import { serialLinkOf } from '../discovery/follow-moved-device.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
-import { probeDevice } from './probe-device.ts';
-import { profileConnector } from '../profiles/profile-connector.ts';
 import { resolveDeviceProfile, type DeviceProfile } from '../profiles/resolve-profile.ts';
 
 /** What the user is shown before confirming a pairing (or a changed identity). */
@@ -26,7 +18,7 @@ export interface PairingCandidate {
   previousIdentity?: DeviceIdentity;
   /** Set when re-confirming: how what it declares differs from what was pinned (which action, which flag, which schema). */
   differences?: DeclarationDifference[];
-  /** More to show: for a Modbus unit its unit, bus settings and profile, and what it reads now. */
+  /** More to show: for a unit of a bus its unit, bus settings and profile, and what it reads now. */
   details?: string[];
 }
 
@@ -43,7 +35,6 @@ export class DevicePairing {
     private readonly options: {
       store: PairingStore;
       registry: DeviceRegistry;
-      connectorFor?: (path: string) => TransportConnector;
       now?: () => number;
     },
   ) {}
@@ -51,7 +42,7 @@ export class DevicePairing {
   /** Attaches every paired device (offline ones too, listed with their remembered tools). */
   async attachPaired(): Promise<void> {
     for (const paired of this.options.store.list()) {
-      const address = pairedAddress(paired);
+      const address = this.addressOf(paired);
       if (this.options.registry.list().some((device) => device.address === address || device.id === paired.identity.id))
         continue;
       await this.attach(paired);
@@ -75,74 +66,53 @@ export class DevicePairing {
       waitOnlineMs: 0,
       pin: this.pinOptions(paired, profile),
     };
-    if (paired.modbus) {
-      if (profile?.protocol !== 'modbus-rtu')
-        throw new Error(`a paired Modbus unit needs a Modbus profile, and ${paired.profile ?? 'none'} is not one`);
-      return this.options.registry.attach(paired.path, {
-        ...remembered,
-        modbus: { profile: profile.profile, ...paired.modbus },
-      });
-    }
-    return this.options.registry.attachConnector(this.connector(paired.path, lineProfileOf(profile)), remembered);
+    return this.options.registry.attach(paired.path, { ...remembered, ...wayInRequest(paired, profile) });
   }
 
   /**
-   * Pairs the device at `path` (a Modbus unit when the profile is a Modbus one: then `modbus.unit`
-   * is needed); null when the user declines. Throws when the device does not answer.
+   * Pairs the device at `path` through its way in (named, or the first that claims its profile and
+   * options: a unit of a bus needs its options); null when the user declines. Throws when
+   * the device does not answer.
    */
-  async pair(options: {
-    path: string;
-    alias?: string;
-    profile?: string;
-    modbus?: Partial<ModbusPlacement>;
-    confirm: ConfirmPairing;
-    timeoutMs?: number;
-    signal?: AbortSignal;
-  }): Promise<PairedDevice | null> {
+  async pair(options: PairingRequest & { alias?: string; confirm: ConfirmPairing }): Promise<PairedDevice | null> {
     // Read once: what is shown, pinned and attached is this one reading of a profile file.
     const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
-    if (resolved?.protocol === 'modbus-rtu') return this.pairModbus({ ...options, profile: resolved.name }, resolved);
-    if (options.modbus !== undefined)
-      throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
     const { registry } = this.options;
-    const attached = registry.list().find((device) => device.path === options.path);
-    if (attached) await registry.detach(attached.path);
-    const candidate = await this.probeLines(options, resolved);
+    const request = requestOf(options, resolved);
+    // Whatever holds this place is let go: a device that needs its port to itself is probed on it.
+    const address = registry.placementOf(options.path, request).address;
+    if (registry.list().some((device) => device.address === address)) await registry.detach(address);
+    const candidate = await this.probeWith(options, request);
     if (!(await options.confirm(candidate))) return null;
     return this.keep(candidate, options, resolved);
   }
 
   /**
-   * Asks the device at `path` who it is, pairing nothing: a port that speaks our protocol or a line
-   * profile is opened just long enough for its hello (the caller makes sure nothing holds it); a
-   * Modbus unit is read through the registry's bus. Throws when it does not answer.
+   * Asks the device at `path` who it is, pairing nothing, through its way in: a port of its own is
+   * opened just long enough for its hello (the caller makes sure nothing holds it); a unit of a bus
+   * is read through the registry's bus. Throws when it does not answer.
    */
-  async probe(options: {
-    path: string;
-    profile?: string;
-    modbus?: Partial<ModbusPlacement>;
-    timeoutMs?: number;
-    signal?: AbortSignal;
-  }): Promise<PairingCandidate & { modbus?: ModbusPlacement }> {
+  async probe(options: PairingRequest): Promise<PairingCandidate & { wayIn: string; wayInOptions: WayInOptions }> {
     const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
-    if (resolved?.protocol === 'modbus-rtu')
-      return this.probeModbus({ ...options, profile: resolved.name }, resolved.profile);
-    if (options.modbus !== undefined)
-      throw new Error('a unit and bus settings apply to Modbus profiles only (eastron-sdm120, relay-8, or a file)');
-    return this.probeLines(options, resolved);
+    return this.probeWith(options, requestOf(options, resolved));
   }
 
-  /** Asks a device of our protocol, or one that speaks lines through `profile`, for its hello. */
-  private async probeLines(
-    options: { path: string; timeoutMs?: number; signal?: AbortSignal },
-    profile: DeviceProfile | undefined,
-  ): Promise<PairingCandidate> {
-    const hello = await probeDevice({
-      connector: this.connector(options.path, lineProfileOf(profile)),
-      timeoutMs: options.timeoutMs,
+  private async probeWith(
+    options: PairingRequest,
+    request: WayInRequest,
+  ): Promise<PairingCandidate & { wayIn: string; wayInOptions: WayInOptions }> {
+    const probed = await this.options.registry.probe(options.path, request, {
+      timeoutMs: options.timeoutMs ?? 3000,
       signal: options.signal,
     });
-    return { path: options.path, identity: hello.device, tools: hello.tools };
+    return {
+      path: options.path,
+      identity: probed.hello.device,
+      tools: probed.hello.tools,
+      ...(probed.details.length > 0 ? { details: probed.details } : {}),
+      wayIn: probed.wayIn,
+      wayInOptions: probed.options,
+    };
   }
 
   /** Renames a paired device (what the person and the model call it). */
@@ -175,8 +145,8 @@ export class DevicePairing {
   /** Removes everything about the device: record, grants, and its session. */
   async forget(deviceId: string): Promise<boolean> {
     const paired = this.options.store.get(deviceId);
-    // A Modbus unit shares its path with the other units of its bus: only its own address is its.
-    const where = paired && pairedAddress(paired);
+    // A unit of a bus shares its path with the other units: only its own address is its.
+    const where = paired && this.addressOf(paired);
     await this.options.registry.detach(where ?? deviceId);
     return this.options.store.forget(deviceId);
   }
@@ -216,63 +186,6 @@ export class DevicePairing {
     return true;
   }
 
-  /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached) and pairs it. */
-  private async pairModbus(
-    options: {
-      path: string;
-      alias?: string;
-      profile: string;
-      modbus?: Partial<ModbusPlacement>;
-      confirm: ConfirmPairing;
-      timeoutMs?: number;
-      signal?: AbortSignal;
-    },
-    resolved: DeviceProfile & { protocol: 'modbus-rtu' },
-  ): Promise<PairedDevice | null> {
-    const { registry } = this.options;
-    const unit = options.modbus?.unit;
-    if (unit !== undefined) {
-      const address = modbusPlacement(options.path, unit).address;
-      if (registry.list().some((device) => device.address === address)) await registry.detach(address);
-    }
-    const candidate = await this.probeModbus(options, resolved.profile);
-    if (!(await options.confirm(candidate))) return null;
-    return this.keep(candidate, options, resolved);
-  }
-
-  /** Reads a Modbus unit's identity through the registry's bus (shared with units already attached). */
-  private async probeModbus(
-    options: {
-      path: string;
-      profile: string;
-      modbus?: Partial<ModbusPlacement>;
-      timeoutMs?: number;
-      signal?: AbortSignal;
-    },
-    profile: ModbusProfile,
-  ): Promise<PairingCandidate & { modbus: ModbusPlacement }> {
-    const { registry } = this.options;
-    const unit = options.modbus?.unit;
-    if (unit === undefined)
-      throw new Error(`${options.profile} is a Modbus profile: give the unit id of the device (--unit N, 1–247)`);
-    const bus: ModbusBusSettings = ModbusBuses.settingsFor(profile, { unit, bus: options.modbus?.bus ?? {} });
-    const { hello, reading } = await registry.probeModbus(
-      options.path,
-      { profile, unit, bus },
-      { timeoutMs: options.timeoutMs ?? 3000, ...(options.signal ? { signal: options.signal } : {}) },
-    );
-    return {
-      path: options.path,
-      identity: hello.device,
-      tools: hello.tools,
-      details: [
-        `Modbus unit ${unit} at ${describeBus(bus)}, profile ${options.profile} (${profile.name})`,
-        ...(Object.keys(reading).length > 0 ? [`reads now: ${describeReading(profile, reading)}`] : []),
-      ],
-      modbus: { unit, bus },
-    };
-  }
-
   /**
    * Stores the device the person confirmed, with no grants and what it declared pinned (its tools;
    * a profile file's content as read for the probe), replacing whatever was stored under its id,
@@ -280,7 +193,7 @@ export class DevicePairing {
    * answers with must be free (`makeRoomFor`).
    */
   private async keep(
-    candidate: PairingCandidate & { modbus?: ModbusPlacement },
+    candidate: PairingCandidate & { wayIn: string; wayInOptions: WayInOptions },
     options: { alias?: string; profile?: string },
     profile: DeviceProfile | undefined,
   ): Promise<PairedDevice> {
@@ -294,12 +207,13 @@ export class DevicePairing {
       pairedAt: (this.options.now ?? Date.now)(),
       confirmedIdentity: true,
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
-      ...(candidate.modbus ? { modbus: candidate.modbus } : {}),
+      wayIn: candidate.wayIn,
+      ...(Object.keys(candidate.wayInOptions).length > 0 ? { options: candidate.wayInOptions } : {}),
     };
     // Its adapter's USB serial number, so the host can follow it to another tty without opening one.
     const serialLink = await serialLinkOf(candidate.path);
     if (serialLink !== undefined) paired.serialLink = serialLink;
-    await this.makeRoomFor(paired.identity.id, pairedAddress(paired));
+    await this.makeRoomFor(paired.identity.id, this.addressOf(paired));
     this.options.store.save(paired, { anew: true });
     await this.attach(paired, profile);
     return paired;
@@ -365,21 +279,32 @@ export class DevicePairing {
     return paired;
   }
 
-  private connector(path: string, profile: LineProfile | undefined): TransportConnector {
-    const plain = this.options.connectorFor?.(path) ?? serialConnector({ path });
-    return profile === undefined ? plain : profileConnector(plain, profile);
+  /** Where a paired device sits among attached ones: its path, or its path and unit on a bus. */
+  addressOf(paired: PairedDevice): string {
+    return this.options.registry.placementOf(paired.path, { wayIn: paired.wayIn, wayInOptions: paired.options ?? {} })
+      .address;
   }
 }
 
-/** Where a paired device sits among attached ones: its path, or its path and Modbus unit. */
-export function pairedAddress(paired: Pick<PairedDevice, 'path' | 'modbus'>): string {
-  return paired.modbus ? modbusPlacement(paired.path, paired.modbus.unit).address : paired.path;
+/** What pairing or probing a device names: its path, profile (builtin name or file), way in and options. */
+export interface PairingRequest {
+  path: string;
+  profile?: string;
+  /** The way in's kind; absent: the first way in that claims the profile and options. */
+  wayIn?: string;
+  /** The way in's options, checked (`{unit: 1, baud: 9600}`). */
+  wayInOptions?: WayInOptions;
+  timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
-/** The line profile a device speaks through; a Modbus profile here is an error that says how to attach one. */
-function lineProfileOf(profile: DeviceProfile | undefined): LineProfile | undefined {
-  if (profile === undefined || profile.protocol === 'lines') return profile?.profile;
-  throw new Error(`${profile.name} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
+function requestOf(options: PairingRequest, profile: DeviceProfile | undefined): WayInRequest {
+  return { wayIn: options.wayIn, profile, wayInOptions: options.wayInOptions ?? {} };
+}
+
+/** How a stored pairing is reached: its way in, its profile as read now, its options. */
+function wayInRequest(paired: PairedDevice, profile: DeviceProfile | undefined): WayInRequest {
+  return { wayIn: paired.wayIn, profile, wayInOptions: paired.options ?? {} };
 }
 
 /** Whether two hellos say the same: identity, tools and flags (key order aside). */

@@ -1,4 +1,4 @@
-import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
+import type { WayInOptions } from '../links/way-in.ts';
 import type { DeviceIdentity, DeviceTool } from '../protocol/frame-schema.ts';
 import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
 import type { MoveReason } from '../discovery/move-reason.ts';
@@ -22,10 +22,12 @@ export interface PairedDevice {
   pairedAt: number;
   /** The person confirmed the identity shown at pairing (always true for records pairing writes). */
   confirmedIdentity: boolean;
-  /** The line or Modbus profile the device speaks through (builtin name or file); absent for the Home Agent protocol. */
+  /** The profile the device speaks through (builtin name or file); absent for the Home Agent protocol. */
   profile?: string;
-  /** A Modbus unit: its unit id and the bus settings it was paired at. */
-  modbus?: ModbusPlacement;
+  /** The way in it connects through (`WayIn.kind`). */
+  wayIn: string;
+  /** Its way in's options as paired (a unit id and the bus settings it was paired at); absent when it has none. */
+  options?: WayInOptions;
   /** The name of its `/dev/serial/by-id` link when paired (its adapter's USB serial number): how a move to another tty is told. */
   serialLink?: string;
   /** The port it was followed from, when and how the host told it was the same device (see findMovedPort). */

@@ -82,6 +82,12 @@ export function resolveProfile(nameOrFile: string): LineProfile {
   throw new Error(`${nameOrFile} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
 }
 
+/** The line profile a device speaks through (none for our protocol); a Modbus profile here is an error that says how to attach one. */
+export function lineProfileOf(profile: DeviceProfile | undefined): LineProfile | undefined {
+  if (profile === undefined || profile.protocol === 'lines') return profile?.profile;
+  throw new Error(`${profile.name} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
+}
+
 /**
  * A profile file's text: a regular file of at most MAX_PROFILE_FILE_BYTES (a FIFO would hang the
  * read, a device file would never end), else an error naming the file and what it is.

@@ -28,7 +28,7 @@ export function checkHello(answer: unknown, owner: ToolNameOwner = builtinToolOw
 
 /**
  * Why the tools a device of `kind` declares cannot be offered (an action twice, or a tool name
- * another plugin owns), or undefined when they can. A hello is checked by it, and so is a Modbus
+ * another plugin owns), or undefined when they can. A hello is checked by it, and so is a register-map
  * profile, whose tools come from a file rather than from the device.
  */
 export function refusedToolNames(

@@ -1,11 +1,6 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
 import type { DeviceIdentity, DeviceTool, EventFrame, HelloResult } from '../protocol/frame-schema.ts';
-import { ModbusBuses, type ModbusTimings } from '../modbus/modbus-buses.ts';
-import type { ModbusPlacement } from '../modbus/modbus-bus-settings.ts';
-import type { ModbusProfile } from '../modbus/modbus-profile-schema.ts';
-import type { ModbusUnitLink } from '../modbus/modbus-unit-link.ts';
-import type { LineProfile } from '../profiles/line-profile-schema.ts';
-import { profileConnector } from '../profiles/profile-connector.ts';
+import type { DeviceProfile } from '../profiles/resolve-profile.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
 import {
   compareDeclarations,
@@ -14,25 +9,34 @@ import {
 } from '../protocol/compare-declarations.ts';
 import type { ProfileSource } from '../profiles/resolve-profile.ts';
 import type { PinnedDeclaration } from './pinned-declaration.ts';
-import { DeviceSession } from '../session/device-session.ts';
-import type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStatus } from '../session/device-session.ts';
+import type { CallOptions, FrameProblem, LinkDefaults, SessionStatus } from '../links/session-types.ts';
 import { Emitter } from '../../core/events/emitter.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
-import { serialConnector } from '../transport/serial-line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
-import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from './device-link.ts';
-import { checkHello, refusedToolNames } from '../protocol/check-hello.ts';
-import { modbusTools } from '../modbus/modbus-tools.ts';
+import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from '../links/device-link.ts';
+import type { ProbeResult, WayIn, WayInConnections, WayInOptions } from '../links/way-in.ts';
+import { checkHello } from '../protocol/check-hello.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
 
-/** How the registry is set up: defaults for every session, Modbus timings, the event rate, the clock. */
-export type DeviceRegistryOptions = Partial<Omit<DeviceSessionOptions, 'connector'>> & {
-  modbus?: ModbusTimings;
+/** How the registry is set up: the ways in it may open, defaults for every link, the event rate, the clock. */
+export type DeviceRegistryOptions = LinkDefaults & {
+  /** The ways a device may connect, in the order they are asked to claim one (the host passes them in). */
+  waysIn?: readonly WayIn[];
   /** Events one device may send per second; the excess is dropped, counted and reported once (default 20). */
   eventsPerSecond?: number;
   /** Milliseconds since the epoch; injectable so tests are deterministic. */
   now?: () => number;
 };
+
+/** Which way in reaches a device, and how: named (`wayIn`), or the first way in that claims the profile and options. */
+export interface WayInRequest {
+  /** The way in's kind (`serial`); absent: the first way in that claims the profile and options. */
+  wayIn?: string | undefined;
+  /** The profile the device speaks through, read already. */
+  profile?: DeviceProfile | undefined;
+  /** The way in's options (`{unit: 1}`); default none. */
+  wayInOptions?: WayInOptions | undefined;
+}
 
 /** A device's latest trouble (a refused hello, a failed connection, an event flood) and when it happened. */
 export interface DeviceLastError {
@@ -40,13 +44,8 @@ export interface DeviceLastError {
   at: number;
 }
 
-/** A Modbus unit to attach: the profile it is described by, and its unit id and bus settings. */
-export interface ModbusAttachment extends ModbusPlacement {
-  profile: ModbusProfile;
-}
-
-/** How a device is attached. */
-export interface AttachOptions {
+/** How a device is attached: its way in (see WayInRequest), and what the person allowed. */
+export interface AttachOptions extends WayInRequest {
   /** Actions the agent may use (default none). A device given with --sim/--device gets 'all'. */
   grant?: DeviceGrant;
   alias?: string;
@@ -57,10 +56,6 @@ export interface AttachOptions {
   /** How long to wait for the first hello (default 5000 ms); 0 returns at once (needs trustedIdentity). */
   waitOnlineMs?: number;
   signal?: AbortSignal;
-  /** For devices that speak text lines (AT-style) instead of the JSON protocol. */
-  profile?: LineProfile;
-  /** For a Modbus unit on the port (several may share one port: they share its bus). */
-  modbus?: ModbusAttachment;
   /** For a paired device: the declaration it is held to (see PinOptions). Absent: whatever it declares is used. */
   pin?: PinOptions;
 }
@@ -89,7 +84,7 @@ export interface DeviceInfo {
   model: string;
   firmware: string;
   path: string;
-  /** Unique among attached devices: the path, or the path and Modbus unit (`/dev/ttyUSB0#3`). */
+  /** Unique among attached devices: the path, or the path and unit of a shared bus (`/dev/ttyUSB0#3`). */
   address: string;
   status: SessionStatus;
   online: boolean;
@@ -107,7 +102,7 @@ export interface DeviceInfo {
 export interface DeviceEntry {
   readonly path: string;
   readonly address: string;
-  /** Its link: a DeviceSession on its own port, a Modbus unit on a shared bus, … */
+  /** Its link, whatever way in opened it. */
   readonly session: DeviceLink;
   readonly alias: string;
   readonly grant: DeviceGrant;
@@ -158,75 +153,106 @@ export class DeviceRegistry {
   private readonly changeListeners = new Emitter<void>({ name: 'devices change' });
   private readonly eventListeners = new Emitter<DeviceEvent>({ name: 'device event' });
   private readonly problemListeners = new Emitter<DeviceProblem>({ name: 'device problem' });
-  private readonly modbusBuses: ModbusBuses;
+  private readonly connections = new Map<string, WayInConnections>();
   private readonly now: () => number;
+  private readonly linkDefaults: LinkDefaults;
 
   constructor(private readonly sessionDefaults: DeviceRegistryOptions = {}) {
     this.now = sessionDefaults.now ?? Date.now;
-    this.modbusBuses = new ModbusBuses({
-      ...(sessionDefaults.reconnectIntervalMs !== undefined
-        ? { reconnectIntervalMs: sessionDefaults.reconnectIntervalMs }
-        : {}),
-      ...sessionDefaults.modbus,
-    });
+    const { waysIn: _ways, eventsPerSecond: _rate, now: _now, ...defaults } = sessionDefaults;
+    this.linkDefaults = defaults;
+  }
+
+  /** The ways in this registry opens, in the order they claim devices. */
+  get waysIn(): readonly WayIn[] {
+    return this.sessionDefaults.waysIn ?? [];
   }
 
   /**
-   * Attaches a serial port (or pseudo-terminal) path: a Home Agent protocol device, a line-profile
-   * device, or a Modbus unit (`options.modbus`). Resolves once it is online (see waitOnlineMs).
+   * The way in a request goes through: the one it names, else the first that claims its profile and
+   * options. Throws naming the ways in there are when none does.
    */
-  attach(path: string, options: AttachOptions = {}): Promise<DeviceInfo> {
-    if (options.modbus) {
-      const placement = modbusPlacement(path, options.modbus.unit);
-      const conflict = placementConflict(placement, this.placements());
-      if (conflict) return Promise.reject(new Error(conflict));
-      let link: ModbusUnitLink;
-      try {
-        link = this.modbusUnit(path, options.modbus);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-      return this.attachLink(link, placement, options);
-    }
-    const serial = serialConnector({ path, pollIntervalMs: this.sessionDefaults.reconnectIntervalMs });
-    return this.attachConnector(options.profile ? profileConnector(serial, options.profile) : serial, options);
+  wayInFor(request: WayInRequest): WayIn {
+    const options = request.wayInOptions ?? {};
+    const way = request.wayIn
+      ? this.waysIn.find((candidate) => candidate.kind === request.wayIn)
+      : this.waysIn.find((candidate) => candidate.claims({ profile: request.profile, options }));
+    if (way === undefined)
+      throw new Error(
+        request.wayIn
+          ? `no way in named ${request.wayIn} (ways in: ${this.waysIn.map((candidate) => candidate.kind).join(', ') || 'none'})`
+          : `no way in takes this device (ways in: ${this.waysIn.map((candidate) => candidate.kind).join(', ') || 'none'})`,
+      );
+    return way;
   }
 
-  /** Attaches any transport connector (e.g. an in-process simulated device). */
+  /** Where the device a request names sits (its path, address and lane). */
+  placementOf(path: string, request: WayInRequest): LinkPlacement {
+    return this.wayInFor(request).placement(path, request.wayInOptions ?? {});
+  }
+
+  /**
+   * Attaches the device at `path` through its way in (see wayInFor): a port of its own, a unit on a
+   * shared bus, … Resolves once it is online (see waitOnlineMs).
+   */
+  attach(path: string, options: AttachOptions = {}): Promise<DeviceInfo> {
+    let link: DeviceLink;
+    let placement: LinkPlacement;
+    try {
+      const way = this.wayInFor(options);
+      const wayInOptions = options.wayInOptions ?? {};
+      placement = way.placement(path, wayInOptions);
+      const conflict = placementConflict(placement, this.placements());
+      if (conflict) throw new Error(conflict);
+      link = this.connectionsOf(way).open({
+        path,
+        ...(options.profile ? { profile: options.profile } : {}),
+        options: wayInOptions,
+      });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.attachLink(link, placement, options);
+  }
+
+  /** Attaches a device over any line transport (e.g. an in-process simulated device), through the first way in that runs on one. */
   attachConnector(connector: TransportConnector, options: AttachOptions = {}): Promise<DeviceInfo> {
     const placement = ownPortPlacement(connector.label);
     const conflict = placementConflict(placement, this.placements());
     if (conflict) return Promise.reject(new Error(conflict));
-    const { modbus: _modbus, eventsPerSecond: _rate, now: _now, ...rest } = this.sessionDefaults;
-    return this.attachLink(new DeviceSession({ ...rest, connector }), placement, options);
+    const opener = this.waysIn
+      .map((way) => this.connectionsOf(way).openConnector?.bind(undefined))
+      .find((open) => open !== undefined);
+    if (opener === undefined) return Promise.reject(new Error('no way in runs on a line transport'));
+    return this.attachLink(opener(connector), placement, options);
   }
 
   /**
-   * Reads a Modbus unit's identity without attaching it (pairing shows it first). It shares the bus
-   * of units already attached at `path`, so the port is never opened twice. Resolves with the hello
-   * and what the identity read found; rejects `device_offline` when the unit does not answer in time.
+   * Asks the device at `path` who it is and what it offers, through its way in, granting nothing
+   * (pairing shows it first). A unit of a shared bus is read through the bus of the units already
+   * attached, so the port is never opened twice; a device that needs its port to itself must not be
+   * attached (detach it first). Rejects `device_offline` when it does not answer in time.
    */
-  async probeModbus(
+  async probe(
     path: string,
-    attachment: ModbusAttachment,
-    options: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<{ hello: NonNullable<DeviceLink['hello']>; reading: Record<string, unknown> }> {
-    const conflict = placementConflict(modbusPlacement(path, attachment.unit), this.placements());
+    request: WayInRequest,
+    options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<ProbeResult & { wayIn: string }> {
+    const way = this.wayInFor(request);
+    const wayInOptions = request.wayInOptions ?? {};
+    const conflict = placementConflict(way.placement(path, wayInOptions), this.placements());
     if (conflict) throw new Error(conflict);
-    const link = this.modbusUnit(path, attachment);
-    link.start();
-    try {
-      const hello = await link.whenOnline(options);
-      return { hello, reading: link.lastReading };
-    } finally {
-      await link.dispose();
-    }
+    const probed = await this.connectionsOf(way).probe(
+      { path, ...(request.profile ? { profile: request.profile } : {}), options: wayInOptions },
+      { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    return { ...probed, wayIn: way.kind };
   }
 
   /**
    * Attaches a device reached by any link at `placement`; the registry owns the link from here
    * (it is disposed on failure, detach and dispose). Two devices may share a path only as units of
-   * one shared lane (a Modbus bus).
+   * one shared lane (a bus).
    */
   async attachLink(session: DeviceLink, placement: LinkPlacement, options: AttachOptions = {}): Promise<DeviceInfo> {
     const conflict = placementConflict(placement, this.placements());
@@ -266,7 +292,7 @@ export class DeviceRegistry {
     if (waitMs > 0) {
       try {
         const hello = await session.whenOnline({ timeoutMs: waitMs, signal: options.signal });
-        // Sessions check their hello themselves; other links (a Modbus profile) are checked here.
+        // Sessions check their hello themselves; other links (a unit's profile) are checked here.
         const checked = checkHello(hello, this.sessionDefaults.toolNameOwner);
         if (!checked.ok) throw new Error(`${session.label}: hello refused: ${checked.reason}`);
         entry.trustedIdentity ??= hello.device;
@@ -294,7 +320,7 @@ export class DeviceRegistry {
 
   /**
    * Detaches a device by id, address, or path (a path only when one device is there: the units of
-   * a Modbus bus share theirs) and closes its link.
+   * a bus share theirs) and closes its link.
    */
   async detach(idOrPath: string): Promise<void> {
     let index = this.entries.findIndex(
@@ -474,18 +500,14 @@ export class DeviceRegistry {
     return this.entries.map((entry) => entry.placement);
   }
 
-  /** A unit made from its profile; refused before any port opens when the profile's tool names are not the device's to take. */
-  private modbusUnit(path: string, attachment: ModbusAttachment): ModbusUnitLink {
-    const { profile } = attachment;
-    const refused = refusedToolNames(profile.kind, modbusTools(profile), {
-      owner: this.sessionDefaults.toolNameOwner,
-      remedy: 'give the profile another kind',
-    });
-    if (refused !== undefined)
-      throw new Error(
-        `${profile.model} (unit ${attachment.unit} on ${path}): profile refused: ${refused} (give the profile another kind)`,
-      );
-    return this.modbusBuses.unit({ path, profile: attachment.profile, placement: attachment });
+  /** A way in's links for this registry, made at first use (they share what must be shared: a bus per port). */
+  private connectionsOf(way: WayIn): WayInConnections {
+    let connections = this.connections.get(way.kind);
+    if (connections === undefined) {
+      connections = way.connect(this.linkDefaults);
+      this.connections.set(way.kind, connections);
+    }
+    return connections;
   }
 
   private mutable(id: string): MutableEntry {
@@ -589,9 +611,4 @@ export class DeviceRegistry {
       eventsDropped: entry.events.dropped,
     };
   }
-}
-
-/** A Modbus unit's placement: its port, the unit (address `path#unit`), and the bus it shares. */
-export function modbusPlacement(path: string, unit: number): LinkPlacement {
-  return { path, address: `${path}#${unit}`, sharedLane: `modbus:${path}` };
 }

@@ -7,11 +7,11 @@ import { parseDeviceFrame } from '../protocol/parse-device-frame.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import type { LineTransport, TransportClose, TransportConnector } from '../transport/line-transport.ts';
 import { CallLane } from './call-lane.ts';
-import { DeviceLinkBase } from '../registry/device-link-base.ts';
+import { DeviceLinkBase } from '../links/device-link-base.ts';
 import { mapDeviceError } from './map-device-error.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { DeviceRestarts } from './device-restarts.ts';
-import type { CallOptions, DeviceSessionOptions, FrameProblem } from './session-types.ts';
+import type { CallOptions, DeviceSessionOptions, FrameProblem } from '../links/session-types.ts';
 
 /** An open port and the promise that settles when it closes. */
 interface Connection {
@@ -19,7 +19,13 @@ interface Connection {
   closed: Promise<TransportClose>;
 }
 
-export type { CallOptions, DeviceSessionOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
+export type {
+  CallOptions,
+  DeviceSessionOptions,
+  FrameProblem,
+  SessionStats,
+  SessionStatus,
+} from '../links/session-types.ts';
 
 /**
  * The host side of one device on one port: hello (asked again on the same port until answered,

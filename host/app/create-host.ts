@@ -34,6 +34,7 @@ import { databaseFileOf } from '../config/data-dir.ts';
 import { ModelSelection } from '../models/model-selection.ts';
 import { ModelConfigError } from '../models/select-model.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
+import { deviceWaysIn } from '../devices/create-device-layer.ts';
 import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-approval-gate.ts';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from '../api/create-api-handlers.ts';
@@ -140,7 +141,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices =
       options.devices ??
       (await options.attachDevices?.({
-        pairingStore: new PairedDeviceStore({ db, onInvalidRow }),
+        pairingStore: new PairedDeviceStore({ db, onInvalidRow, waysIn: deviceWaysIn() }),
         standingApprovals,
         dataVersion: dataVersionOf(db),
         settings: settings(),

@@ -2,6 +2,10 @@ import { SETTING_KEYS, settingsTable, type SettingKey } from '../contract/settin
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import type { OptionHelp } from './command-help.ts';
 import { BUILTIN_PROFILE_NAMES } from '../../devices/profiles/resolve-profile.ts';
+import { deviceWaysIn } from '../devices/create-device-layer.ts';
+
+/** The ways in that take options a person types, with what help says of them. */
+const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
 
 /** The value a setting's flag takes, as help shows it. */
 const VALUE_NAMES: Partial<Record<SettingKey, string>> = {
@@ -32,8 +36,10 @@ export const DEVICE_AND_DATA_FLAG_HELP: readonly OptionHelp[] = [
   { flag: '--sim', text: 'Attach simulated devices: lamp-1, lamp-2, thermometer-1, display-1 (all actions granted).' },
   { flag: '--sim-latency-ms N', text: 'How long each simulated device takes to answer (default 250).' },
   {
-    flag: '--device PATH[,profile=NAME|FILE][,unit=N][,baud=B][,parity=P][,stopbits=S]',
-    text: `Attach the device on a serial port for this run; options after the path in any order: profile for devices that speak lines or Modbus (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}), unit and bus settings for Modbus. Repeat for more devices.`,
+    flag: `--device PATH[,profile=NAME|FILE]${helpedWaysIn
+      .flatMap((help) => Object.entries(help.options).map(([key, option]) => `[,${key}=${option.value}]`))
+      .join('')}`,
+    text: `Attach the device on a serial port for this run; options after the path in any order: profile for devices that do not speak the Home Agent protocol (built in: ${BUILTIN_PROFILE_NAMES.join(', ')})${helpedWaysIn.map((help) => `, ${help.summary}`).join('')}. Repeat for more devices.`,
   },
   {
     flag: '--data-dir DIR',

@@ -1,8 +1,9 @@
 import type { ParseArgsConfig } from 'node:util';
 import { readSettingText, settingsTable, SETTING_KEYS, type Settings } from '../contract/settings-table.ts';
 import { UsageError } from './cli-io.ts';
-import { readModbusOptions } from '../../devices/modbus/modbus-bus-settings.ts';
+import { readWayInOptions, wayInOptionKeys } from '../../devices/links/read-way-in-options.ts';
 import type { DeviceToAttach } from '../devices/attach-devices.ts';
+import { deviceWaysIn } from '../devices/create-device-layer.ts';
 
 /** A flag per setting (`--max-steps`), derived from the settings table. */
 const settingFlagOptions = Object.fromEntries(
@@ -29,7 +30,7 @@ export interface CommonFlags {
   dataDir?: string;
   sim: boolean;
   simLatencyMs?: number;
-  /** `--device PATH[,profile=NAME|FILE][,unit=N][,baud=B][,parity=P][,stopbits=S]`, options in any order. */
+  /** `--device PATH[,profile=NAME|FILE][,k=v…]` (a way in's options, e.g. `unit=N`), options in any order. */
   devices: DeviceToAttach[];
   /** `--mcp-config FILE`: the MCP servers of this run, in place of the data folder's mcp.json. */
   mcpConfigFile?: string;
@@ -103,46 +104,35 @@ export function readCommonFlags(values: FlagValues): CommonFlags {
   return flags;
 }
 
-const DEVICE_OPTIONS = ['profile', 'unit', 'baud', 'parity', 'stopbits'] as const;
-type DeviceOption = (typeof DEVICE_OPTIONS)[number];
-
 /**
- * `PATH,k=v,…`: options come last, in any order (`profile`, and for a Modbus unit `unit`, `baud`,
- * `parity`, `stopbits`); everything before them is the path, commas included.
+ * `PATH,k=v,…`: options come last, in any order (`profile`, and the options of a way in, each
+ * checked by that way in's schema); everything before them is the path, commas included.
  */
 function readDeviceFlag(value: string): DeviceToAttach {
+  const waysIn = deviceWaysIn();
+  const keys = wayInOptionKeys(waysIn);
   const parts = value.split(',');
-  const options = new Map<DeviceOption, string>();
+  const options = new Map<string, string>();
   while (parts.length > 1 && /^[a-z]+=/.test(parts[parts.length - 1]!)) {
     const part = parts.pop()!;
     const equals = part.indexOf('=');
     const key = part.slice(0, equals);
     const text = part.slice(equals + 1);
-    if (!(DEVICE_OPTIONS as readonly string[]).includes(key))
-      throw new UsageError(`--device ${value}: unknown option '${key}' (options: ${DEVICE_OPTIONS.join(', ')})`);
-    if (options.has(key as DeviceOption)) throw new UsageError(`--device ${value}: '${key}' is given twice`);
+    if (!keys.includes(key))
+      throw new UsageError(`--device ${value}: unknown option '${key}' (options: ${keys.join(', ')})`);
+    if (options.has(key)) throw new UsageError(`--device ${value}: '${key}' is given twice`);
     if (text === '') throw new UsageError(`--device ${value}: '${key}' has no value`);
-    options.set(key as DeviceOption, text);
+    options.set(key, text);
   }
   const path = parts.join(',');
   if (path === '') throw new UsageError(`--device ${value}: the port path is missing (--device /dev/ttyUSB0,…)`);
   const device: DeviceToAttach = { path };
   const profile = options.get('profile');
+  options.delete('profile');
   if (profile !== undefined) device.profile = profile;
-  const modbusGiven = DEVICE_OPTIONS.some((key) => key !== 'profile' && options.has(key));
-  if (!modbusGiven) return device;
-  if (profile === undefined)
-    throw new UsageError(
-      `--device ${value}: unit, baud, parity and stopbits need a Modbus profile (profile=eastron-sdm120)`,
-    );
   try {
-    const modbus = readModbusOptions({
-      unit: options.get('unit'),
-      baud: options.get('baud'),
-      parity: options.get('parity'),
-      stopbits: options.get('stopbits'),
-    });
-    device.modbus = modbus;
+    const read = readWayInOptions(waysIn, { profile, options: Object.fromEntries(options) });
+    if (Object.keys(read).length > 0) device.options = read;
   } catch (error) {
     throw new UsageError(`--device ${value}: ${(error as Error).message}`);
   }

@@ -1,5 +1,10 @@
-import { BUILTIN_MODBUS_PROFILES } from '../../devices/modbus/builtin-modbus-profiles.ts';
-import { BUILTIN_PROFILES } from '../../devices/profiles/resolve-profile.ts';
+import type { z } from 'zod';
+import {
+  BUILTIN_PROFILE_NAMES,
+  BUILTIN_PROFILES,
+  resolveDeviceProfile,
+} from '../../devices/profiles/resolve-profile.ts';
+import { deviceWaysIn } from '../devices/create-device-layer.ts';
 import { listAnnouncedPorts } from '../../devices/simulator/simulator-index.ts';
 import { explainHeldPortNow } from '../devices/held-port.ts';
 
@@ -27,6 +32,21 @@ export async function explainPairingFailure(options: {
   if (announced !== undefined)
     return `${options.path} does not speak Home Agent's JSON protocol${said}: it is a simulated board that speaks plain lines. Pair it with: home-agent devices pair ${options.path} --profile ${announced}`;
   const lines = Object.keys(BUILTIN_PROFILES).join('|');
-  const modbus = Object.keys(BUILTIN_MODBUS_PROFILES).join('|');
-  return `${options.path} does not speak Home Agent's JSON protocol${said}. Pair a board that speaks plain lines with its profile (--profile ${lines}, or --profile FILE), a Modbus device with --profile ${modbus} --unit N.`;
+  return `${options.path} does not speak Home Agent's JSON protocol${said}. Pair a board that speaks plain lines with its profile (--profile ${lines}, or --profile FILE)${otherWaysIn()}.`;
+}
+
+/** `, a DEVICE with --profile NAME|NAME --KEY V`: each way in with options, its built-in profiles and what it needs. */
+function otherWaysIn(): string {
+  return deviceWaysIn()
+    .flatMap((way) => {
+      if (way.help === undefined) return [];
+      const names = BUILTIN_PROFILE_NAMES.filter((name) =>
+        way.claims({ profile: resolveDeviceProfile(name), options: {} }),
+      );
+      const needed = Object.entries(way.optionsSchema.shape)
+        .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
+        .map(([key]) => ` --${key} ${way.help?.options[key]?.value ?? 'VALUE'}`);
+      return [`, a ${way.label} device with --profile ${names.join('|')}${needed.join('')}`];
+    })
+    .join('');
 }

@@ -45,20 +45,31 @@ export const scannedPortSchema = z.object({
   manufacturer: z.string().optional(),
   /** A simulator's port: what it plays, and the profile to pair it with when it speaks plain lines. */
   simulated: z.object({ id: z.string(), kind: z.string(), profile: z.string().optional() }).optional(),
-  /** Devices paired at this path (several only for units of one Modbus bus). */
+  /** Devices paired at this path (several only for units of one bus). */
   paired: z.array(z.object({ id: z.string(), alias: z.string() })),
   /** The device attached here from the command line, if any: this port is not free to pair. */
   attachedFromCommandLine: z.string().optional(),
 });
 export type ScannedPort = z.infer<typeof scannedPortSchema>;
 
-/** A profile a device may speak through (`at-relay-4` speaks lines; Modbus profiles need a unit). */
-export const deviceProfileSchema = z.object({ name: z.string(), protocol: z.enum(['lines', 'modbus-rtu']) });
+/**
+ * A profile a device may speak through (`at-relay-4` speaks `lines`), and when its way in takes
+ * options, their JSON schema (its `title` names what the profile speaks; each required property is
+ * asked, labelled by its `title`). The host checks them again by the way in's own schema.
+ */
+export const deviceProfileSchema = z.object({
+  name: z.string(),
+  protocol: z.string(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
 
-/** Where to find a device and how it talks: a path, and a profile (with a Modbus unit) when it does not speak our protocol. */
+/** Where to find a device and how it talks: a path, and a profile (with its way in's options) when it does not speak our protocol. */
 const placementInput = {
   path: portPath,
   profile: z.string().min(1).max(500).optional(),
+  /** The way in's options as the profile's `options` schema asks them (`{unit: 1}`). */
+  options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /** The same as `options.unit`, as older windows send it. */
   unit: z.number().int().min(1).max(247).optional(),
 };
 
@@ -72,7 +83,7 @@ export const probedDeviceSchema = z.object({
   actions: z.array(deviceActionSchema),
   /** Of what it declares; give it back to `devices/pair`, so what is pinned is what was shown (absent from older hosts). */
   declarationHash: z.string().optional(),
-  /** More to show (a Modbus unit's bus settings and what it reads now). */
+  /** More to show (a unit's bus settings and what it reads now). */
   details: z.array(z.string()),
   /** When this id is paired already: under which name and identity (pairing again starts with no grants). */
   previous: z.object({ alias: z.string(), identity: deviceIdentitySchema, path: z.string() }).optional(),

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { DeviceRegistry, type AttachOptions } from '../../devices/registry/device-registry.ts';
 import { startSimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
 import { startInProcessDevices } from '../../devices/simulator/start-in-process-devices.ts';
 import type { SimulatedKind } from '../../devices/simulator/device-catalog.ts';
@@ -7,17 +6,17 @@ import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
-import type { ModbusPlacement } from '../../devices/modbus/modbus-bus-settings.ts';
+import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
-import { createDeviceLayer } from './create-device-layer.ts';
+import { createDeviceLayer, createDeviceRegistry } from './create-device-layer.ts';
 
-/** A device named on the command line: its port, and for a device that does not speak our protocol its profile (and Modbus unit). */
+/** A device named on the command line: its port, for a device that does not speak our protocol its profile, and its way in's options. */
 export interface DeviceToAttach {
   path: string;
-  /** A line or Modbus profile, builtin name or file. */
+  /** A profile, builtin name or file. */
   profile?: string;
-  /** A Modbus unit's id and bus settings (overriding the profile's factory settings). */
-  modbus?: Partial<ModbusPlacement> & Pick<ModbusPlacement, 'bus'>;
+  /** The options of its way in, checked (a unit id and bus settings overriding the profile's factory settings). */
+  options?: WayInOptions;
 }
 
 /** The simulated home of the demo: two lamps, a thermometer and a text display. */
@@ -32,7 +31,7 @@ export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'the
 export async function attachDevices(options: {
   sim: boolean;
   simLatencyMs?: number;
-  /** Devices named on the command line; `profile` for devices that speak plain lines or Modbus. */
+  /** Devices named on the command line; `profile` and `options` for devices that do not speak our protocol. */
   devices: readonly DeviceToAttach[];
   /** Paired devices are attached with their stored grants (offline ones too, until they appear). */
   pairingStore?: PairingStore;
@@ -47,7 +46,7 @@ export async function attachDevices(options: {
   /** Events one device may send per second (the setting deviceEventsPerSecond). */
   eventsPerSecond?: number;
 }): Promise<DeviceLayer> {
-  const registry = new DeviceRegistry(
+  const registry = createDeviceRegistry(
     options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {},
   );
   const owners: (() => Promise<void>)[] = [];
@@ -74,7 +73,12 @@ export async function attachDevices(options: {
         throw new Error(
           `--device ${device.path}: no such port (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
         );
-      await registry.attach(device.path, { grant: 'all', signal: options.signal, ...attachmentOf(device) });
+      await registry.attach(device.path, {
+        grant: 'all',
+        signal: options.signal,
+        ...(device.profile !== undefined ? { profile: resolveDeviceProfile(device.profile) } : {}),
+        wayInOptions: device.options ?? {},
+      });
     }
   } catch (error) {
     await registry.dispose();
@@ -92,23 +96,4 @@ export async function attachDevices(options: {
     ...(options.storePollMs !== undefined ? { storePollMs: options.storePollMs } : {}),
     log: options.log,
   });
-}
-
-/** How a device named on the command line is reached: its profile resolved, and for Modbus its unit. */
-function attachmentOf(device: DeviceToAttach): Pick<AttachOptions, 'profile' | 'modbus'> {
-  if (device.profile === undefined) return {};
-  const resolved = resolveDeviceProfile(device.profile);
-  if (resolved.protocol === 'lines') {
-    if (device.modbus)
-      throw new Error(
-        `--device ${device.path}: unit, baud, parity and stopbits apply to Modbus profiles; ${device.profile} speaks lines`,
-      );
-    return { profile: resolved.profile };
-  }
-  const unit = device.modbus?.unit;
-  if (unit === undefined)
-    throw new Error(
-      `--device ${device.path},profile=${device.profile} needs unit=N (the device's Modbus unit id, 1–247)`,
-    );
-  return { modbus: { profile: resolved.profile, unit, bus: device.modbus?.bus ?? {} } };
 }

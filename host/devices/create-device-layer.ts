@@ -1,7 +1,9 @@
 import { Emitter } from '../../core/events/emitter.ts';
 import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
-import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import { DeviceRegistry, type DeviceRegistryOptions } from '../../devices/registry/device-registry.ts';
+import type { WayIn } from '../../devices/links/way-in.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 import { authorizeDeviceCall } from '../../devices/tools/authorize-device-call.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { displayChannels } from '../../devices/tools/display-channels.ts';
@@ -14,6 +16,16 @@ import type { DeviceLayer } from './device-layer.ts';
 import { summarizeDevices } from './device-summaries.ts';
 import { PairedDevicesSync } from './paired-devices-sync.ts';
 import { syncedDevicesPlugin } from './synced-devices-plugin.ts';
+
+/** The ways a device may connect, in the order they claim one: what the registry, the store and the flags are given. */
+export function deviceWaysIn(): WayIn[] {
+  return builtinWaysIn();
+}
+
+/** A registry that opens the ways in of `deviceWaysIn` (the only place the host names where they come from). */
+export function createDeviceRegistry(options: Omit<DeviceRegistryOptions, 'waysIn'> = {}): DeviceRegistry {
+  return new DeviceRegistry({ ...options, waysIn: deviceWaysIn() });
+}
 
 /**
  * The devices layer over a registry that already holds the devices named on the command line:

@@ -6,6 +6,8 @@ import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
 import { declarationHash } from '../../devices/registry/pinned-declaration.ts';
 import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import { z } from 'zod';
+import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import type { ApiInput, ApiOutput, DeviceAction, DeviceIdentity } from '../contract/api-contract.ts';
 import type { PairedDevicesSync } from './paired-devices-sync.ts';
@@ -65,20 +67,20 @@ export class DeviceAdmin {
         };
       }),
       warnings,
-      profiles: BUILTIN_PROFILE_NAMES.map((name) => ({ name, protocol: resolveDeviceProfile(name).protocol })),
+      profiles: BUILTIN_PROFILE_NAMES.map((name) => this.profileOption(name)),
     };
   }
 
   async probe(input: ApiInput<'devices/probe'>, signal?: AbortSignal): Promise<ApiOutput<'devices/probe'>> {
     await this.checkPlacement(input);
-    const live = this.pairedOnline(input.path, input.unit);
+    const live = this.pairedOnline(input);
     const candidate: PairingCandidate =
       live ??
       (await this.options.pairing
         .probe({
           path: input.path,
           ...(input.profile !== undefined ? { profile: input.profile } : {}),
-          ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+          wayInOptions: wayInOptionsOf(input),
           timeoutMs: this.options.probeTimeoutMs ?? 3000,
           ...(signal ? { signal } : {}),
         })
@@ -112,7 +114,7 @@ export class DeviceAdmin {
         path: input.path,
         ...(input.alias !== undefined ? { alias: input.alias } : {}),
         ...(input.profile !== undefined ? { profile: input.profile } : {}),
-        ...(input.unit !== undefined ? { modbus: { unit: input.unit } } : {}),
+        wayInOptions: wayInOptionsOf(input),
         timeoutMs: this.options.probeTimeoutMs ?? 3000,
         ...(signal ? { signal } : {}),
         confirm: (candidate) => {
@@ -201,10 +203,12 @@ export class DeviceAdmin {
   }
 
   /** A device of this host that holds the path and is online: its hello stands in for opening the port twice. */
-  private pairedOnline(path: string, unit: number | undefined): PairingCandidate | undefined {
+  private pairedOnline(input: PlacementInput): PairingCandidate | undefined {
+    const { path } = input;
+    const address = this.addressOf(input);
     const device = this.options.registry
       .list()
-      .find((candidate) => candidate.path === path && (unit === undefined || candidate.address.endsWith(`#${unit}`)));
+      .find((candidate) => candidate.path === path && (address === undefined || candidate.address === address));
     if (device === undefined) return undefined;
     const hello = this.options.registry.get(device.id)?.session.hello;
     if (device.online && hello) return { path, identity: hello.device, tools: hello.tools };
@@ -212,6 +216,31 @@ export class DeviceAdmin {
       409,
       `${path} belongs to ${device.id} ("${device.alias}"), which is ${device.status}: forget it first to pair another device there`,
     );
+  }
+
+  /** A built-in profile as the Add-device form lists it: what it speaks, and the options its way in asks (a JSON schema). */
+  private profileOption(name: string): ApiOutput<'devices/scan'>['profiles'][number] {
+    const profile = resolveDeviceProfile(name);
+    const way = this.options.registry.wayInFor({ profile });
+    const asks = Object.keys(way.optionsSchema.shape).length > 0;
+    return {
+      name,
+      protocol: profile.protocol,
+      ...(asks ? { options: z.toJSONSchema(way.optionsSchema) as Record<string, unknown> } : {}),
+    };
+  }
+
+  /** The address a placement with options names (a unit on a bus); undefined without options or when they do not place it. */
+  private addressOf(input: PlacementInput): string | undefined {
+    const options = wayInOptionsOf(input);
+    if (Object.keys(options).length === 0) return undefined;
+    try {
+      const profile = input.profile === undefined ? undefined : resolveDeviceProfile(input.profile);
+      return this.options.registry.placementOf(input.path, { profile, wayInOptions: options }).address;
+    } catch {
+      // Options that do not place a device are refused by the probe, with the way in's reason.
+      return undefined;
+    }
   }
 
   /**
@@ -290,4 +319,12 @@ export function actionsOf(tools: readonly DeviceTool[]): DeviceAction[] {
 
 function describeIdentity(identity: DeviceIdentity): string {
   return `${identity.id} (${identity.kind}, ${identity.model}, firmware ${identity.firmware})`;
+}
+
+/** Where a device is and how it talks, as the window sends it. */
+type PlacementInput = Pick<ApiInput<'devices/probe'>, 'path' | 'profile' | 'options' | 'unit'>;
+
+/** The way-in options of a placement: `options`, and `unit` as older windows send it. */
+function wayInOptionsOf(input: PlacementInput): WayInOptions {
+  return { ...input.options, ...(input.unit !== undefined ? { unit: input.unit } : {}) };
 }

@@ -1,4 +1,4 @@
-import { pairedAddress, type DevicePairing } from '../../devices/pairing/device-pairing.ts';
+import type { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
 import { samePinned } from '../../devices/registry/pinned-declaration.ts';
@@ -171,7 +171,14 @@ export class PairedDevicesSync {
     }
     for (const record of records) {
       const id = record.identity.id;
-      const address = pairedAddress(record);
+      let address: string;
+      try {
+        address = this.options.pairing.addressOf(record);
+      } catch (error) {
+        // A pairing this host cannot reach (a way in it does not have): listed as left out, never dropped.
+        conflicts.push({ paired: record, message: `${id} is left out: ${(error as Error).message}` });
+        continue;
+      }
       const placement = placementKey(record);
       const attached = registry.list().find((device) => device.id === id);
       if (attached && this.options.commandLineAddresses.has(attached.address)) {
@@ -203,10 +210,10 @@ export class PairedDevicesSync {
         }
         this.detach(attached.address, id);
       }
-      // Units of one Modbus bus share its path: only the same address is the same place for them.
+      // Units of one bus share its path: only the same address is the same place for them.
       const holder = registry
         .list()
-        .find((device) => device.address === address || (record.modbus === undefined && device.path === record.path));
+        .find((device) => device.address === address || (address === record.path && device.path === record.path));
       if (holder && this.options.commandLineAddresses.has(holder.address)) {
         conflicts.push({
           paired: record,
@@ -259,7 +266,7 @@ export class PairedDevicesSync {
 
 /** How a paired device is reached: a change here means closing its link and opening a new one. */
 function placementKey(record: PairedDevice): string {
-  return JSON.stringify([record.path, record.profile ?? null, record.modbus ?? null]);
+  return JSON.stringify([record.path, record.profile ?? null, record.wayIn, record.options ?? null]);
 }
 
 function sameGrant(grant: 'all' | readonly string[], grants: readonly string[]): boolean {

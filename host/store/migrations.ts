@@ -13,7 +13,11 @@
 //                  (NULL for a pairing stored before it existed, until its first hello pins it);
 //                  UNIQUE (path, Modbus unit): one device per path, except units of one Modbus bus;
 //                  serial_link (its /dev/serial/by-id link name when paired) NULL, moved_from JSON
-//                  {path, at, because} (where the host followed it from) NULL
+//                  {path, at, because} (where the host followed it from) NULL;
+//                  since migration 14: way_in (the way it connects: 'serial', 'modbus'), way_in_options
+//                  JSON (that way in's options, e.g. {unit, baud, parity, stopbits}; NULL when none) in
+//                  place of modbus, and UNIQUE (path, way_in_options): one device per path, except units
+//                  of one bus
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 //   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
 //                  that is not a device's. Each covers exactly that tool on that device, for every caller;
@@ -279,6 +283,29 @@ function addFollowedPorts(db: Database.Database): void {
   db.exec('ALTER TABLE paired_devices ADD COLUMN moved_from TEXT');
 }
 
+/**
+ * The way a device connects becomes a seam: each pairing stores its way in (`serial` for a port of
+ * its own, `modbus` for a unit of a bus) and that way in's options as one flat JSON object. The
+ * Modbus rows are carried over — `{unit, bus {baud, parity, stopbits}}` becomes `{unit, baud,
+ * parity, stopbits}` — and the `modbus` column goes; uniqueness moves to the path and the options
+ * (one device per path, except units of one bus, which differ in theirs). Pinned declarations stay.
+ */
+function storeWaysIn(db: Database.Database): void {
+  db.exec(`
+    DROP INDEX paired_devices_by_address;
+    ALTER TABLE paired_devices ADD COLUMN way_in TEXT NOT NULL DEFAULT 'serial';
+    ALTER TABLE paired_devices ADD COLUMN way_in_options TEXT;
+    UPDATE paired_devices
+      SET way_in = 'modbus',
+          way_in_options = json_patch(
+            json_object('unit', json_extract(modbus, '$.unit')),
+            coalesce(json_extract(modbus, '$.bus'), '{}'))
+      WHERE modbus IS NOT NULL;
+    ALTER TABLE paired_devices DROP COLUMN modbus;
+    CREATE UNIQUE INDEX paired_devices_by_address ON paired_devices (path, coalesce(way_in_options, ''));
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -294,4 +321,5 @@ export const migrations: readonly Migration[] = [
   createMcpTrust,
   createPendingApprovals,
   addFollowedPorts,
+  storeWaysIn,
 ];

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { deviceIdentitySchema, deviceToolSchema } from '../../devices/protocol/frame-schema.ts';
-import { modbusBusSettingsSchema, modbusUnitSchema } from '../../devices/modbus/modbus-bus-settings.ts';
+import type { WayIn, WayInOptions } from '../../devices/links/way-in.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { profileSource } from '../../devices/profiles/resolve-profile.ts';
 import { pinnedDeclarationSchema } from '../../devices/registry/pinned-declaration.ts';
@@ -19,6 +19,8 @@ export type { PairedDevice };
 
 export interface PairedDeviceStoreOptions {
   db: Database.Database;
+  /** The ways in, to check a pairing's options and whether two pairings may share a path; absent: no two may. */
+  waysIn?: readonly WayIn[];
   /** Given: rows that fail validation are skipped and reported here. Absent: they throw StoreError `invalid_row`. */
   onInvalidRow?: InvalidRowHandler;
 }
@@ -34,17 +36,19 @@ type DeviceRow = {
   pairedAt: number;
   confirmedIdentity: number;
   profile: string | null;
-  modbus: string | null;
+  wayIn: string;
+  wayInOptions: string | null;
   pinnedDeclaration: string | null;
   serialLink: string | null;
   movedFrom: string | null;
 };
 
 const COLUMNS =
-  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, modbus, pinned_declaration AS pinnedDeclaration, serial_link AS serialLink, moved_from AS movedFrom';
+  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, way_in AS wayIn, way_in_options AS wayInOptions, pinned_declaration AS pinnedDeclaration, serial_link AS serialLink, moved_from AS movedFrom';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
-const modbusSchema = z.strictObject({ unit: modbusUnitSchema, bus: modbusBusSettingsSchema.partial() });
+const wayInSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a way in: lower-case letters, digits and -');
+const wayInOptionsSchema = z.record(z.string(), z.unknown());
 /** A by-id link's name: one file name, as udev makes them. */
 const serialLinkSchema = z
   .string()
@@ -63,16 +67,19 @@ const storedPinnedSchema = pinnedDeclarationSchema.refine(
 );
 
 /**
- * The paired devices and their grants, one row per device (keyed by its identity id). One device
- * per path, except Modbus units of one bus: those share the path, each with its own unit.
+ * The paired devices and their grants, one row per device (keyed by its identity id), each with its
+ * way in and that way in's options. One device per path, except where its way in lets two share
+ * one (the units of one bus, each with its own unit).
  */
 export class PairedDeviceStore implements PairingStore {
   private readonly onInvalidRow: InvalidRowHandler | undefined;
+  private readonly waysIn: readonly WayIn[];
   private readonly statements;
 
   constructor(options: PairedDeviceStoreOptions) {
     const { db } = options;
     this.onInvalidRow = options.onInvalidRow;
+    this.waysIn = options.waysIn ?? [];
     this.statements = {
       list: db.prepare<[], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices ORDER BY paired_at, device_id`),
       byId: db.prepare<[string], DeviceRow>(`SELECT ${COLUMNS} FROM paired_devices WHERE device_id = ?`),
@@ -81,11 +88,11 @@ export class PairedDeviceStore implements PairingStore {
       ),
       // A row in, as a row out: the named parameters are the columns' aliases.
       upsert: db.prepare<DeviceRow>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, modbus, pinned_declaration, serial_link, moved_from)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @modbus, @pinnedDeclaration, @serialLink, @movedFrom)
+        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, way_in, way_in_options, pinned_declaration, serial_link, moved_from)
+         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @wayIn, @wayInOptions, @pinnedDeclaration, @serialLink, @movedFrom)
          ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
            tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
-           profile = excluded.profile, modbus = excluded.modbus, pinned_declaration = excluded.pinned_declaration,
+           profile = excluded.profile, way_in = excluded.way_in, way_in_options = excluded.way_in_options, pinned_declaration = excluded.pinned_declaration,
            serial_link = excluded.serial_link, moved_from = excluded.moved_from`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
@@ -109,7 +116,7 @@ export class PairedDeviceStore implements PairingStore {
     return row === undefined ? undefined : this.parse(row);
   }
 
-  /** The device paired at a path (the first paired, when Modbus units share it). */
+  /** The device paired at a path (the first paired, when units of a bus share it). */
   getByPath(path: string): PairedDevice | undefined {
     const row = this.statements.byPath.get(path);
     return row === undefined ? undefined : this.parse(row);
@@ -119,8 +126,8 @@ export class PairedDeviceStore implements PairingStore {
    * Pairs a device, or updates its pairing (a new path, alias, tools, grants or pinned declaration);
    * `anew` replaces whatever was stored under its id, standing approvals included. StoreError
    * `invalid_value` when the record does not validate, a grant names no tool of the device, or the
-   * path belongs to another paired device (forget that one first) — unless both are Modbus units of
-   * one bus (other unit ids, same bus settings).
+   * path belongs to another paired device (forget that one first) — unless their way in lets them
+   * share it (units of one bus: other unit ids, same bus settings).
    */
   save(device: PairedDevice, options: { anew?: boolean } = {}): void {
     const identity = deviceIdentitySchema.safeParse(device.identity);
@@ -133,11 +140,16 @@ export class PairedDeviceStore implements PairingStore {
     const unknownGrants = device.grants.filter((grant) => !toolNames.has(grant));
     if (unknownGrants.length > 0)
       throw invalid(`device ${identity.data.id}: grants name tools it does not have (${unknownGrants.join(', ')})`);
-    const modbus = device.modbus === undefined ? undefined : modbusSchema.safeParse(device.modbus);
-    if (modbus !== undefined && !modbus.success)
+    const wayIn = wayInSchema.safeParse(device.wayIn);
+    if (!wayIn.success)
+      throw invalid(`device ${identity.data.id} way in: ${z.prettifyError(wayIn.error).replaceAll('\n', ' ')}`);
+    const way = this.waysIn.find((candidate) => candidate.kind === wayIn.data);
+    const checked = (way?.optionsSchema ?? wayInOptionsSchema).safeParse(device.options ?? {});
+    if (!checked.success)
       throw invalid(
-        `device ${identity.data.id} Modbus placement: ${z.prettifyError(modbus.error).replaceAll('\n', ' ')}`,
+        `device ${identity.data.id} ${way?.label ?? wayIn.data} placement: ${z.prettifyError(checked.error).replaceAll('\n', ' ')}`,
       );
+    const wayInOptions = checked.data as WayInOptions;
     const pinned = device.pinned === undefined ? undefined : storedPinnedSchema.safeParse(device.pinned);
     if (pinned !== undefined && !pinned.success)
       throw invalid(
@@ -153,7 +165,7 @@ export class PairedDeviceStore implements PairingStore {
       throw invalid(`device ${identity.data.id} moved from: ${z.prettifyError(movedFrom.error).replaceAll('\n', ' ')}`);
     for (const holder of this.statements.byPath.all(device.path)) {
       if (holder.deviceId === identity.data.id) continue;
-      const problem = sharingProblem(holder, modbus?.data);
+      const problem = this.sharingProblem(holder, { wayIn: wayIn.data, options: wayInOptions });
       if (problem !== undefined)
         throw invalid(
           `${device.path} is paired with device ${holder.deviceId}${problem}; forget it before pairing ${identity.data.id} there`,
@@ -169,7 +181,8 @@ export class PairedDeviceStore implements PairingStore {
       pairedAt: Math.trunc(device.pairedAt),
       confirmedIdentity: device.confirmedIdentity ? 1 : 0,
       profile: device.profile ?? null,
-      modbus: modbus?.data ? toStoredJson(modbus.data, 'a Modbus placement') : null,
+      wayIn: wayIn.data,
+      wayInOptions: Object.keys(wayInOptions).length > 0 ? toStoredJson(wayInOptions, 'way-in options') : null,
       pinnedDeclaration: pinned?.data ? toStoredJson(pinned.data, 'a pinned declaration') : null,
       serialLink: serialLink?.data ?? null,
       movedFrom: movedFrom?.data ? toStoredJson(movedFrom.data, 'where it moved from') : null,
@@ -196,11 +209,11 @@ export class PairedDeviceStore implements PairingStore {
     if (!identity.ok) return this.skip(identity.report);
     if (!tools.ok) return this.skip(tools.report);
     if (!grants.ok) return this.skip(grants.report);
-    const modbus =
-      row.modbus === null
+    const options =
+      row.wayInOptions === null
         ? undefined
-        : parseStoredJson({ schema: modbusSchema, text: row.modbus, table: 'paired_devices', key });
-    if (modbus !== undefined && !modbus.ok) return this.skip(modbus.report);
+        : parseStoredJson({ schema: wayInOptionsSchema, text: row.wayInOptions, table: 'paired_devices', key });
+    if (options !== undefined && !options.ok) return this.skip(options.report);
     const pinned =
       row.pinnedDeclaration === null
         ? undefined
@@ -227,33 +240,38 @@ export class PairedDeviceStore implements PairingStore {
       pairedAt: row.pairedAt,
       confirmedIdentity: row.confirmedIdentity === 1,
       ...(row.profile !== null ? { profile: row.profile } : {}),
-      ...(modbus?.ok ? { modbus: modbus.value } : {}),
+      wayIn: row.wayIn,
+      ...(options?.ok ? { options: options.value } : {}),
       ...(pinned?.ok ? { pinned: pinned.value } : {}),
       ...(serialLink?.success ? { serialLink: serialLink.data } : {}),
       ...(movedFrom?.ok ? { movedFrom: movedFrom.value } : {}),
     };
   }
 
+  /**
+   * Why a pairing may not share its path with `holder`, or undefined when it may: only two of one
+   * way in may, when that way in says so (other units of one bus at the same settings).
+   */
+  private sharingProblem(holder: DeviceRow, device: { wayIn: string; options: WayInOptions }): string | undefined {
+    const way = this.waysIn.find((candidate) => candidate.kind === device.wayIn);
+    if (way === undefined || holder.wayIn !== device.wayIn) return '';
+    const parsed =
+      holder.wayInOptions === null
+        ? { ok: true as const, value: {} }
+        : parseStoredJson({
+            schema: wayInOptionsSchema,
+            text: holder.wayInOptions,
+            table: 'paired_devices',
+            key: holder.deviceId,
+          });
+    if (!parsed.ok) return ' (its record does not read)';
+    return way.sharingProblem(device.options, parsed.value);
+  }
+
   private skip(report: InvalidRowReport): undefined {
     reportInvalidRow(report, this.onInvalidRow);
     return undefined;
   }
-}
-
-/** Why a device placed at `modbus` may not share the path of `holder`, or undefined when it may (other units of one bus). */
-function sharingProblem(holder: DeviceRow, modbus: z.infer<typeof modbusSchema> | undefined): string | undefined {
-  if (modbus === undefined || holder.modbus === null) return '';
-  const parsed = parseStoredJson({
-    schema: modbusSchema,
-    text: holder.modbus,
-    table: 'paired_devices',
-    key: holder.deviceId,
-  });
-  if (!parsed.ok) return ' (its record does not read)';
-  if (parsed.value.unit === modbus.unit) return ` as the same Modbus unit ${modbus.unit}`;
-  const settings = ['baud', 'parity', 'stopbits'] as const;
-  const differs = settings.filter((name) => parsed.value.bus[name] !== modbus.bus[name]);
-  return differs.length > 0 ? ` at other bus settings (${differs.join(', ')})` : undefined;
 }
 
 function invalid(detail: string): StoreError {

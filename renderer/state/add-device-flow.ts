@@ -4,7 +4,8 @@ import type { ApiOutput, ProbedDevice, ScannedPort } from '../../host/contract/a
 export interface DevicePlacement {
   path: string;
   profile?: string;
-  unit?: number;
+  /** The options the profile's way in asks (`{unit: 1}`). */
+  options?: Record<string, string | number>;
 }
 
 /** A profile a device may speak through, as the host lists it. */

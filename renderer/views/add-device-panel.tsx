@@ -17,10 +17,10 @@ export function AddDevicePanel() {
   const closeAddDevice = useAppStore((state) => state.closeAddDevice);
   const [path, setPath] = useState('');
   const [profile, setProfile] = useState('');
-  const [unit, setUnit] = useState('1');
+  const [values, setValues] = useState<Record<string, string>>({});
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
-  const modbus = scan.profiles.find((candidate) => candidate.name === profile)?.protocol === 'modbus-rtu';
+  const asked = askedOptions(scan.profiles.find((candidate) => candidate.name === profile)?.options);
 
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -40,7 +40,16 @@ export function AddDevicePanel() {
   const placement = (): DevicePlacement => ({
     path: path.trim(),
     ...(profile ? { profile } : {}),
-    ...(modbus ? { unit: Number(unit) } : {}),
+    ...(asked.length > 0
+      ? {
+          options: Object.fromEntries(
+            asked.map((option) => {
+              const value = values[option.key] ?? option.initial;
+              return [option.key, option.integer ? Number(value) : value];
+            }),
+          ),
+        }
+      : {}),
   });
   const looking = probe.status === 'probing';
   const shown = probe.status === 'done';
@@ -130,24 +139,27 @@ export function AddDevicePanel() {
                 <option value="">None: it speaks the Home Agent protocol</option>
                 {scan.profiles.map((candidate) => (
                   <option key={candidate.name} value={candidate.name}>
-                    {candidate.name} ({candidate.protocol === 'lines' ? 'plain text lines' : 'Modbus RTU'})
+                    {candidate.name} ({titleOf(candidate.options) ?? 'plain text lines'})
                   </option>
                 ))}
               </select>
             </label>
-            {modbus && (
-              <label className="field">
-                <span className="field-label">Modbus unit (1–247)</span>
+            {asked.map((option) => (
+              <label key={option.key} className="field">
+                <span className="field-label">{option.title}</span>
                 <input
-                  type="number"
+                  type={option.integer ? 'number' : 'text'}
                   className="field-input"
-                  min={1}
-                  max={247}
-                  value={unit}
-                  onChange={(event) => setUnit(event.currentTarget.value)}
+                  {...(option.minimum !== undefined ? { min: option.minimum } : {})}
+                  {...(option.maximum !== undefined ? { max: option.maximum } : {})}
+                  value={values[option.key] ?? option.initial}
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    setValues((current) => ({ ...current, [option.key]: value }));
+                  }}
                 />
               </label>
-            )}
+            ))}
           </div>
           <div className="add-device-actions">
             <button
@@ -222,4 +234,45 @@ function PortOption(props: {
       </span>
     </li>
   );
+}
+
+/** An option a profile's way in asks: a required property of its options' JSON schema. */
+interface AskedOption {
+  key: string;
+  title: string;
+  integer: boolean;
+  minimum?: number;
+  maximum?: number;
+  /** What the field holds until the person types: the smallest value it takes, or nothing. */
+  initial: string;
+}
+
+/** The options a profile's way in asks, read from the JSON schema the host lists with it (the host checks them again). */
+function askedOptions(schema: Record<string, unknown> | undefined): AskedOption[] {
+  if (schema === undefined) return [];
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  return required.flatMap((key) => {
+    if (typeof key !== 'string' || properties[key] === undefined) return [];
+    const property = properties[key];
+    const number = (name: string): number | undefined =>
+      typeof property[name] === 'number' ? (property[name] as number) : undefined;
+    const minimum = number('minimum');
+    const maximum = number('maximum');
+    return [
+      {
+        key,
+        title: typeof property.title === 'string' ? property.title : key,
+        integer: property.type === 'integer' || property.type === 'number',
+        ...(minimum !== undefined ? { minimum } : {}),
+        ...(maximum !== undefined ? { maximum } : {}),
+        initial: minimum !== undefined ? String(minimum) : '',
+      },
+    ];
+  });
+}
+
+/** What a profile speaks, as its options' schema titles it (its `title`); undefined for a profile with none. */
+function titleOf(schema: Record<string, unknown> | undefined): string | undefined {
+  return typeof schema?.title === 'string' ? schema.title : undefined;
 }

@@ -9,6 +9,7 @@ import { buildExample, EXAMPLES } from '../helpers/avr/build-sketch.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
 import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { toolCallContext } from '../helpers/device-tool-context.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const BAUD = 115_200;
 const BITS_PER_BYTE = 10; // 8N1: a start bit, eight data bits, a stop bit
@@ -116,7 +117,7 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
   const firmware = await firmwareFigures();
 
   const uno = await startLinkedBoard({ example: 'Lamp' });
-  const registry = new DeviceRegistry({ callTimeoutMs: 10_000 });
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn(), callTimeoutMs: 10_000 });
   try {
     await registry.attach(uno.path, { grant: 'all' });
     const session = registry.get('uno-lamp-1')!.session;

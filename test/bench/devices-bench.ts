@@ -5,6 +5,7 @@ import { startSimulatedDevices } from '../../devices/simulator/start-simulated-d
 import type { SimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { toolCallContext } from '../helpers/device-tool-context.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const DEVICE_LATENCY_MS = 250;
 const ROUND_TRIPS = 200;
@@ -17,7 +18,7 @@ interface Rig {
 
 async function startRig(latencyMs: number): Promise<Rig> {
   const sim = await startSimulatedDevices({ kinds: ['lamp', 'lamp', 'thermometer', 'display'], latencyMs });
-  const registry = new DeviceRegistry({ callTimeoutMs: 10_000 });
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn(), callTimeoutMs: 10_000 });
   for (const device of sim.devices) await registry.attach(device.path, { grant: 'all' });
   const tools = createDevicesPlugin(registry).tools();
   const tool = (name: string): ToolDefinition => tools.find((candidate) => candidate.name === name)!;

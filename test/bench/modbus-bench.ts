@@ -5,6 +5,7 @@ import { planReads } from '../../devices/modbus/plan-reads.ts';
 import { readItems } from '../../devices/modbus/modbus-tools.ts';
 import { meterRegisters } from '../helpers/modbus-rig.ts';
 import { startPymodbus, type PeerLogEntry } from '../helpers/start-pymodbus.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const READS = 200;
 const WARM_UP = 10;
@@ -58,9 +59,13 @@ export async function benchModbus(): Promise<ModbusBenchResult> {
   const plan = planReads(readItems(profile));
   const registersPerTransaction = plan[0]!.count;
   const peer = await startPymodbus({ buses: [{ units: { 1: meterRegisters() } }] });
-  const registry = new DeviceRegistry({ modbus: { transactionTimeoutMs: 2000 } });
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn({ modbus: { transactionTimeoutMs: 2000 } }) });
   try {
-    const { id } = await registry.attach(peer.paths[0]!, { grant: 'all', modbus: { profile, unit: 1, bus: {} } });
+    const { id } = await registry.attach(peer.paths[0]!, {
+      grant: 'all',
+      profile: { protocol: 'modbus-rtu', name: 'eastron-sdm120', profile },
+      wayInOptions: { unit: 1 },
+    });
     for (let index = 0; index < WARM_UP; index += 1) await registry.call(id, 'read', {});
     const from = peer.log.length;
     const start = performance.now();

@@ -11,6 +11,7 @@ import { ScriptedModel, type Script } from '../../core/models/scripted/scripted-
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function hostWith(options: {
   replies: Script['replies'];
   approvalPolicy?: ApprovalPolicy;
 }): Promise<{ host: Host; events: AgentEvent[] }> {
-  const registry = new DeviceRegistry();
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn() });
   cleanups.push(() => registry.dispose());
   for (const devicePath of options.paths) await registry.attach(devicePath, { grant: 'all' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-board-batch-'));

@@ -5,6 +5,7 @@ import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
 import { runTool } from '../helpers/device-tool-context.ts';
 import { Disposables, waitForStatus } from '../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -13,7 +14,7 @@ afterEach(() => owned.disposeAll());
 async function attachLamp() {
   const lamp = owned.add(await startLinkedBoard({ example: 'Lamp' }));
   // A minute of call timeout: only the unplug (or reset) can end the call in time.
-  const registry = owned.add(new DeviceRegistry({ callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
+  const registry = owned.add(new DeviceRegistry({ waysIn: builtinWaysIn(), callTimeoutMs: 60_000, reconnectIntervalMs: 20 }));
   await registry.attach(lamp.path, { grant: 'all' });
   const session = registry.get('uno-lamp-1')!.session;
   const tools = createDevicesPlugin(registry).tools();

@@ -9,6 +9,7 @@ import { describeBoards } from '../helpers/avr/boards-describe.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
 import { runTool } from '../helpers/device-tool-context.ts';
 import { startHost } from '../e2e/helpers/start-host.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ describeBoards('the Sensor example on a simulated Uno', () => {
     const sensor = await startLinkedBoard({ example: 'Sensor' });
     cleanups.push(() => sensor.close());
     await sensor.board.setAnalog(0, 750);
-    const registry = new DeviceRegistry();
+    const registry = new DeviceRegistry({ waysIn: builtinWaysIn() });
     cleanups.push(() => registry.dispose());
     await registry.attach(sensor.path, { grant: 'all' });
     const read = createDevicesPlugin(registry)

@@ -3,6 +3,8 @@ import { BUILTIN_MODBUS_PROFILES } from '../../devices/modbus/builtin-modbus-pro
 import type { ModbusProfile } from '../../devices/modbus/modbus-profile-schema.ts';
 import type { ModbusBusSettings } from '../../devices/modbus/modbus-bus-settings.ts';
 import { DeviceRegistry, type AttachOptions } from '../../devices/registry/device-registry.ts';
+import type { DeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { pymodbusMissing } from './start-pymodbus.ts';
@@ -45,8 +47,13 @@ export function relayCoils(): { co: Record<number, boolean> } {
 /** Short timings so a missing answer shows in a test's time, not a person's. */
 export const FAST_MODBUS = {
   reconnectIntervalMs: 20,
-  modbus: { transactionTimeoutMs: 400, probeIntervalMs: 100, helloTimeoutMs: 1500 },
+  waysIn: builtinWaysIn({ modbus: { transactionTimeoutMs: 400, probeIntervalMs: 100, helloTimeoutMs: 1500 } }),
 };
+
+/** A Modbus profile as pairing reads it (`resolveDeviceProfile`), for attaching it. */
+export function modbusProfile(profile: ModbusProfile): DeviceProfile {
+  return { protocol: 'modbus-rtu', name: profile.model, profile };
+}
 
 /** A registry with test timings; the caller owns and disposes it. */
 export function modbusRegistry(): DeviceRegistry {
@@ -58,11 +65,16 @@ export async function attachUnit(
   registry: DeviceRegistry,
   options: { path: string; profile: ModbusProfile; unit: number; bus?: Partial<ModbusBusSettings> } & Omit<
     AttachOptions,
-    'modbus' | 'profile'
+    'wayInOptions' | 'profile'
   >,
 ): Promise<string> {
   const { path, profile, unit, bus, ...rest } = options;
-  const info = await registry.attach(path, { grant: 'all', ...rest, modbus: { profile, unit, bus: bus ?? {} } });
+  const info = await registry.attach(path, {
+    grant: 'all',
+    ...rest,
+    profile: modbusProfile(profile),
+    wayInOptions: { unit, ...bus },
+  });
   return info.id;
 }
 

@@ -2,7 +2,7 @@ import type { FirmwareLogEntry, SimulatedFirmware } from '../../devices/simulato
 import { DeviceSession } from '../../devices/session/device-session.ts';
 import type { DeviceSessionOptions, SessionStatus } from '../../devices/session/device-session.ts';
 import { serialConnector } from '../../devices/transport/serial-line-transport.ts';
-import type { DeviceLink } from '../../devices/registry/device-link.ts';
+import type { DeviceLink } from '../../devices/links/device-link.ts';
 
 /** Resolves when `session` (any device link) reaches `status` (at once if it already has); event-driven, no polling. */
 export function waitForStatus(session: Pick<DeviceLink, 'status' | 'onStatus'>, status: SessionStatus): Promise<void> {

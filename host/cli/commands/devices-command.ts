@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
 import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../devices/pairing/scan-ports.ts';
-import { describeBus, readModbusOptions } from '../../../devices/modbus/modbus-bus-settings.ts';
+import { readWayInOptions, wayInOptionKeys } from '../../../devices/links/read-way-in-options.ts';
+import { createDeviceRegistry, deviceWaysIn } from '../../devices/create-device-layer.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../store/paired-device-store.ts';
 import { StandingApprovalStore } from '../../store/standing-approval-store.ts';
@@ -90,16 +90,19 @@ async function askYesNo(question: string, io: CliIo, refusal?: string): Promise<
  * after `grant`.
  */
 export async function runDevicesCommand(argv: string[], io: CliIo): Promise<number> {
+  const waysIn = deviceWaysIn();
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
       'data-dir': { type: 'string' },
       alias: { type: 'string' },
+      // `--profile` and each way in's options (`--unit`, `--baud`, …), checked by its schema.
       profile: { type: 'string' },
-      unit: { type: 'string' },
-      baud: { type: 'string' },
-      parity: { type: 'string' },
-      stopbits: { type: 'string' },
+      ...Object.fromEntries(
+        wayInOptionKeys(waysIn)
+          .filter((key) => key !== 'profile')
+          .map((key) => [key, { type: 'string' as const }]),
+      ),
       yes: { type: 'boolean' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -127,9 +130,9 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     return 0;
   }
   const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])) });
-  const registry = new DeviceRegistry();
+  const registry = createDeviceRegistry();
   try {
-    const store = new PairedDeviceStore({ db });
+    const store = new PairedDeviceStore({ db, waysIn });
     const standing = new StandingApprovalStore({ db });
     const pairing = new DevicePairing({ store, registry });
     const id = rest[0];
@@ -149,7 +152,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           values.profile === undefined || BUILTIN_PROFILE_NAMES.includes(values.profile)
             ? values.profile
             : resolve(values.profile);
-        const modbus = modbusFlags(values);
+        const wayInOptions = wayInFlags(values, profile);
         const alias = values.alias === undefined ? undefined : checkedName(values.alias, '--alias');
         // Checked first: a port that is not there would be waited for, then blamed on the device or its bus settings.
         if (!existsSync(path))
@@ -161,7 +164,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             path,
             ...(alias !== undefined ? { alias } : {}),
             ...(profile ? { profile } : {}),
-            ...(modbus ? { modbus } : {}),
+            ...(wayInOptions ? { wayInOptions } : {}),
             signal: io.signal,
             confirm: async (candidate) => {
               io.stdout.write(describeCandidate(candidate));
@@ -202,7 +205,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       }
       case 'list': {
         const devices = store.list();
-        if (values.json) io.stdout.write(`${compactJson(devices)}\n`);
+        if (values.json) io.stdout.write(`${compactJson(devices.map(listed))}\n`);
         else if (devices.length === 0)
           io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
         else
@@ -212,7 +215,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
                 device.identity.id,
                 `"${device.alias}"`,
                 device.identity.kind,
-                `${device.path}${device.modbus ? ` unit ${device.modbus.unit}${isFullBus(device.modbus.bus) ? ` at ${describeBus(device.modbus.bus)}` : ''}` : ''}${device.profile ? ` (profile ${device.profile})` : ''}`,
+                `${device.path}${placed(device)}${device.profile ? ` (profile ${device.profile})` : ''}`,
                 `granted: ${device.grants.join(', ') || '(none)'}`,
                 ...(device.movedFrom
                   ? [describeMove({ from: device.movedFrom.path, to: device.path, because: device.movedFrom.because })]
@@ -286,22 +289,33 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
   }
 }
 
-/** The Modbus options of `devices pair`, checked (a bad value is a UsageError naming it); undefined when none is given. */
-function modbusFlags(values: {
-  unit?: string | undefined;
-  baud?: string | undefined;
-  parity?: string | undefined;
-  stopbits?: string | undefined;
-}): { unit?: number; bus: ReturnType<typeof readModbusOptions>['bus'] } | undefined {
-  if ([values.unit, values.baud, values.parity, values.stopbits].every((value) => value === undefined))
-    return undefined;
+/** The way-in options of `devices pair` (`--unit 1`), checked by their way in's schema (a bad value is a UsageError naming it); undefined when none is given. */
+function wayInFlags(values: Record<string, unknown>, profile: string | undefined): Record<string, unknown> | undefined {
+  const keys = wayInOptionKeys(deviceWaysIn()).filter((key) => key !== 'profile' && typeof values[key] === 'string');
+  if (keys.length === 0) return undefined;
   try {
-    return readModbusOptions(values);
+    return readWayInOptions(
+      deviceWaysIn(),
+      { profile, options: Object.fromEntries(keys.map((key) => [key, values[key] as string])) },
+      (key) => `--${key}`,
+    );
   } catch (error) {
-    throw new UsageError(`--${(error as Error).message}`);
+    throw new UsageError((error as Error).message);
   }
 }
 
-function isFullBus(bus: Partial<Parameters<typeof describeBus>[0]>): bus is Parameters<typeof describeBus>[0] {
-  return bus.baud !== undefined && bus.parity !== undefined && bus.stopbits !== undefined;
+/** A pairing as `devices list --json` shows it: the record, and the fields its way in showed before the seam. */
+function listed(device: PairedDevice): Record<string, unknown> {
+  const before = deviceWaysIn()
+    .find((way) => way.kind === device.wayIn)
+    ?.listedBefore?.(device.options ?? {});
+  return { ...device, ...before };
+}
+
+/** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */
+function placed(device: PairedDevice): string {
+  const described = deviceWaysIn()
+    .find((way) => way.kind === device.wayIn)
+    ?.describe(device.options ?? {});
+  return described ? ` ${described}` : '';
 }

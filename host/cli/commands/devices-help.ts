@@ -1,5 +1,17 @@
 import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
-import type { CommandHelp } from '../command-help.ts';
+import type { CommandHelp, OptionHelp } from '../command-help.ts';
+import { deviceWaysIn } from '../../devices/create-device-layer.ts';
+
+/** The ways in that take options a person types, with what help says of them. */
+const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
+
+/** `--unit N`, `--baud B`, …: each way in's options as `devices pair` takes them. */
+const wayInOptionHelp: OptionHelp[] = helpedWaysIn.flatMap((help) =>
+  Object.entries(help.options).map(([key, option]) => ({
+    flag: `--${key} ${option.value}`,
+    text: `pair: ${option.text}`,
+  })),
+);
 
 /** `home-agent devices --help` (the command itself is in devices-command.ts). */
 export const DEVICES_HELP: CommandHelp = {
@@ -8,7 +20,7 @@ export const DEVICES_HELP: CommandHelp = {
   usage: [
     'devices scan [--path P]…',
     'devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]',
-    'devices pair PATH --profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2] [--yes]',
+    ...helpedWaysIn.map((help) => `devices pair PATH ${help.pairUsage} [--yes]`),
     'devices list [--json]',
     'devices grant ID (ACTION… | --all)',
     'devices revoke ID (ACTION… | --all)',
@@ -41,7 +53,7 @@ export const DEVICES_HELP: CommandHelp = {
       flag: '--profile NAME|FILE',
       text: `pair: how to speak to a device that does not speak JSON (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}).`,
     },
-    { flag: '--unit N', text: 'pair: the Modbus unit id; with --baud B, --parity P, --stopbits S for its bus.' },
+    ...wayInOptionHelp,
     {
       flag: '--yes',
       text: 'pair, confirm: accept what is shown without asking (for scripts); pair: also replaces a pairing of the same id.',
@@ -49,9 +61,6 @@ export const DEVICES_HELP: CommandHelp = {
     { flag: '--all', text: 'grant, revoke: every action of the device.' },
     { flag: '--json', text: 'list: one JSON array.' },
     { flag: '--data-dir DIR', text: 'Where paired devices are kept.' },
-    { flag: '--baud B', text: 'pair: the Modbus bus speed.' },
-    { flag: '--parity P', text: 'pair: the Modbus bus parity (none, even, odd).' },
-    { flag: '--stopbits S', text: 'pair: the Modbus bus stop bits (1 or 2).' },
   ],
   examples: [
     { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },

@@ -3,7 +3,7 @@ import { ToolError } from '../../../core/tools/tool-error.ts';
 import { ModbusBus } from '../../../devices/modbus/modbus-bus.ts';
 import { modbusFailure } from '../../../devices/modbus/modbus-failure.ts';
 import { ModbusUnitLink } from '../../../devices/modbus/modbus-unit-link.ts';
-import type { FrameProblem } from '../../../devices/session/session-types.ts';
+import type { FrameProblem } from '../../../devices/links/session-types.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
 import { startHostileModbusPeer, withCrc } from '../../helpers/hostile-modbus-peer.ts';
 import { describeWithPymodbus, shippedProfile } from '../../helpers/modbus-rig.ts';

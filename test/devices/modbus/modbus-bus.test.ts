@@ -9,6 +9,7 @@ import {
   meterRegisters,
   modbusRegistry,
   relayCoils,
+  modbusProfile,
   shippedProfile,
 } from '../../helpers/modbus-rig.ts';
 import { Disposables, waitForStatus } from '../../helpers/pty-pair.ts';
@@ -92,11 +93,14 @@ describeWithPymodbus('Modbus buses against pymodbus', () => {
   it('refuses a unit at other bus settings, and a plain device, on a port that is a Modbus bus', async () => {
     const { registry, path } = await twoUnitsOnOneBus();
     await expect(
-      registry.attach(path, { modbus: { profile: shippedProfile('relay-8'), unit: 3, bus: { baud: 19_200 } } }),
+      registry.attach(path, {
+        profile: modbusProfile(shippedProfile('relay-8')),
+        wayInOptions: { unit: 3, baud: 19_200 },
+      }),
     ).rejects.toThrow(`${path} is a Modbus bus at 9600 8N1 already; a unit at 19200 8N1 cannot share it`);
     await expect(registry.attach(path, {})).rejects.toThrow(`${path} is a Modbus bus already`);
     await expect(
-      registry.attach(path, { modbus: { profile: shippedProfile('relay-8'), unit: 2, bus: {} } }),
+      registry.attach(path, { profile: modbusProfile(shippedProfile('relay-8')), wayInOptions: { unit: 2 } }),
     ).rejects.toThrow(`${path}#2 is already attached`);
     expect(registry.list()).toHaveLength(2);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
-import { modbusRegistry, shippedProfile } from '../../helpers/modbus-rig.ts';
+import { modbusProfile, modbusRegistry, shippedProfile } from '../../helpers/modbus-rig.ts';
 
 let registry: DeviceRegistry | undefined;
 afterEach(async () => {
@@ -18,7 +18,8 @@ describe('a Modbus profile whose tool names another plugin owns', () => {
       registry.attach('/nonexistent/home-agent-bus', {
         waitOnlineMs: 0,
         trustedIdentity: { id: 'relay-1', kind: 'output_send', model: 'relay-8', firmware: '' },
-        modbus: { profile: hostileProfile, unit: 1, bus: {} },
+        profile: modbusProfile(hostileProfile),
+        wayInOptions: { unit: 1 },
       }),
     ).rejects.toThrow(/'output_send__read'.*channels plugin/);
     expect(registry.list()).toEqual([]);
@@ -27,9 +28,9 @@ describe('a Modbus profile whose tool names another plugin owns', () => {
   it('is refused when probed for pairing, before any port is opened', async () => {
     registry = modbusRegistry();
     await expect(
-      registry.probeModbus(
+      registry.probe(
         '/nonexistent/home-agent-bus',
-        { profile: hostileProfile, unit: 1, bus: {} },
+        { profile: modbusProfile(hostileProfile), wayInOptions: { unit: 1 } },
         { timeoutMs: 100 },
       ),
     ).rejects.toThrow(/'output_send__read'.*channels plugin/);

@@ -8,18 +8,20 @@ import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { serialConnector } from '../../../devices/transport/serial-line-transport.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables, waitForStatus } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
 
 async function setUp() {
   const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
-  const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+  const registry = owned.add(
+    new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+  );
   const store = new InMemoryPairingStore();
   const pairing = new DevicePairing({
     store,
     registry,
-    connectorFor: (path) => serialConnector({ path, pollIntervalMs: 20 }),
     now: () => 1000,
   });
   const plugin = createDevicesPlugin(registry);
@@ -103,6 +105,7 @@ describe('DevicePairing', () => {
       grants: ['get'],
       pairedAt: 1,
       confirmedIdentity: true,
+      wayIn: 'serial',
     });
     store.save({
       path: `${path}-gone`,
@@ -112,12 +115,9 @@ describe('DevicePairing', () => {
       grants: ['get'],
       pairedAt: 1,
       confirmedIdentity: true,
+      wayIn: 'serial',
     });
-    const pairing = new DevicePairing({
-      store,
-      registry,
-      connectorFor: (target) => serialConnector({ path: target, pollIntervalMs: 20 }),
-    });
+    const pairing = new DevicePairing({ store, registry });
     await pairing.attachPaired();
     await waitForStatus(registry.get('lamp-1')!.session, 'online');
     expect(registry.list().map((device) => `${device.id} ${device.alias} ${device.status}`)).toEqual([

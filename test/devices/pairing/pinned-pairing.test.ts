@@ -5,13 +5,13 @@ import { DevicePairing } from '../../../devices/pairing/device-pairing.ts';
 import { profileSource } from '../../../devices/profiles/resolve-profile.ts';
 import type { DeviceTool } from '../../../devices/protocol/frame-schema.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
-import { serialConnector } from '../../../devices/transport/serial-line-transport.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { PairedDeviceStore } from '../../../host/store/paired-device-store.ts';
 import { declaredAction, startHostileDevice } from '../../helpers/hostile-device.ts';
 import { Disposables, waitForStatus } from '../../helpers/pty-pair.ts';
 import { scriptedLineDevice, type ScriptedLineDevice } from '../../helpers/scripted-line-device.ts';
 import { TempStoreFolder } from '../../host/store/temp-store-folder.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 let folder: TempStoreFolder | undefined;
@@ -27,13 +27,14 @@ function setUp() {
   const db = folder.own(openDatabase({ file: folder.file() }));
   const store = new PairedDeviceStore({ db });
   const start = (connectorFor?: () => ReturnType<typeof scriptedLineDevice>['connector']) => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
-    const pairing = new DevicePairing({
-      store,
-      registry,
-      connectorFor: connectorFor ?? ((devicePath) => serialConnector({ path: devicePath, pollIntervalMs: 20 })),
-      now: () => 1000,
-    });
+    const registry = owned.add(
+      new DeviceRegistry({
+        waysIn: builtinWaysIn(connectorFor ? { connectorFor } : {}),
+        helloTimeoutMs: 1000,
+        reconnectIntervalMs: 20,
+      }),
+    );
+    const pairing = new DevicePairing({ store, registry, now: () => 1000 });
     return { registry, pairing };
   };
   return { store, start, dir: folder.path };

@@ -7,6 +7,7 @@ import { startSimulatedDevices } from '../../../devices/simulator/start-simulate
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -60,9 +61,16 @@ describe('line profile codec', () => {
 describe('profileConnector', () => {
   it('drives a simulated AT relay board over a pseudo-terminal as relay__set / relay__get', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['relay'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = sim.devices[0]!;
-    expect(await registry.attach(device.path, { grant: 'all', profile: device.profile })).toMatchObject({
+    expect(
+      await registry.attach(device.path, {
+        grant: 'all',
+        profile: { protocol: 'lines', name: 'at-relay-4', profile: device.profile! },
+      }),
+    ).toMatchObject({
       id: 'relay-1',
       kind: 'relay',
       model: 'AT-RELAY-4',

@@ -8,6 +8,7 @@ import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { registryDeviceLayer } from '../../helpers/registry-device-layer.ts';
 import { parseDeviceFrame } from '../../../devices/protocol/parse-device-frame.ts';
 import { scriptedLineDevice, type ScriptedLineDevice } from '../../helpers/scripted-line-device.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ describe('a device answer nested thousands deep', () => {
   it('ends the call failed and the turn done, with the journal intact', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-deep-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const registry = new DeviceRegistry({ helloTimeoutMs: 1000 });
+    const registry = new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000 });
     const device = scriptedLineDevice();
     const attached = registry.attachConnector(device.connector, { grant: 'all' });
     const identity = { id: 'meter-1', kind: 'meter', model: 'm', firmware: '1' };

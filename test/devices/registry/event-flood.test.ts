@@ -3,6 +3,7 @@ import { DeviceRegistry, type DeviceEvent, type DeviceProblem } from '../../../d
 import { EventRateLimit } from '../../../devices/registry/event-rate-limit.ts';
 import { scriptedLineDevice } from '../../helpers/scripted-line-device.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -10,7 +11,9 @@ afterEach(() => owned.disposeAll());
 describe('a device that floods the host with events', () => {
   it('gets its rate through, the excess counted and reported once (50,000 events)', async () => {
     let now = 1_000_000;
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, eventsPerSecond: 20, now: () => now }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, eventsPerSecond: 20, now: () => now }),
+    );
     const events: DeviceEvent[] = [];
     const problems: DeviceProblem[] = [];
     registry.onEvent((event) => events.push(event));

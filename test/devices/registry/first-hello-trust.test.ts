@@ -4,6 +4,7 @@ import { startSimulatedDevices } from '../../../devices/simulator/start-simulate
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -11,7 +12,9 @@ afterEach(() => owned.disposeAll());
 describe('DeviceRegistry.call during a paired device’s first connection', () => {
   it('refuses the call when the first hello shows another identity than the one paired, and sends nothing', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const tools = [
       {
         name: 'set',

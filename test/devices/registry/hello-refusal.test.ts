@@ -3,6 +3,7 @@ import { DeviceRegistry, type DeviceProblem } from '../../../devices/registry/de
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { scriptedLineDevice, type ScriptedLineDevice } from '../../helpers/scripted-line-device.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -27,7 +28,9 @@ describe('a device whose hello is refused', () => {
   const waitOnlineMs = 60_000;
 
   it('cannot take a channel tool: kind output_send with chat and notifications is refused at hello, saying why', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = scriptedLineDevice();
     const attached = registry.attachConnector(device.connector, { grant: 'all', waitOnlineMs });
     await answerHello(device, { device: identity('output_send'), tools: [action('chat'), action('notifications')] });
@@ -43,7 +46,9 @@ describe('a device whose hello is refused', () => {
   });
 
   it('names a tool called like the <unlisted-tools> sentinel', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = scriptedLineDevice();
     const attached = registry.attachConnector(device.connector, { waitOnlineMs });
     await answerHello(device, { device: identity('lamp'), tools: [action('set'), action('<unlisted-tools>')] });
@@ -53,7 +58,9 @@ describe('a device whose hello is refused', () => {
   });
 
   it('says how many tools a hello declared past the limit', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = scriptedLineDevice();
     const attached = registry.attachConnector(device.connector, { waitOnlineMs });
     const tools = Array.from({ length: 100 }, (_, index) => ({ name: `a${index}`, description: '', parameters: {} }));
@@ -64,7 +71,9 @@ describe('a device whose hello is refused', () => {
   });
 
   it('says that a hello of 10,000 tools was too long to read, when it gives up waiting', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = scriptedLineDevice();
     // The hello request arrives, the answer is dropped as oversized before anyone can read its id.
     const attached = registry.attachConnector(device.connector, { waitOnlineMs: 300 });
@@ -77,7 +86,9 @@ describe('a device whose hello is refused', () => {
   });
 
   it('shows the reason as the last error of a paired device that comes up with a refused hello', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20, now: () => 42 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20, now: () => 42 }),
+    );
     const problems: DeviceProblem[] = [];
     registry.onProblem((problem) => problems.push(problem));
     const device = scriptedLineDevice();
@@ -104,7 +115,9 @@ describe('a device whose hello is refused', () => {
   });
 
   it('accepts a hello whose names belong to no other plugin', async () => {
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     const device = scriptedLineDevice();
     const attached = registry.attachConnector(device.connector, { grant: 'all', waitOnlineMs });
     await answerHello(device, { device: identity('output'), tools: [action('chat')] });

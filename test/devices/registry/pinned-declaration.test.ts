@@ -8,6 +8,7 @@ import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { declaredAction, startHostileDevice, type HostileDevice } from '../../helpers/hostile-device.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables, waitForStatus } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -28,7 +29,9 @@ async function pairedDoor(options: {
   const device: HostileDevice = owned.add(
     await startHostileDevice({ id: 'door-1', kind: 'door', tools: options.declares }),
   );
-  const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+  const registry = owned.add(
+    new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+  );
   const pins: PinnedDeclaration[] = [];
   await registry.attach(device.path, {
     grant: 'all',

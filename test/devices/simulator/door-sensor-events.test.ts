@@ -3,6 +3,7 @@ import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import type { DeviceEvent } from '../../../devices/registry/device-registry.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -10,7 +11,9 @@ afterEach(() => owned.disposeAll());
 describe('door sensor events', () => {
   it('reach registry listeners tagged with the device id, and the state reads back', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['door_sensor'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     await registry.attach(sim.devices[0]!.path, { grant: 'all' });
     const events: DeviceEvent[] = [];
     const second = new Promise<void>((resolve) => registry.onEvent((event) => events.push(event) === 2 && resolve()));

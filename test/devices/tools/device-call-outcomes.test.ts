@@ -5,6 +5,7 @@ import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { runBatch } from '../../../core/batch/run-batch.ts';
 import type { AgentEventInput } from '../../../core/events/agent-event.ts';
 import { Disposables, waitForLog } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -12,7 +13,7 @@ afterEach(() => owned.disposeAll());
 describe('what is known of device calls a Stop interrupts', () => {
   it('says unknown for the request on the wire and not sent for the one queued behind it on the same port', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000 }));
+    const registry = owned.add(new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000 }));
     for (const device of sim.devices) await registry.attach(device.path, { grant: 'all' });
     const tools = createDevicesPlugin(registry).tools();
     const set = tools.find((tool) => tool.name === 'lamp__set');

@@ -4,6 +4,7 @@ import { startSimulatedDevices } from '../../../devices/simulator/start-simulate
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables, waitForStatus } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -11,7 +12,9 @@ afterEach(() => owned.disposeAll());
 describe('a device whose identity changed', () => {
   it('is refused as unauthorized until the user trusts its new identity', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     await registry.attach(sim.devices[0]!.path, { grant: 'all' });
     const plugin = createDevicesPlugin(registry);
     const get = plugin.tools().find((tool) => tool.name === 'lamp__get')!;

@@ -4,6 +4,7 @@ import { startSimulatedDevices } from '../../../devices/simulator/start-simulate
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
 import { Disposables, waitForLog, waitForStatus } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
@@ -11,7 +12,9 @@ afterEach(() => owned.disposeAll());
 describe('device tools across an unplug', () => {
   it('fails only the unplugged device of a parallel batch, then reconnects it by itself', async () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp', 'lamp', 'thermometer'], latencyMs: 0 }));
-    const registry = owned.add(new DeviceRegistry({ helloTimeoutMs: 1000, reconnectIntervalMs: 20 }));
+    const registry = owned.add(
+      new DeviceRegistry({ waysIn: builtinWaysIn(), helloTimeoutMs: 1000, reconnectIntervalMs: 20 }),
+    );
     for (const device of sim.devices) await registry.attach(device.path, { grant: 'all' });
     const tools = createDevicesPlugin(registry).tools();
     const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;

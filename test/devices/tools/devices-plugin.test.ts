@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import type { SimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
@@ -11,7 +12,7 @@ import { Disposables } from '../../helpers/pty-pair.ts';
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
 
-const fast = { helloTimeoutMs: 1000, reconnectIntervalMs: 20, callTimeoutMs: 3000 };
+const fast = { helloTimeoutMs: 1000, reconnectIntervalMs: 20, callTimeoutMs: 3000, waysIn: builtinWaysIn() };
 
 async function setUp(
   kinds: Parameters<typeof startSimulatedDevices>[0]['kinds'],

@@ -2,7 +2,14 @@ import { afterEach, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';
-import { deviceTool, describeWithPymodbus, FAST_MODBUS, relayCoils, shippedProfile } from '../../helpers/modbus-rig.ts';
+import {
+  deviceTool,
+  describeWithPymodbus,
+  FAST_MODBUS,
+  modbusProfile,
+  relayCoils,
+  shippedProfile,
+} from '../../helpers/modbus-rig.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
 import { startPymodbus } from '../../helpers/start-pymodbus.ts';
 
@@ -15,11 +22,15 @@ describeWithPymodbus('one device tool over devices whose schemas differ', () => 
     const peer = owned.add(await startPymodbus({ buses: [{ units: { 1: relayCoils() } }] }));
     const registry = owned.add(new DeviceRegistry(FAST_MODBUS));
     const at = sim.devices[0]!;
-    await registry.attach(at.path, { grant: 'all', profile: at.profile! });
+    await registry.attach(at.path, {
+      grant: 'all',
+      profile: { protocol: 'lines', name: 'at-relay-4', profile: at.profile! },
+    });
     const eight = (
       await registry.attach(peer.paths[0]!, {
         grant: 'all',
-        modbus: { profile: shippedProfile('relay-8'), unit: 1, bus: {} },
+        profile: modbusProfile(shippedProfile('relay-8')),
+        wayInOptions: { unit: 1 },
       })
     ).id;
     const set = deviceTool(registry, 'relay__set');

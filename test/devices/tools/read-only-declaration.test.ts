@@ -7,11 +7,12 @@ import { createToolApi } from '../../../core/tools/tool-api.ts';
 import { declaredAction, startHostileDevice } from '../../helpers/hostile-device.ts';
 import { shippedProfile } from '../../helpers/modbus-rig.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const owned = new Disposables();
 afterEach(() => owned.disposeAll());
 
-const fast = { helloTimeoutMs: 1000, reconnectIntervalMs: 20, callTimeoutMs: 3000 };
+const fast = { helloTimeoutMs: 1000, reconnectIntervalMs: 20, callTimeoutMs: 3000, waysIn: builtinWaysIn() };
 
 /** name → [readOnly, needsApproval], as the ToolAPI lists the devices plugin's tools. */
 async function declarations(registry: DeviceRegistry): Promise<Record<string, [boolean, boolean]>> {
@@ -24,7 +25,12 @@ describe('readOnly on device tools', () => {
     const sim = owned.add(await startSimulatedDevices({ kinds: ['lamp', 'thermometer', 'relay'], latencyMs: 0 }));
     const registry = owned.add(new DeviceRegistry(fast));
     for (const device of sim.devices)
-      await registry.attach(device.path, { grant: 'all', ...(device.profile ? { profile: device.profile } : {}) });
+      await registry.attach(device.path, {
+        grant: 'all',
+        ...(device.profile
+          ? { profile: { protocol: 'lines' as const, name: device.id, profile: device.profile } }
+          : {}),
+      });
     expect(await declarations(registry)).toEqual({
       lamp__get: [true, false],
       lamp__set: [false, false],

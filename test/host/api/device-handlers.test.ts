@@ -66,6 +66,22 @@ describe('the devices API', () => {
     ]);
   });
 
+  it('lists a register-map profile with the options its way in asks, and refuses a probe whose options that way in refuses', async () => {
+    const { host, sim } = await setup({ kinds: ['lamp'] });
+    const { profiles } = await api(host, 'devices/scan');
+    const relay8 = profiles.find((profile) => profile.name === 'relay-8');
+    // What the Add-device form asks: the unit, labelled and bounded as the way in's schema says.
+    expect(relay8?.options).toMatchObject({
+      title: 'Modbus RTU',
+      required: ['unit'],
+      properties: { unit: { type: 'integer', minimum: 1, maximum: 247, title: 'Modbus unit (1–247)' } },
+    });
+    await expect(
+      api(host, 'devices/probe', { path: sim.devices[0]!.path, profile: 'relay-8', options: { unit: 0 } }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/did not say who it is: relay-8: .*unit/s) });
+    expect((await api(host, 'devices/list')).devices).toEqual([]);
+  });
+
   it('probes a device to show who it is and which actions ask for approval, pairing nothing', async () => {
     const { host, sim } = await setup({ kinds: ['relay'] });
     const probed = await api(host, 'devices/probe', { path: sim.devices[0]!.path, profile: 'at-relay-4' });

@@ -10,6 +10,7 @@ import { startInProcessDevices, type InProcessDevices } from '../../../devices/s
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { AgentSettings } from '../../../core/agent/assemble-turn.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -29,7 +30,7 @@ async function setup(
 ): Promise<{ host: Host; sim: InProcessDevices; events: AgentEvent[] }> {
   const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
   cleanups.push(() => sim.close());
-  const registry = new DeviceRegistry();
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn() });
   for (const device of sim.devices) await registry.attachConnector(device.connector, { grant: 'all' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-approval-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import { approvalOfCall } from '../../../renderer/state/approvals-reducer.ts';
 import { registryDeviceLayer } from '../../helpers/registry-device-layer.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { tempDataDir } from '../devices/host-rig.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ afterEach(async () => {
 async function hostOn(dataDir: string) {
   const sim = startInProcessDevices({ kinds: ['relay'], latencyMs: 0 });
   cleanups.push(() => sim.close());
-  const registry = new DeviceRegistry();
+  const registry = new DeviceRegistry({ waysIn: builtinWaysIn() });
   for (const device of sim.devices) await registry.attachConnector(device.connector, { grant: 'all' });
   const host = await createHost({
     dataDir,

@@ -10,12 +10,12 @@ describe('--device', () => {
     const expected = {
       path: '/dev/ttyUSB0',
       profile: 'eastron-sdm120',
-      modbus: { unit: 1, bus: { baud: 9600, parity: 'even', stopbits: 2 } },
+      options: { unit: 1, baud: 9600, parity: 'even', stopbits: 2 },
     };
     expect(devices('/dev/ttyUSB0,profile=eastron-sdm120,unit=1,baud=9600,parity=even,stopbits=2')).toEqual([expected]);
     expect(devices('/dev/ttyUSB0,stopbits=2,parity=even,unit=1,baud=9600,profile=eastron-sdm120')).toEqual([expected]);
     expect(devices('./my-meter.json,x,profile=./my-meter.json,unit=7')).toEqual([
-      { path: './my-meter.json,x', profile: './my-meter.json', modbus: { unit: 7, bus: {} } },
+      { path: './my-meter.json,x', profile: './my-meter.json', options: { unit: 7 } },
     ]);
   });
 

@@ -73,6 +73,7 @@ describe.skipIf(!SOCAT)(
             grants: ['chat'],
             pairedAt: 1,
             confirmedIdentity: true,
+            wayIn: 'serial',
           });
           return attachDevices({
             sim: false,

@@ -25,7 +25,7 @@ const OUR_TABLES = [
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 13;
+const SCHEMA_VERSION = 14;
 
 let folder: TempStoreFolder;
 beforeEach(() => {

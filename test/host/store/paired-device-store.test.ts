@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { migrations } from '../../../host/store/migrations.ts';
 import { runMigrations } from '../../../host/store/run-migrations.ts';
 import type { ModbusBusSettings } from '../../../devices/modbus/modbus-bus-settings.ts';
+import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../../host/store/paired-device-store.ts';
 import { StandingApprovalStore } from '../../../host/store/standing-approval-store.ts';
@@ -39,6 +40,7 @@ const kitchenLamp: PairedDevice = {
   grants: ['set', 'status'],
   pairedAt: 1_700_000_000_000,
   confirmedIdentity: true,
+  wayIn: 'serial',
 };
 const thermometer: PairedDevice = {
   path: '/dev/ttyACM1',
@@ -56,11 +58,15 @@ const thermometer: PairedDevice = {
   grants: [],
   pairedAt: 1_700_000_100_000,
   confirmedIdentity: false,
+  wayIn: 'serial',
 };
 
 function open(onInvalidRow?: (report: InvalidRowReport) => void) {
   const db = folder.own(openDatabase({ file: folder.file() }));
-  return { db, devices: new PairedDeviceStore({ db, ...(onInvalidRow ? { onInvalidRow } : {}) }) };
+  return {
+    db,
+    devices: new PairedDeviceStore({ db, waysIn: builtinWaysIn(), ...(onInvalidRow ? { onInvalidRow } : {}) }),
+  };
 }
 
 describe('PairedDeviceStore', () => {
@@ -147,6 +153,7 @@ describe('PairedDeviceStore line profiles', () => {
       grants: ['set'],
       pairedAt: 1_700_000_200_000,
       confirmedIdentity: true,
+      wayIn: 'serial',
       profile: 'at-relay-4',
     };
     const { devices } = open();
@@ -172,7 +179,8 @@ describe('PairedDeviceStore Modbus units', () => {
     pairedAt: 1_700_000_300_000 + unitId,
     confirmedIdentity: true,
     profile: 'eastron-sdm120',
-    modbus: { unit: unitId, bus },
+    wayIn: 'modbus',
+    options: { unit: unitId, ...bus },
   });
 
   it('keeps two units of one bus on one path, each with its unit and bus settings', () => {

@@ -58,6 +58,7 @@ describe('StandingApprovalStore', () => {
       grants: ['set'],
       pairedAt: 1,
       confirmedIdentity: true,
+      wayIn: 'serial',
     });
     approvals.add({ tool: 'relay__set', deviceId: 'relay-1' });
     approvals.add({ tool: 'relay__set', deviceId: 'relay-2' });

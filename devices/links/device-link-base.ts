@@ -1,7 +1,7 @@
 import { Emitter } from '../../core/events/emitter.ts';
 import { ToolError } from '../../core/tools/tool-error.ts';
 import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
-import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/session-types.ts';
+import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 import type { DeviceLink } from './device-link.ts';
 
 /**

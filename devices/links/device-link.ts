@@ -1,10 +1,10 @@
 import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
-import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from '../session/device-session.ts';
+import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /**
- * How the registry reaches one device, whatever the way in: a `DeviceSession` speaking the Home
- * Agent protocol (or a line profile) on its own port, a Modbus unit on a shared bus, later a remote
- * device behind a bridge. Grants, pairing, approvals and device tools see only this.
+ * How the registry reaches one device, whatever its way in (`WayIn`) opened it: a session on a port
+ * of its own, a unit on a shared bus, later a remote device behind a bridge. Grants, pairing,
+ * approvals and device tools see only this.
  */
 export interface DeviceLink {
   /** For messages: the port, or the port and unit. */
@@ -12,7 +12,7 @@ export interface DeviceLink {
   readonly status: SessionStatus;
   /** What the device is and offers (its hello, or what its profile declares), kept while offline. */
   readonly hello: HelloResult | undefined;
-  /** Frames dropped and connections made; a Modbus reply with a bad CRC counts as an invalid frame. */
+  /** Frames dropped and connections made; a reply that fails its checksum counts as an invalid frame. */
   readonly stats: SessionStats;
   /** Starts connecting, and reconnecting for the link's whole life. */
   start(): void;
@@ -29,15 +29,17 @@ export interface DeviceLink {
 
 /** Where a link reaches its device. */
 export interface LinkPlacement {
-  /** The port path a person sees and pairs (several Modbus units may share one). */
+  /** The port path a person sees and pairs (several units of one bus may share one). */
   path: string;
   /** Unique among attached devices: the path, or the path and unit (`/dev/ttyUSB0#3`). */
   address: string;
   /**
-   * The physical lane shared with other devices, when it is shared (`modbus:/dev/ttyUSB0`): devices
+   * The physical lane shared with other devices, when it is shared (a bus: `bus:/dev/ttyUSB0`): devices
    * whose placements name the same lane may share a path; any other second device on a path is refused.
    */
   sharedLane?: string;
+  /** For messages: what the shared lane is (`a bus`). */
+  laneName?: string;
 }
 
 /** The placement of a device that has its port to itself. */
@@ -53,6 +55,6 @@ export function placementConflict(placement: LinkPlacement, taken: readonly Link
   if (samePath === undefined) return undefined;
   if (placement.sharedLane !== undefined && samePath.sharedLane === placement.sharedLane) return undefined;
   return samePath.sharedLane === undefined
-    ? `${placement.path} is already attached (one device per port unless they are units of one Modbus bus)`
-    : `${placement.path} is a Modbus bus already: only further Modbus units can join it`;
+    ? `${placement.path} is already attached (one device per port unless they share one lane, as the units of a bus do)`
+    : `${placement.path} is ${samePath.laneName ?? 'a shared lane'} already: only further devices of that lane can join it`;
 }

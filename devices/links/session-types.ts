@@ -30,9 +30,8 @@ export interface SessionStats {
   connects: number;
 }
 
-/** Options of a device session. */
-export interface DeviceSessionOptions {
-  connector: TransportConnector;
+/** What every link of one registry shares, whatever its way in: its timings and who owns tool names. */
+export interface LinkDefaults {
   /** Per-call timeout once the request is on the wire (default 5000 ms). */
   callTimeoutMs?: number;
   /** How long one hello waits for its answer before it is asked again on the same port (default 2000 ms). */
@@ -41,6 +40,11 @@ export interface DeviceSessionOptions {
   reconnectIntervalMs?: number;
   /** Who owns a tool name other than this device (default: the built-in plugins); such a hello is refused. */
   toolNameOwner?: ToolNameOwner;
+}
+
+/** Options of a device session: the link defaults and the transport it runs on. */
+export interface DeviceSessionOptions extends LinkDefaults {
+  connector: TransportConnector;
 }
 
 /** Options of one call. */

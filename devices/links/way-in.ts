@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { HelloResult } from '../protocol/frame-schema.ts';
+import type { DeviceProfile } from '../profiles/resolve-profile.ts';
+import type { TransportConnector } from '../transport/line-transport.ts';
+import type { DeviceLink, LinkPlacement } from './device-link.ts';
+import type { LinkDefaults } from './session-types.ts';
+
+/** A way in's options: flat keys a person types as `k=v` (`unit=1`), checked by its `optionsSchema`. */
+export type WayInOptions = Record<string, unknown>;
+
+/** One device to reach: where it is, the profile it speaks through (read already), and its way in's options. */
+export interface LinkRequest {
+  path: string;
+  profile?: DeviceProfile;
+  options: WayInOptions;
+}
+
+/** What a probe found, granting nothing: the hello, the options as they will be kept (defaults filled in), more to show. */
+export interface ProbeResult {
+  hello: HelloResult;
+  options: WayInOptions;
+  /** Lines to show before the person confirms (a unit's bus settings, what it reads now). */
+  details: string[];
+}
+
+/**
+ * One way a device connects (a serial port speaking our protocol or a line profile, a unit
+ * on a shared bus, later a device behind a broker). The registry, pairing, the store and the host
+ * see only this; a new way in is one folder implementing it and one entry in the list of ways in.
+ */
+export interface WayIn {
+  /** Stored with each pairing (`serial`, `mqtt`). */
+  readonly kind: string;
+  /** For messages: what a person calls it (`serial`). */
+  readonly label: string;
+  /** Its options besides `profile`, as typed (`k=v`, a form) and stored; strict, every key optional or required as it needs. */
+  readonly optionsSchema: z.ZodObject;
+  /** A profile to suggest when its options are given without one (`eastron-sdm120`); absent when it needs none. */
+  readonly profileExample?: string;
+  /** What `--help` says of it; absent for a way in with no options a person types. */
+  readonly help?: WayInHelp;
+  /** Whether a device asked for with this profile and these options goes this way; the list's first that claims it wins. */
+  claims(request: { profile?: DeviceProfile | undefined; options: WayInOptions }): boolean;
+  /** Where a device with these (checked) options sits: its path, its address, the lane it shares. */
+  placement(path: string, options: WayInOptions): LinkPlacement;
+  /**
+   * Why a pairing with `options` may not share its path with another of this way in at `other`
+   * (`' as the same unit 1'`), or undefined when it may. Devices of two ways never share one.
+   */
+  sharingProblem(options: WayInOptions, other: WayInOptions): string | undefined;
+  /** For listings, after the path: `unit 1 at 9600 8N1`; empty when there is nothing to add. */
+  describe(options: WayInOptions): string;
+  /**
+   * The fields a JSON listing of pairings carried for this way in before pairings kept their way in
+   * (`devices list --json` keeps its shape): absent for a way in that came after.
+   */
+  listedBefore?(options: WayInOptions): Record<string, unknown>;
+  /** This way in's links for one registry: what they share (a bus per port) lives as long as it does. */
+  connect(defaults: LinkDefaults): WayInConnections;
+}
+
+/** What help says of a way in's options, so no help text outside its folder names them. */
+export interface WayInHelp {
+  /** `devices pair PATH` then this: `--profile PROFILE --unit N [--baud B] …`. */
+  pairUsage: string;
+  /** What its options are, for `--device` (`unit and bus settings`). */
+  summary: string;
+  /** Each option's value placeholder and what it is, by key (`unit: {value: 'N', text: 'the unit id…'}`). */
+  options: Readonly<Record<string, { value: string; text: string }>>;
+}
+
+/** The links of one way in for one registry. */
+export interface WayInConnections {
+  /** A link to the device, not started; throws before any port opens when the request is refused. */
+  open(request: LinkRequest): DeviceLink;
+  /** Asks the device who it is and what it offers, granting nothing; rejects `device_offline` when it does not answer in time. */
+  probe(request: LinkRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ProbeResult>;
+  /** A link over any line transport (an in-process simulator), for ways in that run on one. */
+  openConnector?(connector: TransportConnector): DeviceLink;
+}

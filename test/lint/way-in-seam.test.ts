@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/run-cli.ts';
+
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+async function seamErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  return (result?.messages ?? [])
+    .filter((message) => message.message.includes('Above the seam'))
+    .map((message) => message.message);
+}
+
+const importModbus = (from: string) =>
+  `import { modbusWayIn } from '${from}modbus/modbus-way-in.ts';\nexport const y = modbusWayIn;\n`;
+
+describe('the way-in seam (docs/architecture.md)', () => {
+  it('forbids the registry, pairing, the device tools, devices/links and the host from importing a way in’s folder', async () => {
+    for (const folder of ['registry', 'pairing', 'tools', 'links'])
+      expect(await seamErrors(`devices/${folder}/example.ts`, importModbus('../')), folder).toHaveLength(1);
+    expect(await seamErrors('host/devices/example.ts', importModbus('../../devices/'))).toHaveLength(1);
+    expect(await seamErrors('host/cli/commands/example.ts', importModbus('../../../devices/'))).toHaveLength(1);
+  });
+
+  it('lets the list of ways in name them, and everyone import the list and the seam', async () => {
+    expect(await seamErrors('devices/ways-in/example.ts', importModbus('../'))).toHaveLength(0);
+    expect(
+      await seamErrors(
+        'host/devices/example.ts',
+        "import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';\nimport type { WayIn } from '../../devices/links/way-in.ts';\nexport const y: WayIn[] = builtinWaysIn();\n",
+      ),
+    ).toHaveLength(0);
+  });
+});
