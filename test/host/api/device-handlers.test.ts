@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,18 +7,10 @@ import type { Host } from '../../../host/app/create-host.ts';
 import type { ApiMethod, ApiOutput } from '../../../host/contract/api-contract.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
+import { useOwnSimIndex } from '../../helpers/own-sim-index.ts';
 
 // Scans in this file see only its own simulators (the machine may run others).
-const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
-const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
-beforeAll(() => {
-  process.env.HOME_AGENT_SIM_INDEX = index;
-});
-afterAll(() => {
-  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
-  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
-  rmSync(index, { recursive: true, force: true });
-});
+const index = useOwnSimIndex();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { Host } from '../../../host/app/create-host.ts';
 import { dispatchApiCall } from '../../../host/api/dispatch-api-call.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
+import { useOwnSimIndex } from '../../helpers/own-sim-index.ts';
 
 // The window's API pairs only ports a running simulator announced: this file's simulators announce
 // theirs in an index of its own, which the in-process host reads too.
-const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
-const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
-beforeAll(() => {
-  process.env.HOME_AGENT_SIM_INDEX = index;
-});
-afterAll(() => {
-  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
-  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
-  rmSync(index, { recursive: true, force: true });
-});
+const index = useOwnSimIndex();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,7 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { databaseFileOf } from '../../../host/config/data-dir.ts';
@@ -9,19 +6,11 @@ import { StandingApprovalStore } from '../../../host/store/standing-approval-sto
 import { jsonLines, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { devicesWhen, startTestHost, tempDataDir } from '../devices/host-rig.ts';
+import { useOwnSimIndex } from '../../helpers/own-sim-index.ts';
 
 // The window's API pairs only ports a running simulator announced: this file's simulators announce
 // theirs in an index of its own, which the in-process host reads too.
-const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
-const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
-beforeAll(() => {
-  process.env.HOME_AGENT_SIM_INDEX = index;
-});
-afterAll(() => {
-  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
-  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
-  rmSync(index, { recursive: true, force: true });
-});
+const index = useOwnSimIndex();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

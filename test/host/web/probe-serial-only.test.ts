@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import {
   closeSync,
@@ -20,21 +20,13 @@ import type { WebServer } from '../../../host/web/web-server.ts';
 import { serveTestHost } from '../../helpers/serve-test-host.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { mountTmpfs } from '../../helpers/mount-tmpfs.ts';
+import { useOwnSimIndex } from '../../helpers/own-sim-index.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const SOCAT = findExecutable('socat') !== undefined;
 
 // Only this file's simulators are announced to its hosts (the machine may run others).
-const index = mkdtempSync(path.join(tmpdir(), 'home-agent-sim-index-'));
-const previousIndex = process.env.HOME_AGENT_SIM_INDEX;
-beforeAll(() => {
-  process.env.HOME_AGENT_SIM_INDEX = index;
-});
-afterAll(() => {
-  if (previousIndex === undefined) delete process.env.HOME_AGENT_SIM_INDEX;
-  else process.env.HOME_AGENT_SIM_INDEX = previousIndex;
-  rmSync(index, { recursive: true, force: true });
-});
+const index = useOwnSimIndex();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
