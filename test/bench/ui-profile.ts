@@ -19,6 +19,7 @@ const CATEGORIES = [
   'blink.user_timing',
   'v8.execute',
   'v8',
+  ...(process.env.UI_PROFILE_INVALIDATIONS ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : []),
 ];
 
 interface TraceEvent {
