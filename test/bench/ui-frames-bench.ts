@@ -125,6 +125,15 @@ export const FRAME_RECORDER = `(() => {
   };
 })()`;
 
+// Resolves once the turn has ended, told by the page's own mutations: Playwright's waiting would
+// query the page every frame, work the idle baseline does not have.
+const TURN_ENDED = `new Promise((resolve) => {
+  const ended = () => document.querySelector('[data-testid="turn"][data-status]:not([data-status="running"])');
+  if (ended()) return resolve();
+  const observer = new MutationObserver(() => { if (ended()) { observer.disconnect(); resolve(); } });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+})`;
+
 // Wraps the page's WebSocket handler: each message's arrival, then the first moment after the
 // frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its paint).
 const EVENT_TO_PAINT_RECORDER = `(() => {
@@ -153,9 +162,11 @@ export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-/** Builds dist/renderer with vite's own CLI when it is missing (`home-agent serve` serves it). */
+/**
+ * Builds dist/renderer with vite's own CLI (`home-agent serve` serves it): always, so the figures
+ * are of the sources as they are, never of a build left from older ones.
+ */
 export async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
-  if (existsSync(`${repositoryRoot}dist/renderer/index.html`)) return;
   const child = spawn(
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'],
@@ -220,9 +231,7 @@ async function measureFrames(
   await page.getByTestId('composer-input').fill(MESSAGE);
   await page.evaluate('window.__uiFrames.start()');
   await page.getByTestId('send-button').click();
-  await page
-    .locator('[data-testid="turn"][data-status]:not([data-status="running"])')
-    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.evaluate(TURN_ENDED);
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
   const eventToPaint = await page.evaluate<number[]>('window.__eventToPaint');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
