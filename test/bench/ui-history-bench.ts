@@ -6,7 +6,7 @@ import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts
 import { makeHostFolder, type HostFolder } from '../e2e/helpers/scripted-replies.ts';
 import { seedHistory } from '../e2e/helpers/seed-history.ts';
 import { startHost, type RunningHost } from '../e2e/helpers/start-host.ts';
-import { FRAME_RECORDER, percentile, round, type UiHistoryEntry } from './ui-frames-bench.ts';
+import { FRAME_RECORDER, chromiumCpu, percentile, round, type UiHistoryEntry } from './ui-frames-bench.ts';
 
 const CHROMIUM = chromiumLaunchOptions.executablePath ?? '/usr/bin/chromium';
 const STEP_TIMEOUT_MS = 120_000;
@@ -62,7 +62,9 @@ export async function benchHistory(options: { batches: number; signal: AbortSign
       await page.getByTestId('conversation-item').first().waitFor();
       await page.evaluate(FRAME_RECORDER);
       const openMs = await page.evaluate<number>(OPEN_AND_WAIT(`Turn ${options.batches - 1}, lamps`));
+      const scrollCount = await chromiumCpu(browser);
       const frames = await page.evaluate<number[]>(SCROLL_UP);
+      const scrollCpuMsPerSecond = await scrollCount.perSecond();
       const turnsInDom = await page.getByTestId('turn').count();
       if (frames.length === 0) throw new Error('no animation frames were recorded while scrolling');
       const sorted = [...frames].sort((a, b) => a - b);
@@ -74,6 +76,7 @@ export async function benchHistory(options: { batches: number; signal: AbortSign
         scrollP95FrameMs: round(percentile(sorted, 0.95)),
         scrollMaxFrameMs: round(sorted[sorted.length - 1]!),
         scrollLongFrames: frames.filter((interval) => interval > LONG_FRAME_MS).length,
+        scrollCpuMsPerSecond,
         turnsInDom,
       };
     } finally {
