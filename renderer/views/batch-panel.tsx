@@ -1,13 +1,17 @@
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useAppStore } from './use-app-store.ts';
 import { useRedrawAt } from './use-redraw-at.ts';
 import { computeBatchTimeline, segmentGrows, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
+/** Rows a panel adds per frame: a 64-call batch appears over four frames, none of them long. */
+export const ROWS_PER_FRAME = 16;
+
 /**
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
- * and a timeline bar per call in index order, a legend for the bars, and its totals.
+ * and a timeline bar per call in index order, a legend for the bars, and its totals. A large batch
+ * adds its rows a frame at a time (`ROWS_PER_FRAME`), so its first drawing is not one long frame.
  */
 export const BatchPanel = memo(BatchPanelBody);
 
@@ -19,6 +23,13 @@ function BatchPanelBody(props: { batchId: string }) {
   const timeline = batch ? computeBatchTimeline(batch, now) : undefined;
   // The axis changes only when now reaches its end: the one time passing alone draws the batch again.
   useRedrawAt(live && timeline ? now + timeline.spanMs - timeline.nowMs : undefined);
+  const rows = batch?.calls.length ?? 0;
+  const [shown, setShown] = useState(ROWS_PER_FRAME);
+  useEffect(() => {
+    if (shown >= rows) return undefined;
+    const frame = requestAnimationFrame(() => setShown((count) => count + ROWS_PER_FRAME));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, rows]);
   if (!batch || !timeline) return null;
   const finished = batch.calls.filter((row) => row.status === 'done').length;
   const titleId = `batch-title-${batch.id}`;
@@ -66,7 +77,7 @@ function BatchPanelBody(props: { batchId: string }) {
         </div>
       )}
       <ol className="tool-rows">
-        {batch.calls.map((row, position) => (
+        {batch.calls.slice(0, shown).map((row, position) => (
           <ToolRow
             key={row.callId}
             batchId={batch.id}

@@ -2,10 +2,10 @@
 import { takeRenders } from '../helpers/react-render-counter.ts';
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../../renderer/api/api-client.ts';
 import { createAppStore, type AppStore } from '../../../renderer/state/create-app-store.ts';
-import { BatchPanel } from '../../../renderer/views/batch-panel.tsx';
+import { BatchPanel, ROWS_PER_FRAME } from '../../../renderer/views/batch-panel.tsx';
 import { AppStoreContext } from '../../../renderer/views/use-app-store.ts';
 import { event, skeletonTurn } from '../helpers/agent-events.ts';
 import { MemoryStorage } from '../helpers/memory-storage.ts';
@@ -101,5 +101,60 @@ describe('a batch panel draws again only what changed', () => {
         ]);
     });
     expect(drawn()).toEqual({ rows: [], panels: 0 });
+  });
+});
+
+describe('a large batch', () => {
+  it('adds its rows a frame at a time, each row drawn once', async () => {
+    const calls = Array.from({ length: 40 }, (_, index) => ({
+      index,
+      callId: `big-${index}`,
+      name: 'lamp__get',
+      args: { device_id: 'lamp-1' },
+    }));
+    const where = { conversationId: 'c9', turnId: 't9' };
+    store.getState().applyEvents([
+      event({ ...where, type: 'batch/open', at: 2000, step: 1, batchId: 'b9' }),
+      event({
+        ...where,
+        type: 'batch/start',
+        at: 2001,
+        step: 1,
+        batchId: 'b9',
+        mode: 'parallel',
+        reason: 'x',
+        calls,
+      }),
+    ]);
+    // The frames are the test's to run: each runs what was asked of it, as the browser's would.
+    const asked: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => asked.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => delete asked[id - 1]);
+    const nextFrame = () =>
+      act(async () => {
+        for (const callback of asked.splice(0)) callback?.(performance.now());
+      });
+    const big = createRoot(document.body.appendChild(document.createElement('div')));
+    try {
+      takeRenders();
+      await act(async () => {
+        big.render(
+          createElement(AppStoreContext.Provider, { value: store }, createElement(BatchPanel, { batchId: 'b9' })),
+        );
+      });
+      const first = drawn().rows;
+      await nextFrame();
+      const second = drawn().rows;
+      await nextFrame();
+      const third = drawn().rows;
+      await nextFrame();
+      // 40 rows at 16 a frame: 16, then 16 more, then the last 8, then nothing.
+      expect([first.length, second.length, third.length, drawn().rows.length]).toEqual([ROWS_PER_FRAME, 16, 8, 0]);
+      expect(new Set([...first, ...second, ...third]).size).toBe(40);
+      expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(40);
+    } finally {
+      await act(async () => big.unmount());
+      vi.unstubAllGlobals();
+    }
   });
 });
