@@ -1,6 +1,7 @@
 // Where the window's main thread spends its time in the UI bench's scenarios: a Chromium trace
 // (long tasks broken down by what ran inside them) and a sampled CPU profile (self time per function).
-// Usage: node bin/run-ts.mjs test/bench/ui-profile.ts 16|64|history [OUT_DIR]
+// Usage: node bin/run-ts.mjs test/bench/ui-profile.ts 16|64|history [OUT_DIR] (OUT_DIR keeps the trace and
+// profile; UI_PROFILE_INVALIDATIONS=1 adds what invalidated style, layout and paint to the trace).
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts';
