@@ -83,11 +83,15 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         const position = turn.items.findIndex((entry) => entry.kind === 'assistant' && entry.step === event.step);
         return { ...turn, items: position === -1 ? [...turn.items, item] : replaceAt(turn.items, position, item) };
       });
+    // A batch is shown from batch/open (its calls may start while the reply streams); batch/start
+    // adds it only for journals written before batch/open existed.
+    case 'batch/open':
     case 'batch/start':
-      return updateTurn(data, event, (turn) => ({
-        ...turn,
-        items: [...turn.items, { kind: 'batch', batchId: event.batchId }],
-      }));
+      return updateTurn(data, event, (turn) =>
+        turn.items.some((item) => item.kind === 'batch' && item.batchId === event.batchId)
+          ? turn
+          : { ...turn, items: [...turn.items, { kind: 'batch', batchId: event.batchId }] },
+      );
     case 'device/state':
       return updateTurn(data, event, (turn) => ({
         ...turn,
@@ -159,7 +163,8 @@ function updateTurn(data: TurnsData, event: HostAgentEvent, change: (turn: TurnV
     startedAt: event.at,
     items: [],
   };
-  return putTurn(data, change(turn));
+  const changed = change(turn);
+  return changed === data.turns[event.turnId] ? data : putTurn(data, changed);
 }
 
 function replaceAt<T>(items: T[], position: number, item: T): T[] {
