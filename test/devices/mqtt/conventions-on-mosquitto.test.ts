@@ -185,6 +185,22 @@ describe.skipIf(missing !== undefined)(`convention devices on Mosquitto${missing
       });
     });
 
+    it('a plug that drops off during a call ends it device_offline, after it was sent (outcome unknown)', async () => {
+      const device = await own(startTasmotaDevice(deviceAccess(), { topic: 'cellar_plug', silent: true }));
+      const family = new TasmotaFamily();
+      const broker = await hostWith(family);
+      const plug = await openLink(family, broker, 'tasmota:cellar_plug', 60_000);
+      const received = device.nextCommand();
+      const pending = call(plug, 'set', { on: true });
+      expect(await received).toEqual({ topic: 'cmnd/cellar_plug/POWER', payload: 'ON' });
+      await device.crash();
+      expect(await pending).toEqual({
+        ok: false,
+        error: expect.objectContaining({ reason: 'device_offline', detail: expect.stringContaining('went offline') }),
+        sent: true,
+      });
+    });
+
     it('a publish the broker’s ACL denies ends unauthorized and was never sent', async () => {
       const strict = await startMosquitto({
         acl: [
@@ -271,6 +287,59 @@ describe.skipIf(missing !== undefined)(`convention devices on Mosquitto${missing
       // The device's own subscription saw the command once the broker acknowledged it.
       await broker.sync(SYNC_TOPIC, { timeoutMs: 10_000 });
       expect(device.commands).toEqual([{ topic: 'porch/light/set', payload: 'OFF' }]);
+    });
+
+    it('follows its availability topic: offline, and online again', async () => {
+      const device = await own(
+        startDiscoveryDevice(deviceAccess(), {
+          component: 'switch',
+          node: 'garden',
+          object: 'pump',
+          config: { '~': 'garden/pump', cmd_t: '~/set', avty_t: '~/status', pl_avail: 'up', pl_not_avail: 'down' },
+          commandTopic: 'garden/pump/set',
+          availabilityTopic: 'garden/pump/status',
+        }),
+      );
+      await device.publishAvailability('up');
+      const family = new HaFamily();
+      const broker = await hostWith(family);
+      const pump = await openLink(family, broker, 'ha:garden/pump');
+      await device.publishAvailability('down');
+      await waitForStatus(pump, 'offline');
+      expect(await call(pump, 'set', { on: true })).toMatchObject({
+        ok: false,
+        error: { reason: 'device_offline' },
+        sent: false,
+      });
+      await device.publishAvailability('up');
+      await waitForStatus(pump, 'online');
+      expect(device.commands).toEqual([]);
+    });
+
+    it('a new config is a new hello: the link goes offline and back with what it now declares', async () => {
+      const device = await own(
+        startDiscoveryDevice(deviceAccess(), {
+          component: 'switch',
+          object: 'attic_fan',
+          config: { command_topic: 'attic/fan/set' },
+          commandTopic: 'attic/fan/set',
+        }),
+      );
+      const family = new HaFamily();
+      const broker = await hostWith(family);
+      const fan = await openLink(family, broker, 'ha:attic_fan');
+      expect(fan.hello?.tools.map((tool) => tool.name)).toEqual(['set']);
+      const statuses: string[] = [];
+      const backOnline = new Promise<void>((resolve) =>
+        fan.onStatus((status) => {
+          statuses.push(status);
+          if (status === 'online') resolve();
+        }),
+      );
+      await device.announce({ command_topic: 'attic/fan/set', state_topic: 'attic/fan' });
+      await backOnline;
+      expect(statuses).toEqual(['offline', 'online']);
+      expect(fan.hello?.tools.map((tool) => tool.name)).toEqual(['set', 'read']);
     });
 
     it('an empty retained config removes the device: no longer found, its link offline', async () => {

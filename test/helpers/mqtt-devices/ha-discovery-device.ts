@@ -10,6 +10,10 @@ export interface PlayedDiscoveryDevice {
   readonly commands: ReceivedMessage[];
   /** Publishes a state payload on its state topic. */
   publishState(payload: string): Promise<void>;
+  /** Publishes `payload` (retained) on `availabilityTopic`: `online` or `offline` by default. */
+  publishAvailability(payload: string): Promise<void>;
+  /** Publishes a new retained config in place of the first (a device updated). */
+  announce(config: Record<string, unknown>): Promise<void>;
   /** Publishes the empty retained config that removes it. */
   remove(): Promise<void>;
   stop(): Promise<void>;
@@ -30,6 +34,7 @@ export async function startDiscoveryDevice(
     config: Record<string, unknown>;
     commandTopic?: string;
     stateTopic?: string;
+    availabilityTopic?: string;
     answers?: Record<string, string>;
   },
 ): Promise<PlayedDiscoveryDevice> {
@@ -60,11 +65,19 @@ export async function startDiscoveryDevice(
       if (stateTopic === undefined) throw new Error('the played device has no state topic');
       await client.publishAsync(stateTopic, payload, { qos: 1 });
     },
+    publishAvailability: async (payload) => {
+      if (options.availabilityTopic === undefined) throw new Error('the played device has no availability topic');
+      await client.publishAsync(options.availabilityTopic, payload, { qos: 1, retain: true });
+    },
+    announce: async (config) => {
+      await client.publishAsync(configTopic, JSON.stringify(config), { qos: 1, retain: true });
+    },
     remove: async () => {
       await client.publishAsync(configTopic, '', { qos: 1, retain: true });
     },
     stop: async () => {
       await client.publishAsync(configTopic, '', { qos: 1, retain: true });
+      if (options.availabilityTopic) await client.publishAsync(options.availabilityTopic, '', { qos: 1, retain: true });
       await stop();
     },
   };

@@ -9,6 +9,8 @@ export interface PlayedTasmota {
   readonly commands: ReceivedMessage[];
   /** Its relay. */
   readonly power: 'ON' | 'OFF';
+  /** Resolves with the next command it receives. */
+  nextCommand(): Promise<ReceivedMessage>;
   /** Drops off the broker without a goodbye: the broker publishes its will, `Offline`. */
   crash(): Promise<void>;
   stop(): Promise<void>;
@@ -27,6 +29,7 @@ export async function startTasmotaDevice(
   const { topic } = options;
   let power: 'ON' | 'OFF' = options.power ?? 'OFF';
   const commands: ReceivedMessage[] = [];
+  const waiting: ((message: ReceivedMessage) => void)[] = [];
   const { client, crash, stop } = await connectDeviceClient(access, {
     clientId: `DVES_${topic}`,
     will: { topic: `tele/${topic}/LWT`, payload: Buffer.from('Offline'), retain: true, qos: 1 },
@@ -34,6 +37,7 @@ export async function startTasmotaDevice(
   client.on('message', (received, payload) => {
     const text = payload.toString('utf8');
     commands.push({ topic: received, payload: text });
+    for (const resolve of waiting.splice(0)) resolve({ topic: received, payload: text });
     if (received.toUpperCase() !== `CMND/${topic}/POWER`.toUpperCase()) return;
     const word = text.trim().toUpperCase();
     if (word === 'ON' || word === '1' || word === 'TRUE') power = 'ON';
@@ -51,6 +55,7 @@ export async function startTasmotaDevice(
     get power() {
       return power;
     },
+    nextCommand: () => new Promise((resolve) => waiting.push(resolve)),
     crash,
     stop: async () => {
       // Clears its retained LWT (after a crash, from a new connection), so no later test finds it.
