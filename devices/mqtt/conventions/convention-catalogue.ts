@@ -20,19 +20,22 @@ export class ConventionCatalogue {
   private readonly readings = new Map<string, ConventionReading>();
   private readonly online = new Map<string, boolean>();
   private readonly changes = new Emitter<void>({ name: 'convention devices' });
+  /** What `offered()` and `refused()` read, worked out once per change (every link asks on every change). */
+  private standing:
+    { offered: { device: ConventionDevice; online: boolean }[]; clashes: Map<string, string> } | undefined;
 
   /** Keeps what one announcement says, replacing what the same key said before. */
   set(key: string, reading: ConventionReading, online = true): void {
     this.readings.set(key, reading);
     this.online.set(key, online);
-    this.changes.emit();
+    this.changed();
   }
 
   /** Forgets one announcement (an empty retained config, a device gone from a list). */
   delete(key: string): void {
     if (!this.readings.delete(key)) return;
     this.online.delete(key);
-    this.changes.emit();
+    this.changed();
   }
 
   /** Replaces every announcement at once (a bridge's whole device list), each `online` or not. */
@@ -43,24 +46,24 @@ export class ConventionCatalogue {
       this.readings.set(key, reading);
       this.online.set(key, online);
     }
-    this.changes.emit();
+    this.changed();
   }
 
   /** Whether one announcement's device is online, as far as announcements say (an LWT, a bridge's state). */
   setOnline(key: string, online: boolean): void {
     if (!this.readings.has(key) || this.online.get(key) === online) return;
     this.online.set(key, online);
-    this.changes.emit();
+    this.changed();
   }
 
   /** The devices offered, in the order of their paths, each with whether its announcement says it is online. */
   offered(): { device: ConventionDevice; online: boolean }[] {
-    const clashes = this.clashes();
-    return [...this.readings.entries()]
-      .flatMap(([key, reading]) =>
-        reading.ok && !clashes.has(key) ? [{ device: reading.device, online: this.online.get(key) ?? true }] : [],
-      )
-      .sort((a, b) => (a.device.path < b.device.path ? -1 : a.device.path > b.device.path ? 1 : 0));
+    return this.current().offered;
+  }
+
+  /** Whether anything (offered or not) is announced at `path`. */
+  announces(path: string): boolean {
+    return [...this.readings.values()].some((reading) => reading.ok && reading.device.path === path);
   }
 
   /** The offered device at `path`, if any. */
@@ -75,7 +78,7 @@ export class ConventionCatalogue {
 
   /** Announcements not offered: those refused by their family, and those whose path or id clashes. */
   refused(): RefusedDevice[] {
-    const clashes = this.clashes();
+    const { clashes } = this.current();
     return [...this.readings.entries()].flatMap(([key, reading]) => {
       if (!reading.ok) return [{ name: reading.name, why: reading.why }];
       const clash = clashes.get(key);
@@ -85,6 +88,23 @@ export class ConventionCatalogue {
 
   onChange(listener: () => void): () => void {
     return this.changes.subscribe(listener);
+  }
+
+  private current(): NonNullable<ConventionCatalogue['standing']> {
+    if (this.standing) return this.standing;
+    const clashes = this.clashes();
+    const offered = [...this.readings.entries()]
+      .flatMap(([key, reading]) =>
+        reading.ok && !clashes.has(key) ? [{ device: reading.device, online: this.online.get(key) ?? true }] : [],
+      )
+      .sort((a, b) => (a.device.path < b.device.path ? -1 : a.device.path > b.device.path ? 1 : 0));
+    this.standing = { offered, clashes };
+    return this.standing;
+  }
+
+  private changed(): void {
+    this.standing = undefined;
+    this.changes.emit();
   }
 
   /** Keys whose device shares a path or an id with another's, with the sentence that says so. */

@@ -41,9 +41,11 @@ export interface ConventionDevice {
   topics: string[];
   /**
    * How the availability sources combine: `all` must say online (a bridge and its device), `any`,
-   * or the `latest` that spoke (discovery's default). A source not heard from yet counts as online.
+   * or the `latest` that spoke (discovery's default).
    */
   availabilityMode: 'all' | 'any' | 'latest';
+  /** Whether the device counts as online before any availability message came (discovery: not, as Home Assistant does). */
+  onlineBeforeAvailability: boolean;
   /** What a message on one of `topics` says, or undefined when it says nothing this device reads. */
   read(topic: string, payload: Buffer): ConventionUpdate | undefined;
   /** The call of `tool` with `args`; throws a ToolError for arguments it cannot send. */

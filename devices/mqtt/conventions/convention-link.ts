@@ -85,6 +85,18 @@ export class ConventionLink extends DeviceLinkBase {
     }
   }
 
+  /** Why it is not online: the broker, the announcement, or its availability; else the last trouble. */
+  protected override notOnlineHint(): string | undefined {
+    const { broker, catalogue, path } = this.options;
+    if (!broker.connected) return `the broker ${broker.label} is not connected`;
+    if (this.device === undefined)
+      return catalogue.announces(path)
+        ? `${path} is announced but not offered: ${catalogue.refused().find((refused) => refused.name === path)?.why ?? 'see the scan'}`
+        : `${path} is not announced on the broker now`;
+    if (!catalogue.isOnline(path) || !this.available(this.device)) return `${path} says it is offline`;
+    return super.notOnlineHint();
+  }
+
   async dispose(): Promise<void> {
     if (this.status === 'closed') return;
     this.lifetime.abort();
@@ -255,10 +267,10 @@ export class ConventionLink extends DeviceLinkBase {
     for (const call of [...this.pending]) this.step(call, { type: 'state', state: update.state });
   }
 
-  /** Whether the device's availability sources say online, as its mode combines them; unheard sources count as online. */
+  /** Whether the device's availability sources say online, as its mode combines them; before any spoke, as the device says. */
   private available(device: ConventionDevice): boolean {
     const heard = [...this.availability.values()];
-    if (heard.length === 0) return true;
+    if (heard.length === 0) return device.onlineBeforeAvailability;
     if (device.availabilityMode === 'latest') return this.latestAvailability ?? true;
     return device.availabilityMode === 'all' ? heard.every(Boolean) : heard.some(Boolean);
   }

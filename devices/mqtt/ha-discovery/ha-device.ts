@@ -130,6 +130,8 @@ function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTe
     },
     topics: [...new Set([...(stateTopic ? [stateTopic] : []), ...availability.map((entry) => entry.topic)])],
     availabilityMode: config.availability_mode,
+    // As Home Assistant does: a device that has availability topics is unavailable until one says otherwise.
+    onlineBeforeAvailability: availability.length === 0,
     read(topic, payload): ConventionUpdate | undefined {
       const entry = availability.find((candidate) => candidate.topic === topic);
       if (entry) {

@@ -68,6 +68,7 @@ export function tasmotaDevice(topic: string): { ok: true; device: ConventionDevi
       },
       topics: [topics.result, topics.power, topics.state, topics.lwt],
       availabilityMode: 'latest',
+      onlineBeforeAvailability: true,
       read(messageTopic, payload): ConventionUpdate | undefined {
         if (messageTopic === topics.lwt) {
           const online = tasmotaLwt(payload);

@@ -67,6 +67,7 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
       },
       topics: [stateTopic, availabilityTopic, Z2M_BRIDGE_STATE_TOPIC],
       availabilityMode: 'all',
+      onlineBeforeAvailability: true,
       read(topic, payload): ConventionUpdate | undefined {
         if (topic === stateTopic) {
           const state = payloadObject(payload);

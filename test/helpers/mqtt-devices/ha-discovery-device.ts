@@ -8,6 +8,8 @@ import { connectDeviceClient, type DeviceBrokerAccess, type ReceivedMessage } fr
 export interface PlayedDiscoveryDevice {
   /** Every message on its command topic, exactly as it came. */
   readonly commands: ReceivedMessage[];
+  /** Resolves with the next command it receives. */
+  nextCommand(): Promise<ReceivedMessage>;
   /** Publishes a state payload on its state topic. */
   publishState(payload: string): Promise<void>;
   /** Publishes `payload` (retained) on `availabilityTopic`: `online` or `offline` by default. */
@@ -46,6 +48,7 @@ export async function startDiscoveryDevice(
     'config',
   ].join('/');
   const commands: ReceivedMessage[] = [];
+  const waiting: ((message: ReceivedMessage) => void)[] = [];
   const { client, stop } = await connectDeviceClient(access, {
     clientId: `played-${options.component}-${options.node ?? ''}-${options.object}`,
   });
@@ -54,6 +57,7 @@ export async function startDiscoveryDevice(
     if (topic !== commandTopic) return;
     const text = payload.toString('utf8');
     commands.push({ topic, payload: text });
+    for (const resolve of waiting.splice(0)) resolve({ topic, payload: text });
     const state = answers && Object.hasOwn(answers, text) ? answers[text] : undefined;
     if (state !== undefined && stateTopic !== undefined) void client.publishAsync(stateTopic, state, { qos: 1 });
   });
@@ -61,6 +65,7 @@ export async function startDiscoveryDevice(
   await client.publishAsync(configTopic, JSON.stringify(options.config), { qos: 1, retain: true });
   return {
     commands,
+    nextCommand: () => new Promise((resolve) => waiting.push(resolve)),
     publishState: async (payload) => {
       if (stateTopic === undefined) throw new Error('the played device has no state topic');
       await client.publishAsync(stateTopic, payload, { qos: 1 });

@@ -9,6 +9,8 @@ export interface PlayedTasmota {
   readonly commands: ReceivedMessage[];
   /** Its relay. */
   readonly power: 'ON' | 'OFF';
+  /** Resolves once the broker has taken every answer it published so far. */
+  answered(): Promise<void>;
   /** Resolves with the next command it receives. */
   nextCommand(): Promise<ReceivedMessage>;
   /** Drops off the broker without a goodbye: the broker publishes its will, `Offline`. */
@@ -30,6 +32,7 @@ export async function startTasmotaDevice(
   let power: 'ON' | 'OFF' = options.power ?? 'OFF';
   const commands: ReceivedMessage[] = [];
   const waiting: ((message: ReceivedMessage) => void)[] = [];
+  const answers: Promise<unknown>[] = [];
   const { client, crash, stop } = await connectDeviceClient(access, {
     clientId: `DVES_${topic}`,
     will: { topic: `tele/${topic}/LWT`, payload: Buffer.from('Offline'), retain: true, qos: 1 },
@@ -45,8 +48,10 @@ export async function startTasmotaDevice(
     else if (word === 'TOGGLE' || word === '2') power = power === 'ON' ? 'OFF' : 'ON';
     else if (word !== '') return;
     if (options.silent) return;
-    void client.publishAsync(`stat/${topic}/RESULT`, JSON.stringify({ POWER: power }), { qos: 1 });
-    void client.publishAsync(`stat/${topic}/POWER`, power, { qos: 1 });
+    answers.push(
+      client.publishAsync(`stat/${topic}/RESULT`, JSON.stringify({ POWER: power }), { qos: 1 }),
+      client.publishAsync(`stat/${topic}/POWER`, power, { qos: 1 }),
+    );
   });
   await client.subscribeAsync(`cmnd/${topic}/#`, { qos: 1 });
   await client.publishAsync(`tele/${topic}/LWT`, 'Online', { qos: 1, retain: true });
@@ -55,6 +60,7 @@ export async function startTasmotaDevice(
     get power() {
       return power;
     },
+    answered: async () => void (await Promise.all(answers)),
     nextCommand: () => new Promise((resolve) => waiting.push(resolve)),
     crash,
     stop: async () => {

@@ -146,6 +146,9 @@ describe('haDevice', () => {
       availability_mode: 'all',
     });
     expect(listed.availabilityMode).toBe('all');
+    // As Home Assistant does: unavailable until an availability topic says otherwise; a device without one is available.
+    expect(listed.onlineBeforeAvailability).toBe(false);
+    expect(device('homeassistant/switch/y/config', { command_topic: 'y/set' }).onlineBeforeAvailability).toBe(true);
     expect(listed.read('x/avail', Buffer.from('up'))).toEqual({ online: true, source: 'x/avail' });
     expect(listed.read('x/avail', Buffer.from('online'))).toBeUndefined();
   });
