@@ -2,16 +2,11 @@ import { ToolError } from '../../../core/tools/tool-error.ts';
 import { DeviceLinkBase } from '../../links/device-link-base.ts';
 import type { CallOptions, LinkDefaults } from '../../links/session-types.ts';
 import { CallLane } from '../../session/call-lane.ts';
-import {
-  MQTT_NOT_AUTHORIZED,
-  MQTT_REFUSAL,
-  MqttPublishError,
-  type MqttBroker,
-  type MqttPublishAck,
-} from '../mqtt-broker.ts';
+import { MQTT_REFUSAL, MqttPublishError, type MqttBroker, type MqttPublishAck } from '../mqtt-broker.ts';
 import { nextCompletion, PUBLISHED, type Completion, type CompletionEvent } from './call-completion.ts';
 import type { ConventionCatalogue } from './convention-catalogue.ts';
 import type { ConventionCall, ConventionDevice, ConventionState } from './convention-device.ts';
+import { publishFailure, refusal } from './publish-failure.ts';
 
 /** A published call waiting for its completion. */
 interface PendingCall {
@@ -140,7 +135,8 @@ export class ConventionLink extends DeviceLinkBase {
         .catch((error: unknown) => error);
       if (ack instanceof MqttPublishError || ack instanceof Error) {
         if (ack instanceof MqttPublishError && ack.written) markSent();
-        this.finish(call, publishFailure(this.deviceId, ack, timeoutMs));
+        const timedOut = signal.aborted && !options.signal?.aborted && !this.lifetime.signal.aborted;
+        this.finish(call, publishFailure({ deviceId: this.deviceId, error: ack, timedOut, timeoutMs }));
       } else if ((ack as MqttPublishAck).reasonCode >= MQTT_REFUSAL)
         this.finish(call, refusal(this.deviceId, planned.topic, (ack as MqttPublishAck).reasonCode));
       else {
@@ -282,39 +278,4 @@ export class ConventionLink extends DeviceLinkBase {
   private failPending(error: ToolError): void {
     for (const call of [...this.pending]) this.finish(call, error);
   }
-}
-
-/** A publish that got no acknowledgement: not connected (never sent), or no PUBACK in time (it may have gone). */
-function publishFailure(deviceId: string, error: unknown, timeoutMs: number): ToolError {
-  if (error instanceof MqttPublishError && !error.written)
-    return new ToolError({
-      reason: 'device_offline',
-      detail: `${deviceId}: ${error.message}`,
-      hint: 'retry once the broker is back',
-    });
-  if (error instanceof MqttPublishError)
-    return new ToolError({
-      reason: 'timeout',
-      detail: `${deviceId}: ${error.message} within ${timeoutMs} ms`,
-      hint: 'the command may have reached the device: read its state before trying again',
-    });
-  return new ToolError({
-    reason: 'failed',
-    detail: `${deviceId}: ${error instanceof Error ? error.message : String(error)}`,
-  });
-}
-
-/** The broker refused the publish (its PUBACK reason code): nothing reached the device. */
-function refusal(deviceId: string, topic: string, reasonCode: number): ToolError {
-  const code = `0x${reasonCode.toString(16)}`;
-  return reasonCode === MQTT_NOT_AUTHORIZED
-    ? new ToolError({
-        reason: 'unauthorized',
-        detail: `${deviceId}: the broker does not allow Home Agent to publish on ${topic} (reason ${code}, not authorized)`,
-        hint: "the broker's ACL must let Home Agent's user write this topic",
-      })
-    : new ToolError({
-        reason: 'failed',
-        detail: `${deviceId}: the broker refused the command on ${topic} (reason ${code})`,
-      });
 }

@@ -94,26 +94,21 @@ function availabilityOf(
   return [];
 }
 
+/** The states a switch or light reports for on and off (a light compares with its payloads). */
+interface HaStates {
+  on: string;
+  off: string;
+}
+
 function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTemplate): ConventionDevice {
   const kind = place.component as (typeof HA_COMPONENTS)[number];
   const id = mqttDeviceId('ha', place.name);
   const stateTopic = config.state_topic;
-  const stateOn = kind === 'light' ? config.payload_on : (config.state_on ?? config.payload_on);
-  const stateOff = kind === 'light' ? config.payload_off : (config.state_off ?? config.payload_off);
+  const states: HaStates =
+    kind === 'light'
+      ? { on: config.payload_on, off: config.payload_off }
+      : { on: config.state_on ?? config.payload_on, off: config.state_off ?? config.payload_off };
   const availability = availabilityOf(config);
-  const tools: DeviceTool[] = [];
-  if (kind !== 'sensor' && config.command_topic !== undefined)
-    tools.push(setTool({ thing: kind, confirms: stateTopic !== undefined }));
-  if (stateTopic !== undefined)
-    tools.push(
-      readTool({
-        what: [
-          kind === 'sensor'
-            ? `value${config.unit_of_measurement ? ` (${config.unit_of_measurement})` : ''}`
-            : 'on (true/false)',
-        ],
-      }),
-    );
   const made = [config.device?.manufacturer, config.device?.model].filter((part) => part).join(' ');
   const numeric = kind === 'sensor' && Boolean(config.unit_of_measurement);
   return {
@@ -125,7 +120,7 @@ function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTe
         model: (made || `discovered ${kind}`).slice(0, 100),
         firmware: (config.device?.sw_version ?? '').slice(0, 100),
       },
-      tools,
+      tools: toolsOf(kind, config),
       concurrent: false,
     },
     topics: [...new Set([...(stateTopic ? [stateTopic] : []), ...availability.map((entry) => entry.topic)])],
@@ -145,43 +140,63 @@ function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTe
       return { state: { value: numeric ? numberOr(value) : value } };
     },
     call(tool, args): ConventionCall {
-      if (tool === 'set' && kind !== 'sensor' && config.command_topic !== undefined) {
-        const on = onArgument(args, id);
-        const wanted = on ? stateOn : stateOff;
-        return {
-          kind: 'publish',
-          topic: config.command_topic,
-          payload: on ? config.payload_on : config.payload_off,
-          ...(stateTopic !== undefined
-            ? {
-                expect: {
-                  matches: (state: ConventionState) => String(state.value) === wanted,
-                  describe: `state ${wanted}`,
-                },
-              }
-            : {}),
-          answer: ({ confirmed }) => ({ on, confirmed }),
-        };
-      }
-      if (tool === 'read' && stateTopic !== undefined)
-        return {
-          kind: 'last-state',
-          answer: ({ state, receivedAt }) => ({
-            ...(kind === 'sensor'
-              ? { value: state.value, ...(config.unit_of_measurement ? { unit: config.unit_of_measurement } : {}) }
-              : { on: onOf(String(state.value), stateOn, stateOff) }),
-            as_of: receivedAt.toISOString(),
-          }),
-        };
+      if (tool === 'set' && kind !== 'sensor' && config.command_topic !== undefined)
+        return setCall({ config, commandTopic: config.command_topic, states, on: onArgument(args, id) });
+      if (tool === 'read' && stateTopic !== undefined) return readCall(kind, config, states);
       throw noSuchAction(id, tool);
     },
   };
 }
 
+/** `set` with a command topic, `read` with a state topic. */
+function toolsOf(kind: (typeof HA_COMPONENTS)[number], config: HaConfig): DeviceTool[] {
+  const tools: DeviceTool[] = [];
+  if (kind !== 'sensor' && config.command_topic !== undefined)
+    tools.push(setTool({ thing: kind, confirms: config.state_topic !== undefined }));
+  if (config.state_topic !== undefined) {
+    const unit = config.unit_of_measurement ? ` (${config.unit_of_measurement})` : '';
+    tools.push(readTool({ what: [kind === 'sensor' ? `value${unit}` : 'on (true/false)'] }));
+  }
+  return tools;
+}
+
+/** `payload_on` or `payload_off` on the command topic; with a state topic, done when the state says so. */
+function setCall(options: { config: HaConfig; commandTopic: string; states: HaStates; on: boolean }): ConventionCall {
+  const { config, on } = options;
+  const wanted = on ? options.states.on : options.states.off;
+  return {
+    kind: 'publish',
+    topic: options.commandTopic,
+    payload: on ? config.payload_on : config.payload_off,
+    ...(config.state_topic !== undefined
+      ? {
+          expect: {
+            matches: (state: ConventionState) => String(state.value) === wanted,
+            describe: `state ${wanted}`,
+          },
+        }
+      : {}),
+    answer: ({ confirmed }) => ({ on, confirmed }),
+  };
+}
+
+/** A sensor's value (with its unit), or a switch's on, from the last state; and when it came. */
+function readCall(kind: (typeof HA_COMPONENTS)[number], config: HaConfig, states: HaStates): ConventionCall {
+  return {
+    kind: 'last-state',
+    answer: ({ state, receivedAt }) => ({
+      ...(kind === 'sensor'
+        ? { value: state.value, ...(config.unit_of_measurement ? { unit: config.unit_of_measurement } : {}) }
+        : { on: onOf(String(state.value), states) }),
+      as_of: receivedAt.toISOString(),
+    }),
+  };
+}
+
 /** A switch's state: true, false, or null when the payload is neither of its two (never guessed). */
-function onOf(value: string, stateOn: string, stateOff: string): boolean | null {
-  if (value === stateOn) return true;
-  if (value === stateOff) return false;
+function onOf(value: string, states: HaStates): boolean | null {
+  if (value === states.on) return true;
+  if (value === states.off) return false;
   return null;
 }
 

@@ -4,7 +4,7 @@ import { noSuchAction, onArgument, outputArgument, readTool, setTool } from '../
 import { payloadObject, payloadText, topicNameProblem } from '../conventions/payload-text.ts';
 import { mqttDeviceId } from '../mqtt-device-id.ts';
 import type { Z2mBridgeDevice } from './z2m-bridge-devices.ts';
-import { z2mCapabilities, type Z2mReadable } from './z2m-exposes.ts';
+import { z2mCapabilities, type Z2mReadable, type Z2mSwitchable } from './z2m-exposes.ts';
 
 /** Zigbee2MQTT's base topic (its default; a bridge configured with another one is not found). */
 export const Z2M_BASE = 'zigbee2mqtt';
@@ -80,40 +80,51 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
         return undefined;
       },
       call(tool, args): ConventionCall {
-        if (tool === 'set' && switchables.length > 0) {
-          const output = outputArgument(args, switchables, id);
-          const on = onArgument(args, id);
-          const value = on ? output.valueOn : output.valueOff;
-          return {
-            kind: 'publish',
-            topic: `${stateTopic}/set`,
-            payload: JSON.stringify({ [output.property]: value }),
-            expect: {
-              matches: (state) => state[output.property] === value,
-              describe: `${output.property} ${JSON.stringify(value)}`,
-            },
-            answer: ({ confirmed }) => ({
-              ...(switchables.length > 1 ? { output: output.property } : {}),
-              on,
-              confirmed,
-            }),
-          };
-        }
-        if (tool === 'read' && readables.length > 0)
-          return {
-            kind: 'last-state',
-            answer: ({ state, receivedAt }) => ({
-              ...Object.fromEntries(
-                readables
-                  .filter((entry) => entry.property in state)
-                  .map((entry) => [entry.property, state[entry.property]]),
-              ),
-              as_of: receivedAt.toISOString(),
-            }),
-          };
+        if (tool === 'set' && switchables.length > 0) return setCall({ stateTopic, switchables, args, id });
+        if (tool === 'read' && readables.length > 0) return readCall(readables);
         throw noSuchAction(id, tool);
       },
     },
+  };
+}
+
+/** `{<property>: <value_on | value_off>}` on `zigbee2mqtt/NAME/set`, done when the state says that value. */
+function setCall(options: {
+  stateTopic: string;
+  switchables: readonly Z2mSwitchable[];
+  args: Readonly<Record<string, unknown>>;
+  id: string;
+}): ConventionCall {
+  const { switchables, args, id } = options;
+  const output = outputArgument(args, switchables, id);
+  const on = onArgument(args, id);
+  const value = on ? output.valueOn : output.valueOff;
+  return {
+    kind: 'publish',
+    topic: `${options.stateTopic}/set`,
+    payload: JSON.stringify({ [output.property]: value }),
+    expect: {
+      matches: (state) => state[output.property] === value,
+      describe: `${output.property} ${JSON.stringify(value)}`,
+    },
+    answer: ({ confirmed }) => ({
+      ...(switchables.length > 1 ? { output: output.property } : {}),
+      on,
+      confirmed,
+    }),
+  };
+}
+
+/** The exposed values of the last state, and when it came. */
+function readCall(readables: readonly Z2mReadable[]): ConventionCall {
+  return {
+    kind: 'last-state',
+    answer: ({ state, receivedAt }) => ({
+      ...Object.fromEntries(
+        readables.filter((entry) => entry.property in state).map((entry) => [entry.property, state[entry.property]]),
+      ),
+      as_of: receivedAt.toISOString(),
+    }),
   };
 }
 
