@@ -25,8 +25,15 @@ export type ConventionCall =
       expect?: StateExpectation;
       answer(completion: { confirmed: boolean; state?: ConventionState }): unknown;
     }
-  /** Publish nothing: answer from the last state the device published (a sensor's reading). */
-  | { kind: 'last-state'; answer(last: { state: ConventionState; receivedAt: Date }): unknown };
+  /**
+   * Answer from the last state the device published (a sensor's reading), publishing nothing; with
+   * none yet, make the `otherwise` call instead when there is one (a request for the state).
+   */
+  | {
+      kind: 'last-state';
+      answer(last: { state: ConventionState; receivedAt: Date }): unknown;
+      otherwise?: ConventionCall & { kind: 'publish' };
+    };
 
 /**
  * One device of a field's convention (Zigbee2MQTT, Tasmota, discovery), as its family read it from

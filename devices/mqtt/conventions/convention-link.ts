@@ -63,6 +63,8 @@ export class ConventionLink extends DeviceLinkBase {
     await this.helloFor(tool, { waitMs: this.options.defaults.helloTimeoutMs ?? 2000, signal: options.signal });
     const device = this.device!;
     const planned = device.call(tool, args);
+    if (planned.kind === 'last-state' && this.lastState === undefined && planned.otherwise)
+      return this.publishInLane(planned.otherwise, options);
     if (planned.kind === 'last-state') {
       if (this.lastState === undefined)
         throw new ToolError({
@@ -72,6 +74,11 @@ export class ConventionLink extends DeviceLinkBase {
         });
       return planned.answer(this.lastState);
     }
+    return this.publishInLane(planned, options);
+  }
+
+  /** One publish at a time per device: two calls in flight could each take the other's confirmation. */
+  private async publishInLane(planned: ConventionCall & { kind: 'publish' }, options: CallOptions): Promise<unknown> {
     const release = await this.lane.acquire(options.signal);
     try {
       return await this.publish(planned, options);

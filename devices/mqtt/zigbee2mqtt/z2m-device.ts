@@ -1,5 +1,10 @@
 import type { DeviceTool } from '../../protocol/frame-schema.ts';
-import type { ConventionCall, ConventionDevice, ConventionUpdate } from '../conventions/convention-device.ts';
+import type {
+  ConventionCall,
+  ConventionDevice,
+  ConventionState,
+  ConventionUpdate,
+} from '../conventions/convention-device.ts';
 import { noSuchAction, onArgument, outputArgument, readTool, setTool } from '../conventions/convention-tools.ts';
 import { payloadObject, payloadText, topicNameProblem } from '../conventions/payload-text.ts';
 import { mqttDeviceId } from '../mqtt-device-id.ts';
@@ -81,7 +86,7 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
       },
       call(tool, args): ConventionCall {
         if (tool === 'set' && switchables.length > 0) return setCall({ stateTopic, switchables, args, id });
-        if (tool === 'read' && readables.length > 0) return readCall(readables);
+        if (tool === 'read' && readables.length > 0) return readCall(stateTopic, readables);
         throw noSuchAction(id, tool);
       },
     },
@@ -115,16 +120,36 @@ function setCall(options: {
   };
 }
 
-/** The exposed values of the last state, and when it came. */
-function readCall(readables: readonly Z2mReadable[]): ConventionCall {
+/**
+ * The exposed values of the last state, and when it came. With no state seen yet (Zigbee2MQTT does
+ * not retain states by default), the values the device answers `/get` for are asked for as the
+ * documentation says — `{"state": ""}` on `zigbee2mqtt/NAME/get` — and the next state carrying them answers.
+ */
+function readCall(stateTopic: string, readables: readonly Z2mReadable[]): ConventionCall {
+  const answer = ({ state, receivedAt }: { state: ConventionState; receivedAt: Date }): unknown => ({
+    ...Object.fromEntries(
+      readables.filter((entry) => entry.property in state).map((entry) => [entry.property, state[entry.property]]),
+    ),
+    as_of: receivedAt.toISOString(),
+  });
+  const gettable = readables.filter((entry) => entry.gettable).map((entry) => entry.property);
   return {
     kind: 'last-state',
-    answer: ({ state, receivedAt }) => ({
-      ...Object.fromEntries(
-        readables.filter((entry) => entry.property in state).map((entry) => [entry.property, state[entry.property]]),
-      ),
-      as_of: receivedAt.toISOString(),
-    }),
+    answer,
+    ...(gettable.length > 0
+      ? {
+          otherwise: {
+            kind: 'publish',
+            topic: `${stateTopic}/get`,
+            payload: JSON.stringify(Object.fromEntries(gettable.map((property) => [property, '']))),
+            expect: {
+              matches: (state) => gettable.every((property) => property in state),
+              describe: `a state with ${gettable.join(', ')}`,
+            },
+            answer: ({ state }) => answer({ state: state ?? {}, receivedAt: new Date() }),
+          },
+        }
+      : {}),
   };
 }
 

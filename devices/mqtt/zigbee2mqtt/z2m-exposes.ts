@@ -2,6 +2,7 @@ import type { Z2mExpose } from './z2m-bridge-devices.ts';
 
 const ACCESS_STATE = 1;
 const ACCESS_SET = 2;
+const ACCESS_GET = 4;
 
 /** An on/off a set call may switch: the `state` binary of a switch or light expose. */
 export interface Z2mSwitchable {
@@ -18,6 +19,8 @@ export interface Z2mReadable {
   property: string;
   type: 'numeric' | 'binary' | 'enum';
   unit?: string;
+  /** Access bit 4: the device answers `zigbee2mqtt/NAME/get` for it. */
+  gettable: boolean;
 }
 
 /** What Home Agent can use of a device's exposes, and what it leaves out. */
@@ -49,6 +52,7 @@ export function z2mCapabilities(exposes: readonly Z2mExpose[]): Z2mCapabilities 
       property: expose.property,
       type: expose.type as Z2mReadable['type'],
       ...(expose.unit ? { unit: expose.unit } : {}),
+      gettable: ((expose.access ?? 0) & ACCESS_GET) !== 0,
     });
   };
   for (const expose of exposes) {

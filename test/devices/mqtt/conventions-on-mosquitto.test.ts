@@ -109,6 +109,13 @@ describe.skipIf(missing !== undefined)(`convention devices on Mosquitto${missing
       ]);
 
       const plug = await openLink(family, broker, 'z2m:hall/plug');
+      // No state seen yet (Zigbee2MQTT does not retain it): read asks /get, and the state answers.
+      expect(await call(plug, 'read', {})).toEqual({
+        ok: true,
+        value: { state: 'OFF', power: 0, as_of: expect.any(String) },
+        sent: true,
+      });
+      expect(bridge.gets).toEqual([{ topic: 'zigbee2mqtt/hall/plug/get', payload: '{"state":""}' }]);
       expect(await call(plug, 'set', { on: true })).toEqual({
         ok: true,
         value: { on: true, confirmed: true },

@@ -35,6 +35,8 @@ export function numericExpose(property: string, unit: string): unknown {
 export interface PlayedZigbee2mqtt {
   /** Every `/set` message the bridge received, exactly as it came. */
   readonly sets: ReceivedMessage[];
+  /** Every `/get` message the bridge received, exactly as it came. */
+  readonly gets: ReceivedMessage[];
   /** Publishes a device's state (merged into what it had), as the bridge does on a report. */
   publishState(name: string, state: Record<string, unknown>): Promise<void>;
   /** Publishes the retained device list again (after adding or removing devices). */
@@ -53,6 +55,7 @@ export async function startZigbee2mqttBridge(
 ): Promise<PlayedZigbee2mqtt> {
   let devices = [...initial];
   const sets: ReceivedMessage[] = [];
+  const gets: ReceivedMessage[] = [];
   const { client, stop } = await connectDeviceClient(access, {
     clientId: 'played-zigbee2mqtt',
     will: { topic: 'zigbee2mqtt/bridge/state', payload: Buffer.from('offline'), retain: true, qos: 1 },
@@ -93,6 +96,14 @@ export async function startZigbee2mqttBridge(
     await client.publishAsync('zigbee2mqtt/bridge/devices', JSON.stringify(entries), { qos: 1, retain: true });
   };
   client.on('message', (topic, payload) => {
+    if (topic.endsWith('/get')) {
+      // A /get makes the device publish its state (documented: `{"state": ""}` reads the state).
+      const name = topic.slice('zigbee2mqtt/'.length, -'/get'.length);
+      gets.push({ topic, payload: payload.toString('utf8') });
+      const device = devices.find((candidate) => candidate.friendly_name === name);
+      if (device && !device.silent) void publishState(name, {});
+      return;
+    }
     if (!topic.endsWith('/set')) return;
     const name = topic.slice('zigbee2mqtt/'.length, -'/set'.length);
     sets.push({ topic, payload: payload.toString('utf8') });
@@ -112,6 +123,7 @@ export async function startZigbee2mqttBridge(
   await publishDevices(devices);
   return {
     sets,
+    gets,
     publishState,
     publishDevices,
     stop: async () => {

@@ -176,6 +176,21 @@ describe('z2mDevice', () => {
     expect(() => stairs.call('set', { on: true })).toThrow(/output must be one of state_left, state_right/);
   });
 
+  it('with no state seen yet, read asks zigbee2mqtt/NAME/get for the values it can get, as documented', () => {
+    const call = device(PLUG).call('read', {});
+    if (call.kind !== 'last-state' || !call.otherwise) throw new Error('expected last-state with a /get');
+    expect(call.otherwise).toMatchObject({
+      kind: 'publish',
+      topic: 'zigbee2mqtt/my_plug/get',
+      payload: '{"state":"","power":""}',
+    });
+    expect(call.otherwise.expect?.matches({ state: 'ON', power: 3 })).toBe(true);
+    expect(call.otherwise.expect?.matches({ state: 'ON' })).toBe(false);
+    // A sleeping sensor (access 1) cannot be asked: its read waits for what it publishes.
+    const sensorRead = device(CLIMATE_SENSOR).call('read', {});
+    expect(sensorRead.kind === 'last-state' && sensorRead.otherwise).toBeFalsy();
+  });
+
   it('a sensor only reads: its read answers from the last state with the values it exposes', () => {
     const sensor = device(CLIMATE_SENSOR);
     expect(sensor.hello.device.kind).toBe('sensor');
