@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
+import type { DeviceBrokerAccess } from '../../helpers/mqtt-devices/device-client.ts';
+import { startDiscoveryDevice, type PlayedDiscoveryDevice } from '../../helpers/mqtt-devices/ha-discovery-device.ts';
+import { startTasmotaDevice, type PlayedTasmota } from '../../helpers/mqtt-devices/tasmota-device.ts';
+import {
+  numericExpose,
+  startZigbee2mqttBridge,
+  switchExpose,
+  type PlayedZigbee2mqtt,
+} from '../../helpers/mqtt-devices/zigbee2mqtt-bridge.ts';
+import { runCli } from '../../helpers/run-cli.ts';
+
+// The real `home-agent` CLI, with the product's own list of MQTT device families, against devices played
+// from each convention's documented topics.
+const missing = mosquittoMissing();
+
+describe.skipIf(missing !== undefined)(
+  `devices scan|pair --mqtt with the field's conventions${missing ? ` (${missing})` : ''}`,
+  () => {
+    let mosquitto: Mosquitto;
+    let played: { stop(): Promise<void> }[] = [];
+    let tasmota: PlayedTasmota;
+    let bridge: PlayedZigbee2mqtt;
+    let discovered: PlayedDiscoveryDevice;
+    const env = { BROKER_PASSWORD: TEST_USERS.host.password };
+    const broker = () => ['--mqtt', mosquitto.url('host'), '--mqtt-password-env', 'BROKER_PASSWORD'];
+
+    beforeAll(async () => {
+      mosquitto = await startMosquitto();
+      const access: DeviceBrokerAccess = { port: mosquitto.port, ...TEST_USERS.device };
+      bridge = await startZigbee2mqttBridge(access, [
+        {
+          friendly_name: 'living room/lamp',
+          ieee_address: '0x00158d00018255df',
+          vendor: 'IKEA',
+          model: 'LED1624G9',
+          exposes: [switchExpose()],
+          state: { state: 'OFF' },
+        },
+        {
+          friendly_name: 'hall_climate',
+          ieee_address: '0x00158d0001a2b3c4',
+          vendor: 'Xiaomi',
+          model: 'WSDCGQ01LM',
+          exposes: [numericExpose('temperature', '°C')],
+          state: {},
+        },
+      ]);
+      tasmota = await startTasmotaDevice(access, { topic: 'kettle' });
+      discovered = await startDiscoveryDevice(access, {
+        component: 'sensor',
+        node: 'cellar',
+        object: 'boiler',
+        config: { stat_t: 'cellar/boiler', unit_of_meas: '°C', dev: { mf: 'Acme', mdl: 'T1' } },
+        stateTopic: 'cellar/boiler',
+      });
+      played = [bridge, tasmota, discovered];
+    });
+    afterAll(async () => {
+      for (const device of played) await device.stop();
+      await mosquitto.stop();
+    });
+
+    it('scan lists each convention’s devices: path, source, id by the one rule, kind, model, state', async () => {
+      const scanned = await runCli(['devices', 'scan', ...broker()], { env });
+      expect(scanned.code).toBe(0);
+      expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual([
+        'ha:cellar/boiler\tha\tha_cellar.boiler\tsensor\tAcme T1\tonline',
+        'tasmota:kettle\ttasmota\ttasmota_kettle\tswitch\tTasmota\tonline',
+        'z2m:hall_climate\tz2m\tz2m_hall_climate\tsensor\tXiaomi WSDCGQ01LM\tonline',
+        'z2m:living room/lamp\tz2m\tz2m_living-room.lamp-051eb609\tswitch\tIKEA LED1624G9\tonline',
+      ]);
+    });
+
+    it('pairs a convention device with no grant, and nothing is published to it', async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-conventions-cli-'));
+      try {
+        const paired = await runCli(
+          ['devices', 'pair', 'tasmota:kettle', ...broker(), '--yes', '--data-dir', dataDir],
+          {
+            env,
+          },
+        );
+        expect(paired.code).toBe(0);
+        expect(paired.stdout).toContain('id tasmota_kettle, kind switch, model Tasmota');
+        expect(paired.stdout).toContain('The agent may use none of its tools yet');
+        const listed = await runCli(['devices', 'list', '--json', '--data-dir', dataDir]);
+        expect(JSON.parse(listed.stdout)).toEqual([
+          expect.objectContaining({ path: 'tasmota:kettle', wayIn: 'mqtt', grants: [] }),
+        ]);
+        expect(tasmota.commands).toEqual([]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  },
+);
