@@ -1,0 +1,68 @@
+import type { DeviceLink } from '../links/device-link.ts';
+import type { LinkDefaults } from '../links/session-types.ts';
+import type { WayInOptions } from '../links/way-in.ts';
+import type { HelloResult } from '../protocol/frame-schema.ts';
+import type { MqttBroker, MqttListenerVerdict, MqttMessage } from './mqtt-broker.ts';
+
+/** The convention a family follows; also its paths' prefix (`z2m:kitchen-lamp`) and the scan's SOURCE column. */
+export type MqttSource = 'mqtt' | 'z2m' | 'tasmota' | 'ha';
+
+/** One device a family found on the broker. */
+export interface FoundMqttDevice {
+  /** `SOURCE:REST` (`mqtt:cellar/relay-1`, `z2m:kitchen-lamp`): what a person pairs. */
+  path: string;
+  /** Its identity and tools (`readOnly` on tools that only read), as pairing shows them. */
+  hello: HelloResult;
+  /** Whether the device is reachable now, as its family's availability says. */
+  online: boolean;
+}
+
+/** What every family of one way in shares: where its own topics live and how large a message may be. */
+export interface MqttFamilyContext {
+  /** The first level of Home Agent's own topics (`home-agent`, setting `mqttTopicPrefix`). */
+  topicPrefix: string;
+  /** The largest payload a message may have (setting `mqttMaxMessageBytes`); larger ones are never seen. */
+  maxMessageBytes: number;
+}
+
+/** What a family's link is opened with. */
+export interface MqttLinkRequest {
+  path: string;
+  /** The options kept with the pairing (what `pair` returned, if anything). */
+  options: WayInOptions;
+  broker: MqttBroker;
+  defaults: LinkDefaults;
+}
+
+/**
+ * One convention of devices on a broker: bridged (`mqtt:`), Zigbee2MQTT (`z2m:`), Tasmota
+ * (`tasmota:`), Home Assistant discovery (`ha:`). The MQTT way in subscribes its discovery topics,
+ * passes it their messages, lists what it found, and asks it for a link to a paired device.
+ */
+export interface MqttDeviceFamily {
+  readonly source: MqttSource;
+  /** Topic filters that discover this family's devices (retained descriptions, bridge device lists, configs). */
+  discoveryTopics(): string[];
+  /**
+   * A message on one of those topics; the family keeps what it found (and forgets what was removed).
+   * Returns `{malformed: why}` for a message it cannot read: the broker counts and reports it.
+   */
+  receive(message: MqttMessage): MqttListenerVerdict;
+  /** The devices found so far. */
+  found(): FoundMqttDevice[];
+  /** A link to one found (and paired) device through `broker`, not started; each device is its own lane. */
+  openLink(request: MqttLinkRequest): DeviceLink;
+  /**
+   * Optional: a one-time step pairing needs (the bridged family's pairing code). `code` is never
+   * stored; what it returns is kept with the pairing as its options and given back to `openLink`.
+   */
+  pair?(request: {
+    path: string;
+    code: string | undefined;
+    broker: MqttBroker;
+    signal: AbortSignal;
+  }): Promise<WayInOptions | undefined>;
+}
+
+/** Makes one family for one way in (each way in keeps its own found devices). */
+export type MqttDeviceFamilyFactory = (context: MqttFamilyContext) => MqttDeviceFamily;

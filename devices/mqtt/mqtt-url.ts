@@ -1,0 +1,80 @@
+/** Where a broker is and who we are on it; the password is never part of it. */
+export interface MqttAddress {
+  protocol: 'mqtt' | 'mqtts';
+  host: string;
+  port: number;
+  username?: string;
+}
+
+/** A broker address and the password read from the environment, ready to connect with. */
+export interface MqttCredentials {
+  address: MqttAddress;
+  /** Read from the variable `passwordEnv` names; never from a URL, a flag or the store. */
+  password?: string;
+}
+
+const DEFAULT_PORTS = { mqtt: 1883, mqtts: 8883 } as const;
+
+/** An environment variable's name as a shell writes it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Reads `mqtt://[user@]host[:port]` or `mqtts://…`. Throws an Error saying what is wrong and what to
+ * write instead: a password in the URL is refused, because a URL ends up in shell history, process
+ * lists, logs and the settings store; it comes from an environment variable instead.
+ */
+export function parseMqttUrl(text: string): MqttAddress {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new Error(`'${text}' is not a broker URL: write mqtt://USER@HOST:PORT (or mqtts:// for TLS)`);
+  }
+  const protocol = url.protocol.replace(/:$/, '');
+  if (protocol !== 'mqtt' && protocol !== 'mqtts')
+    throw new Error(`a broker URL starts with mqtt:// or mqtts://, got ${protocol}://`);
+  if (url.password !== '')
+    throw new Error(
+      'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password ' +
+        'never goes in it. Remove it (mqtt://USER@HOST:PORT) and put it in an environment variable named by --mqtt-password-env VAR',
+    );
+  if (url.hostname === '') throw new Error(`the broker URL '${text}' names no host: write mqtt://USER@HOST:PORT`);
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '')
+    throw new Error(`the broker URL takes no path, query or fragment: write ${protocol}://USER@HOST:PORT`);
+  const username = decodeURIComponent(url.username);
+  return {
+    protocol,
+    // URL keeps an IPv6 host in brackets; a socket wants it bare.
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? DEFAULT_PORTS[protocol] : Number(url.port),
+    ...(username === '' ? {} : { username }),
+  };
+}
+
+/**
+ * The address of `url` with the password from the environment variable named `passwordEnv` (when
+ * given). Throws naming the variable when it is not a variable name, unset or empty.
+ */
+export function readMqttCredentials(options: {
+  url: string;
+  passwordEnv?: string | undefined;
+  env?: Readonly<Record<string, string | undefined>>;
+}): MqttCredentials {
+  const address = parseMqttUrl(options.url);
+  if (options.passwordEnv === undefined || options.passwordEnv === '') return { address };
+  if (!ENV_NAME.test(options.passwordEnv))
+    throw new Error(
+      `the password environment variable must be a variable's name (letters, digits, _), got '${options.passwordEnv}'`,
+    );
+  const password = (options.env ?? process.env)[options.passwordEnv];
+  if (password === undefined || password === '')
+    throw new Error(`the environment variable ${options.passwordEnv} (the broker password) is not set`);
+  return { address, password };
+}
+
+/** The address as it may be shown and logged: `mqtt://host@127.0.0.1:1883` (there is no password to hide). */
+export function describeMqttAddress(address: MqttAddress): string {
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  const user = address.username === undefined ? '' : `${encodeURIComponent(address.username)}@`;
+  return `${address.protocol}://${user}${host}:${address.port}`;
+}
