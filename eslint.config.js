@@ -23,7 +23,7 @@ const mcpSdk = ['@modelcontextprotocol/*'];
  * The folders of the ways in (devices/links/way-in.ts): only their list, devices/ways-in/, names
  * them. The registry, pairing, the device tools and the host reach a device through the seam.
  */
-const wayInFolders = ['modbus'];
+const wayInFolders = ['modbus', 'mqtt'];
 
 /** @param {string[]} layers @param {string[]} packages @param {{ aboveTheSeam?: boolean }} [options] */
 function forbid(layers, packages, options = {}) {

@@ -3,7 +3,14 @@ import type { WayIn, WayInOptions } from './way-in.ts';
 
 /** The option keys a person may type, in order: `profile`, then each way in's own (`unit`, `baud`, …). */
 export function wayInOptionKeys(waysIn: readonly WayIn[]): string[] {
-  return [...new Set(['profile', ...waysIn.flatMap((way) => Object.keys(way.optionsSchema.shape))])];
+  return [...new Set(['profile', ...waysIn.flatMap((way) => typedKeys(way))])];
+}
+
+/** A way in's option keys a person types: all but those its probe returns to be kept (`{kept: true}`). */
+export function typedKeys(way: WayIn): string[] {
+  return Object.entries(way.optionsSchema.shape)
+    .filter(([, schema]) => (schema as z.ZodType).meta()?.kept !== true)
+    .map(([key]) => key);
 }
 
 /**
@@ -21,7 +28,8 @@ export function readWayInOptions(
   const options: WayInOptions = {};
   for (const way of waysIn) {
     const { shape } = way.optionsSchema;
-    const own = given.filter(([key]) => key in shape);
+    const typed = typedKeys(way);
+    const own = given.filter(([key]) => typed.includes(key));
     if (own.length === 0) continue;
     if (text.profile === undefined && way.profileExample !== undefined)
       throw new Error(

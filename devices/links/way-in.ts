@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HelloResult } from '../protocol/frame-schema.ts';
+import type { DeviceIdentity, HelloResult } from '../protocol/frame-schema.ts';
 import type { DeviceProfile } from '../profiles/resolve-profile.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import type { DeviceLink, LinkPlacement } from './device-link.ts';
@@ -13,6 +13,11 @@ export interface LinkRequest {
   path: string;
   profile?: DeviceProfile;
   options: WayInOptions;
+  /**
+   * A one-time code the person typed to pair (`devices pair PATH --code CODE`), for the probe of a
+   * way in whose devices ask for one; never kept: what pairing keeps is what the probe returns as options.
+   */
+  pairingCode?: string;
 }
 
 /** What a probe found, granting nothing: the hello, the options as they will be kept (defaults filled in), more to show. */
@@ -33,14 +38,22 @@ export interface WayIn {
   readonly kind: string;
   /** For messages: what a person calls it (`serial`). */
   readonly label: string;
-  /** Its options besides `profile`, as typed (`k=v`, a form) and stored; strict, every key optional or required as it needs. */
+  /**
+   * Its options besides `profile`, as typed (`k=v`, a form) and stored; strict, every key optional or
+   * required as it needs. A key whose schema's meta says `{kept: true}` is never typed: the probe
+   * returns it (what a one-time pairing step agreed) and pairing keeps it.
+   */
   readonly optionsSchema: z.ZodObject;
   /** A profile to suggest when its options are given without one (`eastron-sdm120`); absent when it needs none. */
   readonly profileExample?: string;
   /** What `--help` says of it; absent for a way in with no options a person types. */
   readonly help?: WayInHelp;
-  /** Whether a device asked for with this profile and these options goes this way; the list's first that claims it wins. */
-  claims(request: { profile?: DeviceProfile | undefined; options: WayInOptions }): boolean;
+  /**
+   * Whether a device asked for at this path (when known), with this profile and these options, goes
+   * this way; the list's first that claims it wins. A way in whose paths have a form of their own
+   * (`z2m:kitchen-lamp`) claims them by their path.
+   */
+  claims(request: { path?: string | undefined; profile?: DeviceProfile | undefined; options: WayInOptions }): boolean;
   /** Where a device with these (checked) options sits: its path, its address, the lane it shares. */
   placement(path: string, options: WayInOptions): LinkPlacement;
   /**
@@ -69,6 +82,15 @@ export interface WayInHelp {
   options: Readonly<Record<string, { value: string; text: string }>>;
 }
 
+/** One device a way in's scan found: what a person pairs (its path) and what the scan line shows. */
+export interface ScannedDevice {
+  path: string;
+  /** Where the scan found it, the scan line's SOURCE column (`z2m`). */
+  source: string;
+  identity: DeviceIdentity;
+  online: boolean;
+}
+
 /** The links of one way in for one registry. */
 export interface WayInConnections {
   /** A link to the device, not started; throws before any port opens when the request is refused. */
@@ -77,4 +99,11 @@ export interface WayInConnections {
   probe(request: LinkRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ProbeResult>;
   /** A link over any line transport (an in-process simulator), for ways in that run on one. */
   openConnector?(connector: TransportConnector): DeviceLink;
+  /**
+   * Optional: the devices this way in finds by itself (those behind a broker), granting nothing. A way
+   * in that scans probes only paths its scan lists. Rejects when it cannot look (no broker, refused).
+   */
+  scan?(options: { timeoutMs: number; signal?: AbortSignal }): Promise<ScannedDevice[]>;
+  /** Lets go of what its links share (a broker connection); called when the registry is disposed. */
+  dispose?(): Promise<void>;
 }

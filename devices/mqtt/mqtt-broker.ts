@@ -104,7 +104,8 @@ export class MqttBroker {
   private readonly filterIds = new Map<string, number>();
   private readonly connection = new Emitter<boolean>({ name: 'broker connection' });
   private readonly problems = new Emitter<MqttProblem>({ name: 'broker problem' });
-  private readonly clientId: string;
+  /** This connection's client id: unique on the broker, so topics of its own (a sync marker) can name it. */
+  readonly clientId: string;
   private client: MqttClient | undefined;
   private up = false;
   private started = false;

@@ -4,8 +4,10 @@ import type { WayInOptions } from '../links/way-in.ts';
 import type { HelloResult } from '../protocol/frame-schema.ts';
 import type { MqttBroker, MqttListenerVerdict, MqttMessage } from './mqtt-broker.ts';
 
-/** The convention a family follows; also its paths' prefix (`z2m:kitchen-lamp`) and the scan's SOURCE column. */
-export type MqttSource = 'mqtt' | 'z2m' | 'tasmota' | 'ha';
+/** The conventions of devices on a broker, each its paths' prefix (`z2m:kitchen-lamp`) and the scan's SOURCE column. */
+export const MQTT_SOURCES = ['mqtt', 'z2m', 'tasmota', 'ha'] as const;
+/** The convention a family follows. */
+export type MqttSource = (typeof MQTT_SOURCES)[number];
 
 /** One device a family found on the broker. */
 export interface FoundMqttDevice {

@@ -104,6 +104,7 @@ export class DevicePairing {
     const probed = await this.options.registry.probe(options.path, request, {
       timeoutMs: options.timeoutMs ?? 3000,
       signal: options.signal,
+      pairingCode: options.code,
     });
     return {
       path: options.path,
@@ -294,6 +295,8 @@ export interface PairingRequest {
   wayIn?: string;
   /** The way in's options, checked (`{unit: 1, baud: 9600}`). */
   wayInOptions?: WayInOptions;
+  /** A one-time pairing code the device asks for (`--code CODE`): passed to the probe, never stored. */
+  code?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
 }

@@ -14,7 +14,7 @@ import { Emitter } from '../../core/events/emitter.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
 import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from '../links/device-link.ts';
-import type { ProbeResult, WayIn, WayInConnections, WayInOptions } from '../links/way-in.ts';
+import type { ProbeResult, ScannedDevice, WayIn, WayInConnections, WayInOptions } from '../links/way-in.ts';
 import { checkHello } from '../protocol/check-hello.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
 
@@ -169,14 +169,14 @@ export class DeviceRegistry {
   }
 
   /**
-   * The way in a request goes through: the one it names, else the first that claims its profile and
-   * options. Throws naming the ways in there are when none does.
+   * The way in a request goes through: the one it names, else the first that claims its path (when
+   * given), profile and options. Throws naming the ways in there are when none does.
    */
-  wayInFor(request: WayInRequest): WayIn {
+  wayInFor(request: WayInRequest, path?: string): WayIn {
     const options = request.wayInOptions ?? {};
     const way = request.wayIn
       ? this.waysIn.find((candidate) => candidate.kind === request.wayIn)
-      : this.waysIn.find((candidate) => candidate.claims({ profile: request.profile, options }));
+      : this.waysIn.find((candidate) => candidate.claims({ path, profile: request.profile, options }));
     if (way === undefined)
       throw new Error(
         request.wayIn
@@ -188,7 +188,7 @@ export class DeviceRegistry {
 
   /** Where the device a request names sits (its path, address and lane). */
   placementOf(path: string, request: WayInRequest): LinkPlacement {
-    return this.wayInFor(request).placement(path, request.wayInOptions ?? {});
+    return this.wayInFor(request, path).placement(path, request.wayInOptions ?? {});
   }
 
   /**
@@ -199,7 +199,7 @@ export class DeviceRegistry {
     let link: DeviceLink;
     let placement: LinkPlacement;
     try {
-      const way = this.wayInFor(options);
+      const way = this.wayInFor(options, path);
       const wayInOptions = options.wayInOptions ?? {};
       placement = way.placement(path, wayInOptions);
       const conflict = placementConflict(placement, this.placements());
@@ -236,17 +236,36 @@ export class DeviceRegistry {
   async probe(
     path: string,
     request: WayInRequest,
-    options: { timeoutMs: number; signal?: AbortSignal | undefined },
+    options: { timeoutMs: number; signal?: AbortSignal | undefined; pairingCode?: string | undefined },
   ): Promise<ProbeResult & { wayIn: string }> {
-    const way = this.wayInFor(request);
+    const way = this.wayInFor(request, path);
     const wayInOptions = request.wayInOptions ?? {};
     const conflict = placementConflict(way.placement(path, wayInOptions), this.placements());
     if (conflict) throw new Error(conflict);
     const probed = await this.connectionsOf(way).probe(
-      { path, ...(request.profile ? { profile: request.profile } : {}), options: wayInOptions },
+      {
+        path,
+        ...(request.profile ? { profile: request.profile } : {}),
+        options: wayInOptions,
+        ...(options.pairingCode !== undefined ? { pairingCode: options.pairingCode } : {}),
+      },
       { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
     );
     return { ...probed, wayIn: way.kind };
+  }
+
+  /**
+   * What the ways in that look for devices by themselves (behind a broker) find now, each device with
+   * its way in, granting nothing. Rejects with the first way in that cannot look, naming why.
+   */
+  async scan(options: { timeoutMs: number; signal?: AbortSignal }): Promise<(ScannedDevice & { wayIn: string })[]> {
+    const found: (ScannedDevice & { wayIn: string })[] = [];
+    for (const way of this.waysIn) {
+      const connections = this.connectionsOf(way);
+      if (connections.scan === undefined) continue;
+      for (const device of await connections.scan(options)) found.push({ ...device, wayIn: way.kind });
+    }
+    return found;
   }
 
   /**
@@ -468,6 +487,9 @@ export class DeviceRegistry {
     const entries = this.entries.splice(0);
     for (const entry of entries) for (const unsubscribe of entry.unsubscribe) unsubscribe();
     await Promise.all(entries.map((entry) => entry.session.dispose()));
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(connections.map((connection) => connection.dispose?.()));
     this.changeListeners.clear();
     this.eventListeners.clear();
     this.problemListeners.clear();

@@ -1,8 +1,14 @@
 import type { WayIn } from '../links/way-in.ts';
 import { modbusWayIn } from '../modbus/modbus-way-in.ts';
 import type { ModbusTimings } from '../modbus/modbus-buses.ts';
+import { mqttFamilies } from '../mqtt/mqtt-families.ts';
+import type { MqttDeviceFamilyFactory } from '../mqtt/mqtt-device-family.ts';
+import { mqttWayIn, type MqttWayInBroker } from '../mqtt/mqtt-way-in.ts';
 import { serialWayIn } from '../session/serial-way-in.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
+
+/** What the host's settings say of the broker way in (`mqttUrl`, `mqttPasswordEnv`, `mqttTopicPrefix`, `mqttMaxMessageBytes`). */
+export type BrokerSettings = MqttWayInBroker;
 
 /**
  * Every way in Home Agent knows, in the order they are asked to claim a device (the first that
@@ -15,7 +21,24 @@ export function builtinWaysIn(
     modbus?: ModbusTimings;
     /** Replaces the serial port of the serial way in (tests). */
     connectorFor?: (path: string) => TransportConnector;
+    /** The broker devices are reached through; absent: none is configured (its paired devices stay offline, saying so). */
+    broker?: BrokerSettings | undefined;
+    /** Replaces the broker's device families (tests). */
+    brokerFamilies?: readonly MqttDeviceFamilyFactory[];
+    /** Shorter broker waits (tests). */
+    brokerTimings?: { connectTimeoutMs?: number; reconnectIntervalMs?: number };
+    /** Where a broker password variable is read (default: the process's environment). */
+    env?: Readonly<Record<string, string | undefined>>;
   } = {},
 ): WayIn[] {
-  return [modbusWayIn(options.modbus), serialWayIn(options.connectorFor ? { connectorFor: options.connectorFor } : {})];
+  return [
+    modbusWayIn(options.modbus),
+    mqttWayIn({
+      broker: options.broker,
+      families: options.brokerFamilies ?? mqttFamilies,
+      ...(options.brokerTimings ? { timings: options.brokerTimings } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    }),
+    serialWayIn(options.connectorFor ? { connectorFor: options.connectorFor } : {}),
+  ];
 }

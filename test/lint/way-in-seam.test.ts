@@ -23,6 +23,14 @@ describe('the way-in seam (docs/architecture.md)', () => {
     expect(await seamErrors('host/cli/commands/example.ts', importModbus('../../../devices/'))).toHaveLength(1);
   });
 
+  it('forbids them from importing the broker way in’s folder (devices/mqtt/) too', async () => {
+    const importMqtt = (from: string) =>
+      `import { mqttWayIn } from '${from}mqtt/mqtt-way-in.ts';\nexport const y = mqttWayIn;\n`;
+    expect(await seamErrors('devices/registry/example.ts', importMqtt('../'))).toHaveLength(1);
+    expect(await seamErrors('host/devices/example.ts', importMqtt('../../devices/'))).toHaveLength(1);
+    expect(await seamErrors('devices/ways-in/example.ts', importMqtt('../'))).toHaveLength(0);
+  });
+
   it('lets the list of ways in name them, and everyone import the list and the seam', async () => {
     expect(await seamErrors('devices/ways-in/example.ts', importModbus('../'))).toHaveLength(0);
     expect(
