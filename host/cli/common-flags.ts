@@ -54,7 +54,11 @@ export function readSettingFlags(
     if (typeof text !== 'string') continue;
     const read = readSettingText(key, text);
     if (!read.ok)
-      throw new UsageError(`${nameOf(flag)}: ${read.issues.map((issue) => issue.message).join('; ')} (got '${text}')`);
+      throw new UsageError(
+        `${nameOf(flag)}: ${read.issues.map((issue) => issue.message).join('; ')}${
+          (settingsTable[key] as { quoteRefused?: false }).quoteRefused === false ? '' : ` (got '${text}')`
+        }`,
+      );
     settings[key] = read.value;
   }
   return settings as Settings;

@@ -28,6 +28,8 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   appliesAt: 'turn' | 'start';
   /** The value the code uses while the setting is unset (read with `settingValue`), where it has one. */
   default?: z.output<S>;
+  /** False: a refused value is never repeated in the message (it may hold a secret, as a URL with a password does). */
+  quoteRefused?: false;
 }
 
 function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
@@ -71,6 +73,42 @@ const toolOrderSchema = z
       context.addIssue({ code: 'custom', message: error.message });
     }
   });
+
+/** The defaults of the broker way in's topic prefix and message limit (256 KiB). */
+const BROKER_TOPIC_PREFIX = 'home-agent';
+const BROKER_MAX_MESSAGE_BYTES = 262_144;
+
+/**
+ * A broker URL as stored: `mqtt://` or `mqtts://`, and never a password — a URL is kept in shell
+ * history, process lists, logs and this store, so the password comes from a variable named beside it.
+ */
+const brokerUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, 'a broker URL has at most 2,000 characters')
+  .superRefine((text, context) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      context.addIssue({ code: 'custom', message: 'a broker URL: mqtt://USER@HOST:PORT (or mqtts:// for TLS)' });
+      return;
+    }
+    if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:')
+      context.addIssue({ code: 'custom', message: 'a broker URL starts with mqtt:// or mqtts://' });
+    else if (url.password !== '')
+      context.addIssue({
+        code: 'custom',
+        message:
+          'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password never goes in it. Remove it (mqtt://USER@HOST:PORT) and name the environment variable that holds it with --mqtt-password-env VAR',
+      });
+  });
+
+/** A topic prefix: one or more topic levels, no wildcards, no leading or trailing `/`. */
+const topicPrefixSchema = z
+  .string()
+  .max(100, 'a topic prefix has at most 100 characters')
+  .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'topic levels of letters, digits, _ and -, joined by / (e.g. home-agent)');
 
 /** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
 const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
@@ -280,6 +318,54 @@ export const settingsTable = {
     }),
     default: MCP_MAX_RESULT_BYTES,
   },
+  mqttUrl: setting({
+    schema: brokerUrlSchema,
+    label: 'MQTT broker',
+    input: 'text',
+    placeholder: 'mqtt://home-agent@192.168.1.10:1883',
+    help: 'The broker (Mosquitto) through which bridged devices on other machines, Zigbee2MQTT, Tasmota and Home Assistant discovery devices are reached; mqtt://USER@HOST:PORT, never with a password in it. Empty: none.',
+    flag: 'mqtt',
+    env: 'HOME_AGENT_MQTT_URL',
+    appliesAt: 'start',
+    quoteRefused: false,
+  }),
+  mqttPasswordEnv: setting({
+    schema: z
+      .string()
+      .max(200, 'a variable name has at most 200 characters')
+      .regex(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. MQTT_PASSWORD)',
+      ),
+    label: 'MQTT password variable',
+    input: 'text',
+    placeholder: 'MQTT_PASSWORD',
+    help: 'The name of the environment variable that holds the broker password. The password itself is never stored, shown or logged.',
+    flag: 'mqtt-password-env',
+    env: 'HOME_AGENT_MQTT_PASSWORD_ENV',
+    appliesAt: 'start',
+  }),
+  mqttTopicPrefix: settingWithDefault({
+    schema: topicPrefixSchema,
+    label: 'MQTT topic prefix',
+    input: 'text',
+    placeholder: BROKER_TOPIC_PREFIX,
+    help: `The first topic level(s) of Home Agent's own topics on the broker (bridges publish under it). Empty: ${BROKER_TOPIC_PREFIX}.`,
+    flag: 'mqtt-topic-prefix',
+    env: 'HOME_AGENT_MQTT_TOPIC_PREFIX',
+    appliesAt: 'start',
+    default: BROKER_TOPIC_PREFIX,
+  }),
+  mqttMaxMessageBytes: settingWithDefault({
+    schema: wholeNumber({ min: 1024, max: 8_388_608, what: 'the size of one MQTT message (bytes)' }),
+    label: 'MQTT message size limit (bytes)',
+    input: 'integer',
+    help: `Messages from the broker larger than this are counted and dropped, and none larger is sent. Empty: ${BROKER_MAX_MESSAGE_BYTES.toLocaleString('en-US')} (256 KiB).`,
+    flag: 'mqtt-max-message-bytes',
+    env: 'HOME_AGENT_MQTT_MAX_MESSAGE_BYTES',
+    appliesAt: 'start',
+    default: BROKER_MAX_MESSAGE_BYTES,
+  }),
 } as const;
 
 type Table = typeof settingsTable;
@@ -299,6 +385,14 @@ export const MODEL_SETTING_KEYS = [
   'apiKeyEnv',
 ] as const satisfies readonly SettingKey[];
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
+
+/** The settings that say how devices are reached besides their own ports (a broker): what `devices scan|pair` take as flags too. */
+export const WAY_IN_SETTING_KEYS = [
+  'mqttUrl',
+  'mqttPasswordEnv',
+  'mqttTopicPrefix',
+  'mqttMaxMessageBytes',
+] as const satisfies readonly SettingKey[];
 
 export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
 

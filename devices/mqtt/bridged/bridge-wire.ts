@@ -41,6 +41,8 @@ export const descriptionSchema = z.object({
   bridge: bridgeNameSchema,
   device: localIdSchema,
   hello: helloResultSchema,
+  /** Whether the device answers its bridge now (the bridge being online is its availability). */
+  online: z.boolean(),
 });
 export type Description = z.infer<typeof descriptionSchema>;
 

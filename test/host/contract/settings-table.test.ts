@@ -28,6 +28,10 @@ const typed: Record<string, { text: string; value: unknown }> = {
   earlyToolStart: { text: 'off', value: 'off' },
   deviceEventsPerSecond: { text: '5', value: 5 },
   mcpMaxResultBytes: { text: '65536', value: 65536 },
+  mqttUrl: { text: 'mqtt://host@127.0.0.1:1883', value: 'mqtt://host@127.0.0.1:1883' },
+  mqttPasswordEnv: { text: 'MQTT_PASSWORD', value: 'MQTT_PASSWORD' },
+  mqttTopicPrefix: { text: 'home', value: 'home' },
+  mqttMaxMessageBytes: { text: '4096', value: 4096 },
 };
 
 describe('the settings table', () => {
@@ -67,9 +71,13 @@ describe('the settings table', () => {
     expect(settingFields.map((field) => field.key)).toEqual(SETTING_KEYS);
     expect(settingFields.some((field) => /key$/i.test(field.key))).toBe(false);
     // The model is chosen at each turn's start (host/models/model-selection.ts); only the device event
-    // rate, given to the registry when the devices attach, waits for a restart.
+    // rate, given to the registry when the devices attach, and the broker settings wait for a restart.
     expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([
       'deviceEventsPerSecond',
+      'mqttUrl',
+      'mqttPasswordEnv',
+      'mqttTopicPrefix',
+      'mqttMaxMessageBytes',
     ]);
   });
 
