@@ -46,6 +46,13 @@ export interface WayIn {
   readonly optionsSchema: z.ZodObject;
   /** A profile to suggest when its options are given without one (`eastron-sdm120`); absent when it needs none. */
   readonly profileExample?: string;
+  /**
+   * Its paths are names of its own (`z2m:kitchen-lamp`), not files: kept as typed, never made
+   * absolute or looked for on disk. Absent: its paths are files (ports).
+   */
+  readonly namesItsPaths?: boolean;
+  /** For the legend of a scan: what each SOURCE its scan lists means (`z2m: a Zigbee2MQTT device`). */
+  readonly sourceMeanings?: Readonly<Record<string, string>>;
   /** What `--help` says of it; absent for a way in with no options a person types. */
   readonly help?: WayInHelp;
   /**

@@ -6,6 +6,13 @@ import type { MqttBroker, MqttListenerVerdict, MqttMessage } from './mqtt-broker
 
 /** The conventions of devices on a broker, each its paths' prefix (`z2m:kitchen-lamp`) and the scan's SOURCE column. */
 export const MQTT_SOURCES = ['mqtt', 'z2m', 'tasmota', 'ha'] as const;
+/** What each source means, for the legend of `devices scan`. */
+export const MQTT_SOURCE_MEANINGS: Readonly<Record<MqttSource, string>> = {
+  mqtt: 'a device of a Home Agent bridge',
+  z2m: 'a Zigbee2MQTT device',
+  tasmota: 'a Tasmota device',
+  ha: 'a device announced by Home Assistant MQTT discovery',
+};
 /** The convention a family follows. */
 export type MqttSource = (typeof MQTT_SOURCES)[number];
 

@@ -4,6 +4,7 @@ import type { LinkDefaults } from '../links/session-types.ts';
 import type { LinkRequest, ProbeResult, ScannedDevice, WayIn, WayInConnections } from '../links/way-in.ts';
 import { MqttBroker } from './mqtt-broker.ts';
 import {
+  MQTT_SOURCE_MEANINGS,
   MQTT_SOURCES,
   type FoundMqttDevice,
   type MqttDeviceFamily,
@@ -58,6 +59,8 @@ export function mqttWayIn(options: MqttWayInOptions): WayIn {
     kind: 'mqtt',
     label: 'MQTT',
     optionsSchema: mqttOptionsSchema,
+    namesItsPaths: true,
+    sourceMeanings: MQTT_SOURCE_MEANINGS,
     claims: ({ path }) => path !== undefined && MQTT_PATH.test(path),
     // Each device its own lane: nothing is shared but the broker connection, which takes many calls at once.
     placement: (path) => ({ path, address: path }),

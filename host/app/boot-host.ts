@@ -43,6 +43,7 @@ export async function bootHost(options: {
           signal: options.signal,
           ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
           ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
+          settings,
         }),
         { command: hostCommandName(options.transport), log: options.log },
       ),

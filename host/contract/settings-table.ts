@@ -108,7 +108,10 @@ const brokerUrlSchema = z
 const topicPrefixSchema = z
   .string()
   .max(100, 'a topic prefix has at most 100 characters')
-  .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'topic levels of letters, digits, _ and -, joined by / (e.g. home-agent)');
+  .regex(
+    /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/,
+    'topic levels of letters, digits, _ and -, joined by / (e.g. home-agent)',
+  );
 
 /** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
 const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;

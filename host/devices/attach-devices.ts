@@ -8,6 +8,7 @@ import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
 import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
+import type { Settings } from '../contract/settings-table.ts';
 import { createDeviceLayer, createDeviceRegistry } from './create-device-layer.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 
@@ -45,10 +46,13 @@ export async function attachDevices(options: {
   signal: AbortSignal;
   /** Events one device may send per second (the setting deviceEventsPerSecond). */
   eventsPerSecond?: number;
+  /** The run's settings: how devices are reached besides their ports (a broker). */
+  settings?: Settings;
 }): Promise<DeviceLayer> {
-  const registry = createDeviceRegistry(
-    options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {},
-  );
+  const registry = createDeviceRegistry({
+    ...(options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
   const close = await attachCommandLineDevices(registry, options);
   return createDeviceLayer({
     registry,

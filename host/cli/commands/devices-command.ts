@@ -4,7 +4,11 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
 import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../devices/pairing/scan-ports.ts';
-import { readWayInOptions, wayInOptionKeys } from '../../../devices/links/read-way-in-options.ts';
+import { readWayInOptions, typedKeys, wayInOptionKeys } from '../../../devices/links/read-way-in-options.ts';
+import { formatScannedDevice, SCANNED_DEVICE_COLUMNS } from '../../../devices/links/format-scanned-device.ts';
+import type { WayIn } from '../../../devices/links/way-in.ts';
+import { settingsTable, WAY_IN_SETTING_KEYS, type Settings } from '../../contract/settings-table.ts';
+import { readSettingFlags } from '../common-flags.ts';
 import { createDeviceRegistry, deviceWaysIn } from '../../devices/create-device-layer.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../store/paired-device-store.ts';
@@ -90,16 +94,18 @@ async function askYesNo(question: string, io: CliIo, refusal?: string): Promise<
  * after `grant`.
  */
 export async function runDevicesCommand(argv: string[], io: CliIo): Promise<number> {
-  const waysIn = deviceWaysIn();
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
       'data-dir': { type: 'string' },
+      // Where devices are reached besides their own ports (`--mqtt URL`): the settings of the ways in.
+      ...Object.fromEntries(WAY_IN_SETTING_KEYS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
+      code: { type: 'string' },
       alias: { type: 'string' },
       // `--profile` and each way in's options (`--unit`, `--baud`, …), checked by its schema.
       profile: { type: 'string' },
       ...Object.fromEntries(
-        wayInOptionKeys(waysIn)
+        wayInOptionKeys(deviceWaysIn())
           .filter((key) => key !== 'profile')
           .map((key) => [key, { type: 'string' as const }]),
       ),
@@ -112,11 +118,15 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     allowPositionals: true,
     strict: true,
   });
+  const settings = readSettingFlags(values);
+  const waysIn = deviceWaysIn(settings);
   const [action, ...rest] = positionals;
   if (values.help || !action) {
     io.stdout.write(`${DEVICES_USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (action === 'scan' && WAY_IN_SETTING_KEYS.some((key) => settings[key] !== undefined))
+    return scanWaysIn(settings, waysIn, io);
   if (action === 'scan') {
     // Scanning opens no port (opening one resets many Arduinos): it reads what the OS and simulators say.
     const { candidates, warnings } = await scanPorts({ manualPaths: values.path ?? [], signal: io.signal });
@@ -130,7 +140,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     return 0;
   }
   const db = openDatabase({ file: databaseFileOf(resolveDataDir(values['data-dir'])) });
-  const registry = createDeviceRegistry();
+  const registry = createDeviceRegistry({ settings });
   try {
     const store = new PairedDeviceStore({ db, waysIn });
     const standing = new StandingApprovalStore({ db });
@@ -146,8 +156,11 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           throw new UsageError(
             'devices pair needs the PATH of a port: `home-agent devices scan` lists them (and a running home-agent sim prints its own)',
           );
-        // Stored absolute: a path typed relative to this folder means nothing to a host started elsewhere.
-        const path = resolve(id);
+        // A port is stored absolute (a path typed relative to this folder means nothing to a host started
+        // elsewhere); a way in that names its paths itself (`z2m:kitchen-lamp`) keeps them as typed.
+        const named = registry.wayInFor({}, id).namesItsPaths === true;
+        const path = named ? id : resolve(id);
+        const code = pairingCodeOf(values.code);
         const profile =
           values.profile === undefined || BUILTIN_PROFILE_NAMES.includes(values.profile)
             ? values.profile
@@ -155,7 +168,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         const wayInOptions = wayInFlags(values, profile);
         const alias = values.alias === undefined ? undefined : checkedName(values.alias, '--alias');
         // Checked first: a port that is not there would be waited for, then blamed on the device or its bus settings.
-        if (!existsSync(path))
+        if (!named && !existsSync(path))
           throw new Error(
             `no such port ${path} (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
           );
@@ -165,6 +178,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             ...(alias !== undefined ? { alias } : {}),
             ...(profile ? { profile } : {}),
             ...(wayInOptions ? { wayInOptions } : {}),
+            ...(code !== undefined ? { code } : {}),
             signal: io.signal,
             confirm: async (candidate) => {
               io.stdout.write(describeCandidate(candidate));
@@ -191,7 +205,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             },
           })
           .catch(async (error: unknown) => {
-            if (error instanceof UsageError) throw error;
+            if (error instanceof UsageError || named) throw error;
             throw new Error(await explainPairingFailure({ path, error, ...(profile ? { profile } : {}) }));
           });
         if (!paired) {
@@ -304,12 +318,53 @@ function wayInFlags(values: Record<string, unknown>, profile: string | undefined
   }
 }
 
-/** A pairing as `devices list --json` shows it: the record, and the fields its way in showed before the seam. */
+/**
+ * A pairing as `devices list --json` shows it: the record, and the fields its way in showed before the
+ * seam. What a one-time pairing step agreed (options its way in keeps but nobody types) is not shown.
+ */
 function listed(device: PairedDevice): Record<string, unknown> {
-  const before = deviceWaysIn()
-    .find((way) => way.kind === device.wayIn)
-    ?.listedBefore?.(device.options ?? {});
-  return { ...device, ...before };
+  const way = deviceWaysIn().find((candidate) => candidate.kind === device.wayIn);
+  const before = way?.listedBefore?.(device.options ?? {});
+  const { options, ...record } = device;
+  const typed = way === undefined ? undefined : typedKeys(way);
+  const shown = Object.fromEntries(
+    Object.entries(options ?? {}).filter(([key]) => typed === undefined || typed.includes(key)),
+  );
+  return { ...record, ...(Object.keys(shown).length > 0 ? { options: shown } : {}), ...before };
+}
+
+/** A one-time code `--code` gives: letters, digits and `-`, as a bridge prints it; a UsageError otherwise. */
+function pairingCodeOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(text))
+    throw new UsageError('--code takes the pairing code as printed: letters, digits and -, no spaces');
+  return text;
+}
+
+/**
+ * `devices scan --mqtt URL`: the devices the ways in that look by themselves find (behind a broker),
+ * one tab-separated line each (PATH, SOURCE, ID, KIND, MODEL, STATE), the legend on stderr.
+ */
+async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliIo): Promise<number> {
+  const registry = createDeviceRegistry({ settings });
+  try {
+    const found = await registry.scan({ timeoutMs: 10_000, signal: io.signal });
+    for (const device of found) io.stdout.write(`${formatScannedDevice(device)}\n`);
+    const meanings = waysIn.flatMap((way) => Object.entries(way.sourceMeanings ?? {}));
+    io.stderr.write(
+      found.length === 0
+        ? 'home-agent: no devices found (a bridge or device announces itself on the broker when it starts)\n'
+        : `home-agent: columns: ${SCANNED_DEVICE_COLUMNS.join(', ')}. SOURCE: ${meanings.map(([source, meaning]) => `${source} = ${meaning}`).join(', ')}. Scanning granted nothing; pair one with: home-agent devices pair PATH ${flagUsage()}\n`,
+    );
+    return 0;
+  } finally {
+    await registry.dispose();
+  }
+}
+
+/** `--mqtt URL [--mqtt-password-env VAR]`, from the settings table. */
+function flagUsage(): string {
+  return `--${settingsTable.mqttUrl.flag} URL [--${settingsTable.mqttPasswordEnv.flag} VAR]`;
 }
 
 /** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */

@@ -1,6 +1,18 @@
 import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
 import type { CommandHelp, OptionHelp } from '../command-help.ts';
 import { deviceWaysIn } from '../../devices/create-device-layer.ts';
+import { settingsTable, WAY_IN_SETTING_KEYS } from '../../contract/settings-table.ts';
+
+/** What each way-in setting's flag takes, for help (`--mqtt URL`). */
+const SETTING_VALUES: Record<(typeof WAY_IN_SETTING_KEYS)[number], string> = {
+  mqttUrl: 'URL',
+  mqttPasswordEnv: 'VAR',
+  mqttTopicPrefix: 'PREFIX',
+  mqttMaxMessageBytes: 'BYTES',
+};
+const [urlKey, passwordKey] = WAY_IN_SETTING_KEYS;
+/** `--mqtt URL [--mqtt-password-env VAR]`: how `devices scan|pair` reach devices behind a broker. */
+const brokerUsage = `--${settingsTable[urlKey].flag} ${SETTING_VALUES[urlKey]} [--${settingsTable[passwordKey].flag} ${SETTING_VALUES[passwordKey]}]`;
 
 /** The ways in that take options a person types, with what help says of them. */
 const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
@@ -19,7 +31,9 @@ export const DEVICES_HELP: CommandHelp = {
   summary: 'find, pair, grant and forget the serial devices the agent may use',
   usage: [
     'devices scan [--path P]…',
+    `devices scan ${brokerUsage}`,
     'devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]',
+    `devices pair PATH ${brokerUsage} [--code CODE] [--alias A] [--yes]`,
     ...helpedWaysIn.map((help) => `devices pair PATH ${help.pairUsage} [--yes]`),
     'devices list [--json]',
     'devices grant ID (ACTION… | --all)',
@@ -54,6 +68,14 @@ export const DEVICES_HELP: CommandHelp = {
       text: `pair: how to speak to a device that does not speak JSON (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}).`,
     },
     ...wayInOptionHelp,
+    ...WAY_IN_SETTING_KEYS.map((key) => ({
+      flag: `--${settingsTable[key].flag} ${SETTING_VALUES[key]}`,
+      text: `scan, pair: ${settingsTable[key].help ?? settingsTable[key].label}`,
+    })),
+    {
+      flag: '--code CODE',
+      text: 'pair: the one-time pairing code a device behind the broker asks for (a bridge prints it when it starts); never stored.',
+    },
     {
       flag: '--yes',
       text: 'pair, confirm: accept what is shown without asking (for scripts); pair: also replaces a pairing of the same id.',
@@ -65,6 +87,10 @@ export const DEVICES_HELP: CommandHelp = {
   examples: [
     { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },
     { command: 'home-agent devices pair /dev/ttyUSB0 --alias "Hall lamp"', text: 'Pair the device on /dev/ttyUSB0.' },
+    {
+      command: `home-agent devices scan --${settingsTable[urlKey].flag} mqtt://home-agent@192.168.1.10:1883 --${settingsTable[passwordKey].flag} BROKER_PASSWORD`,
+      text: 'The devices the broker announces (the password is read from $BROKER_PASSWORD).',
+    },
     { command: 'home-agent devices grant lamp-1 get set', text: 'Let the agent read and switch lamp-1.' },
     { command: 'home-agent devices revoke lamp-1 set', text: 'Take switching away again; reading stays.' },
   ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from 'node:util';
-import { SETTING_KEYS, settingsTable, settingValue } from '../../../host/contract/settings-table.ts';
+import { checkSetting, SETTING_KEYS, settingsTable, settingValue } from '../../../host/contract/settings-table.ts';
 import { commonFlagOptions, readCommonFlags, readSettingEnvironment } from '../../../host/cli/common-flags.ts';
 import { settingFields } from '../../../renderer/state/setting-fields.ts';
 import { mergeSettings } from '../../../host/app/merge-settings.ts';
@@ -28,9 +28,9 @@ const typed: Record<string, { text: string; value: unknown }> = {
   earlyToolStart: { text: 'off', value: 'off' },
   deviceEventsPerSecond: { text: '5', value: 5 },
   mcpMaxResultBytes: { text: '65536', value: 65536 },
-  mqttUrl: { text: 'mqtt://host@127.0.0.1:1883', value: 'mqtt://host@127.0.0.1:1883' },
+  mqttUrl: { text: 'mqtt://home-agent@192.168.1.10:1883', value: 'mqtt://home-agent@192.168.1.10:1883' },
   mqttPasswordEnv: { text: 'MQTT_PASSWORD', value: 'MQTT_PASSWORD' },
-  mqttTopicPrefix: { text: 'home', value: 'home' },
+  mqttTopicPrefix: { text: 'house/agent', value: 'house/agent' },
   mqttMaxMessageBytes: { text: '4096', value: 4096 },
 };
 
@@ -71,7 +71,7 @@ describe('the settings table', () => {
     expect(settingFields.map((field) => field.key)).toEqual(SETTING_KEYS);
     expect(settingFields.some((field) => /key$/i.test(field.key))).toBe(false);
     // The model is chosen at each turn's start (host/models/model-selection.ts); only the device event
-    // rate, given to the registry when the devices attach, and the broker settings wait for a restart.
+    // rate and the broker's settings, given to the registry when the devices attach, wait for a restart.
     expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([
       'deviceEventsPerSecond',
       'mqttUrl',
@@ -79,6 +79,26 @@ describe('the settings table', () => {
       'mqttTopicPrefix',
       'mqttMaxMessageBytes',
     ]);
+  });
+
+  it('refuses to keep a broker URL with a password in it, saying why, and takes one without', () => {
+    expect(checkSetting('mqttUrl', 'mqtt://home-agent:s3cret@192.168.1.10:1883')).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: '',
+          message:
+            'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password never goes in it. Remove it (mqtt://USER@HOST:PORT) and name the environment variable that holds it with --mqtt-password-env VAR',
+        },
+      ],
+    });
+    expect(checkSetting('mqttUrl', 'http://broker:1883')).toMatchObject({
+      ok: false,
+      issues: [{ message: 'a broker URL starts with mqtt:// or mqtts://' }],
+    });
+    expect(checkSetting('mqttUrl', 'mqtts://pi@broker.local')).toEqual({ ok: true, value: 'mqtts://pi@broker.local' });
+    expect(settingValue({}, 'mqttTopicPrefix')).toBe('home-agent');
+    expect(settingValue({}, 'mqttMaxMessageBytes')).toBe(262_144);
   });
 
   it('merges flags over stored values key by key, leaving an unset toolOrder absent (seed 000)', () => {

@@ -1,0 +1,21 @@
+import { safeText } from '../../core/text/safe-text.ts';
+import type { ScannedDevice } from './way-in.ts';
+
+/** The columns of a scanned device's line, for the legend. */
+export const SCANNED_DEVICE_COLUMNS = ['PATH', 'SOURCE', 'ID', 'KIND', 'MODEL', 'STATE'] as const;
+
+/** One tab-separated line of `devices scan` for a device a way in found: PATH, SOURCE, ID, KIND, MODEL, online|offline. */
+export function formatScannedDevice(device: ScannedDevice): string {
+  // A device names itself: what it says is escaped (safeText), so it makes no columns, lines or terminal codes.
+  const cell = (text: string) => safeText(text);
+  return [
+    device.path,
+    device.source,
+    device.identity.id,
+    device.identity.kind,
+    device.identity.model,
+    device.online ? 'online' : 'offline',
+  ]
+    .map(cell)
+    .join('\t');
+}
