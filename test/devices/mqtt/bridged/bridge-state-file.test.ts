@@ -49,3 +49,16 @@ describe('BridgeStateFile', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"hosts": 1}');
   });
 });
+
+describe('BridgeStateFile across processes', () => {
+  it('sees a new code made elsewhere after it paired a host and kept its grant', () => {
+    const file = fileIn();
+    const running = BridgeStateFile.open(file);
+    running.newPairingCode();
+    running.addHost(host, Buffer.alloc(32, 1), 1);
+    running.setGrant({ host, device: 'lamp-1', grant: [], ts: 5 });
+    expect(running.pendingCodeKey()).toBeUndefined();
+    const code = BridgeStateFile.open(file).newPairingCode();
+    expect(running.pendingCodeKey()).toEqual(codeKeyOf(code));
+  });
+});
