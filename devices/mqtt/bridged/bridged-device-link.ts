@@ -6,14 +6,8 @@ import type { DeviceError, RequestBody, ResponseFrame } from '../../protocol/fra
 import type { DeviceGrant } from '../../registry/device-grant.ts';
 import { PendingRequests } from '../../session/pending-requests.ts';
 import { abortableDelay } from '../../transport/abortable-delay.ts';
-import {
-  MQTT_NOT_AUTHORIZED,
-  MQTT_REFUSAL,
-  MqttPublishError,
-  type MqttBroker,
-  type MqttListenerVerdict,
-  type MqttMessage,
-} from '../mqtt-broker.ts';
+import { publishCall } from '../publish-call.ts';
+import { MQTT_REFUSAL, type MqttBroker, type MqttListenerVerdict, type MqttMessage } from '../mqtt-broker.ts';
 import { bridgeTopics, type BridgeTopics } from './bridge-topics.ts';
 import {
   availabilitySchema,
@@ -221,7 +215,7 @@ export class BridgedDeviceLink extends DeviceLinkBase {
     }
   }
 
-  /** Sends one signed request and waits for its signed answer; `onSent` once the broker acknowledged it. */
+  /** Sends one signed request (publishCall: `onSent` on the PUBACK) and waits for its signed answer. */
   private async request(
     body: RequestBody,
     options: { timeoutMs: number; signal?: AbortSignal | undefined; onSent?: (() => void) | undefined },
@@ -242,36 +236,22 @@ export class BridgedDeviceLink extends DeviceLinkBase {
       now: this.now(),
     });
     try {
-      const ack = await this.options.broker.publish(
-        this.topics.request(this.options.address.device),
-        JSON.stringify(message),
-        {
-          qos: 1,
-          properties: { responseTopic: replyTopic, correlationData: correlation },
-          timeoutMs: options.timeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
-      );
-      if (ack.reasonCode >= MQTT_REFUSAL)
-        this.pending.fail(
-          id,
-          new ToolError({
-            reason: 'unauthorized',
-            detail: `${this.label}: the broker refused the request (reason 0x${ack.reasonCode.toString(16)}${ack.reasonCode === MQTT_NOT_AUTHORIZED ? ', not authorized' : ''})`,
-            hint: "the broker's ACL must let this host write the bridge's request topics",
-          }),
-        );
-      else options.onSent?.();
+      await publishCall({
+        broker: this.options.broker,
+        topic: this.topics.request(this.options.address.device),
+        payload: JSON.stringify(message),
+        properties: { responseTopic: replyTopic, correlationData: correlation },
+        deviceId: this.label,
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+        onSent: options.onSent,
+      });
     } catch (error) {
-      // Written but not acknowledged: the broker may have it, so it counts as sent (the outcome is unknown).
-      if (error instanceof MqttPublishError && error.written) options.onSent?.();
       this.pending.fail(
         id,
-        new ToolError({
-          reason: 'device_offline',
-          detail: `${this.label}: ${(error as Error).message}`,
-          hint: 'retry once the broker is back',
-        }),
+        ToolError.isInstance(error)
+          ? error
+          : new ToolError({ reason: 'device_offline', detail: `${this.label}: ${(error as Error).message}` }),
       );
     }
     return answer;
