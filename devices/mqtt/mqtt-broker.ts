@@ -321,7 +321,12 @@ export class MqttBroker {
     this.lifetime.abort();
     const client = this.client;
     this.client = undefined;
-    if (client) await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
+    if (client) {
+      // A goodbye (DISCONNECT: no will) while the connection is healthy; MQTT.js would wait for
+      // in-flight acknowledgements first, which a dead broker never sends, so then it is cut at once.
+      const polite = client.connected && Object.keys(client.outgoing).length === 0;
+      await new Promise<void>((resolve) => client.end(!polite, {}, () => resolve()));
+    }
     await this.loop;
     this.setUp(false);
     this.subscriptions.clear();

@@ -71,12 +71,11 @@ export function mqttWayIn(options: MqttWayInOptions): WayIn {
   };
 }
 
-/** The connections of an MQTT way in without a broker: links offline saying why, scans and probes refused. */
+/** The connections of an MQTT way in without a broker: links offline saying why, probes refused, nothing to scan. */
 function noBrokerConnections(): WayInConnections {
   return {
     open: (request) => new NoBrokerLink(request.path, NO_BROKER),
     probe: () => Promise.reject(new Error(NO_BROKER)),
-    scan: () => Promise.reject(new Error(NO_BROKER)),
   };
 }
 

@@ -52,6 +52,21 @@ export const scannedPortSchema = z.object({
 });
 export type ScannedPort = z.infer<typeof scannedPortSchema>;
 
+/** A device a way in found by itself (behind a broker), granting nothing: what the Add-device panel lists beside the ports. */
+export const foundDeviceSchema = z.object({
+  path: z.string(),
+  /** Where it was found (the scan's SOURCE: `z2m`), and what that means. */
+  source: z.string(),
+  about: z.string(),
+  id: z.string(),
+  kind: z.string(),
+  model: z.string(),
+  online: z.boolean(),
+  /** Devices paired at this path. */
+  paired: z.array(z.object({ id: z.string(), alias: z.string() })),
+});
+export type FoundDevice = z.infer<typeof foundDeviceSchema>;
+
 /**
  * A profile a device may speak through (`at-relay-4` speaks `lines`), and when its way in takes
  * options, their JSON schema (its `title` names what the profile speaks; each required property is
@@ -172,6 +187,8 @@ export const deviceContract = {
       ports: z.array(scannedPortSchema),
       warnings: z.array(z.string()),
       profiles: z.array(deviceProfileSchema),
+      /** Devices the ways in that look by themselves found (behind a broker); absent when none looks. */
+      found: z.array(foundDeviceSchema).optional(),
     }),
   },
   /** Opens the port just long enough to ask the device who it is; pairs nothing. */

@@ -53,6 +53,7 @@ export class DeviceAdmin {
     });
     const paired = this.options.store.list();
     const attached = this.options.registry.list();
+    const found = await this.found(warnings, signal);
     return {
       ports: candidates.map((candidate) => {
         const holder = attached.find(
@@ -68,7 +69,37 @@ export class DeviceAdmin {
       }),
       warnings,
       profiles: BUILTIN_PROFILE_NAMES.map((name) => this.profileOption(name)),
+      ...(found ? { found } : {}),
     };
+  }
+
+  /**
+   * What the ways in that look by themselves find (devices behind a broker), with who is paired at
+   * each path; undefined when none looks. A way in that cannot look now adds its reason to `warnings`.
+   */
+  private async found(warnings: string[], signal?: AbortSignal): Promise<ApiOutput<'devices/scan'>['found']> {
+    const { registry } = this.options;
+    if (!registry.waysIn.some((way) => way.sourceMeanings !== undefined)) return undefined;
+    const scanned = await registry
+      .scan({ timeoutMs: this.options.probeTimeoutMs ?? 3000, ...(signal ? { signal } : {}) })
+      .catch((error: unknown) => {
+        warnings.push((error as Error).message);
+        return [];
+      });
+    if (scanned.length === 0 && warnings.length > 0) return undefined;
+    const paired = this.options.store.list();
+    return scanned.map((device) => ({
+      path: device.path,
+      source: device.source,
+      about: registry.waysIn.find((way) => way.kind === device.wayIn)?.sourceMeanings?.[device.source] ?? device.source,
+      id: device.identity.id,
+      kind: device.identity.kind,
+      model: device.identity.model,
+      online: device.online,
+      paired: paired
+        .filter((candidate) => candidate.path === device.path)
+        .map((candidate) => ({ id: candidate.identity.id, alias: candidate.alias })),
+    }));
   }
 
   async probe(input: ApiInput<'devices/probe'>, signal?: AbortSignal): Promise<ApiOutput<'devices/probe'>> {
@@ -263,6 +294,8 @@ export class DeviceAdmin {
         409,
         `${input.path} is ${holder.id}, named on the command line for this run (all its actions are allowed): it is not paired`,
       );
+    // A path a way in names itself (behind a broker) is no file: its way in checks it (only what its scan lists).
+    if (this.options.registry.wayInFor({}, input.path).namesItsPaths === true) return;
     const port = await (this.options.checkPort ?? checkSerialPort)(input.path);
     if (!port.ok) throw new DeviceAdminError(400, port.reason);
   }

@@ -1,4 +1,4 @@
-import type { ApiOutput, ProbedDevice, ScannedPort } from '../../host/contract/api-contract.ts';
+import type { ApiOutput, FoundDevice, ProbedDevice, ScannedPort } from '../../host/contract/api-contract.ts';
 
 /** Where to find a device and how it talks, as the person chose it. */
 export interface DevicePlacement {
@@ -22,6 +22,8 @@ export interface AddDeviceFlow {
     status: 'idle' | 'scanning' | 'done' | 'failed';
     request: number;
     ports: ScannedPort[];
+    /** Devices found behind a broker, listed beside the ports. */
+    found: FoundDevice[];
     warnings: string[];
     profiles: DeviceProfileOption[];
     error?: string;
@@ -42,7 +44,7 @@ export interface AddDeviceFlow {
 
 export const closedAddDevice: AddDeviceFlow = {
   open: false,
-  scan: { status: 'idle', request: 0, ports: [], warnings: [], profiles: [] },
+  scan: { status: 'idle', request: 0, ports: [], found: [], warnings: [], profiles: [] },
   probe: { status: 'idle', request: 0 },
   pair: { status: 'idle' },
 };
@@ -79,6 +81,7 @@ export function nextAddDevice(flow: AddDeviceFlow, input: AddDeviceInput): AddDe
           status: 'done',
           request: input.request,
           ports: input.answer.ports,
+          found: input.answer.found ?? [],
           warnings: input.answer.warnings,
           profiles: input.answer.profiles,
         },

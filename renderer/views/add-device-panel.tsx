@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { PORT_SOURCE_MEANINGS, type ScannedPort } from '../../host/contract/api-contract.ts';
+import { PORT_SOURCE_MEANINGS, type FoundDevice, type ScannedPort } from '../../host/contract/api-contract.ts';
 import type { DevicePlacement } from '../state/add-device-flow.ts';
 import { ShownDevice } from './shown-device.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -103,6 +103,18 @@ export function AddDevicePanel() {
               {scan.ports.map((port) => (
                 <PortOption key={port.path} port={port} chosen={port.path === path} onChoose={choose} name={ids} />
               ))}
+              {scan.found.map((device) => (
+                <FoundOption
+                  key={device.path}
+                  device={device}
+                  chosen={device.path === path}
+                  name={ids}
+                  onChoose={(found) => {
+                    setPath(found.path);
+                    setProfile('');
+                  }}
+                />
+              ))}
             </ul>
             <button
               type="button"
@@ -186,6 +198,44 @@ export function AddDevicePanel() {
         </form>
       )}
     </section>
+  );
+}
+
+/** One device found behind a broker, as a choice: its path, where it was found, who it says it is, who is paired there. */
+function FoundOption(props: {
+  device: FoundDevice;
+  chosen: boolean;
+  name: string;
+  onChoose: (device: FoundDevice) => void;
+}) {
+  const { device } = props;
+  const describedBy = `${props.name}-${device.path}-about`;
+  return (
+    <li className="port-option" data-testid="found-device-option" data-path={device.path}>
+      <label className="port-label">
+        <input
+          type="radio"
+          name={`${props.name}-port`}
+          value={device.path}
+          checked={props.chosen}
+          aria-describedby={describedBy}
+          onChange={() => props.onChoose(device)}
+        />
+        <span className="port-path">{device.path}</span>
+      </label>
+      <span className="port-about" id={describedBy}>
+        {[
+          device.about,
+          `says it is ${device.kind} ${device.id} (${device.model})`,
+          device.online ? 'online' : 'offline',
+          device.paired.length > 0
+            ? `paired as ${device.paired.map((paired) => `${paired.alias} (${paired.id})`).join(', ')}`
+            : undefined,
+        ]
+          .filter((part) => part !== undefined)
+          .join(' · ')}
+      </span>
+    </li>
   );
 }
 

@@ -346,6 +346,9 @@ function pairingCodeOf(text: string | undefined): string | undefined {
  * one tab-separated line each (PATH, SOURCE, ID, KIND, MODEL, STATE), the legend on stderr.
  */
 async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliIo): Promise<number> {
+  const [urlKey] = WAY_IN_SETTING_KEYS;
+  if (settings[urlKey] === undefined)
+    throw new UsageError(`devices scan: --${settingsTable[urlKey].flag} URL names the broker to scan`);
   const registry = createDeviceRegistry({ settings });
   try {
     const found = await registry.scan({ timeoutMs: 10_000, signal: io.signal });

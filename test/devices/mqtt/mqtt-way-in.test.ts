@@ -276,7 +276,7 @@ describe.skipIf(missing !== undefined)(`the MQTT way in${missing ? ` (${missing}
     expect(sent).toEqual([]);
   });
 
-  it('without a broker, attaches a paired device offline saying how to give one, and refuses to scan', async () => {
+  it('without a broker, attaches a paired device offline saying how to give one, refuses to probe, and scans nothing', async () => {
     const registry = registryWith(undefined);
     const problems: string[] = [];
     registry.onProblem((problem) => problems.push(problem.detail));
@@ -288,7 +288,10 @@ describe.skipIf(missing !== undefined)(`the MQTT way in${missing ? ` (${missing}
     expect(problems).toEqual([
       'mqtt:test/lamp-a: no MQTT broker is configured: start with --mqtt mqtt://USER@HOST:PORT (setting mqttUrl)',
     ]);
-    await expect(registry.scan({ timeoutMs: 1000 })).rejects.toThrow('no MQTT broker is configured');
+    await expect(registry.scan({ timeoutMs: 1000 })).resolves.toEqual([]);
+    await expect(registry.probe('mqtt:test/lamp-b', {}, { timeoutMs: 1000 })).rejects.toThrow(
+      'no MQTT broker is configured',
+    );
   });
 
   it('refuses a broker URL that holds a password before connecting, and names an unset password variable', async () => {
