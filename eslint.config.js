@@ -77,7 +77,7 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['devices/{links,registry,pairing,tools}/**/*.ts'],
+    files: ['devices/{links,registry,pairing,tools,profiles}/**/*.ts'],
     rules: forbid(
       ['host', 'electron', 'renderer'],
       ['electron', 'better-sqlite3', 'react', 'react-dom', 'zustand', 'ws', ...mcpSdk],

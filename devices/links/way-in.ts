@@ -34,7 +34,7 @@ export interface ProbeResult {
  * see only this; a new way in is one folder implementing it and one entry in the list of ways in.
  */
 export interface WayIn {
-  /** Stored with each pairing (`serial`, `mqtt`). */
+  /** Stored with each pairing (`serial`). */
   readonly kind: string;
   /** For messages: what a person calls it (`serial`). */
   readonly label: string;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { LinkPlacement } from '../links/device-link.ts';
 import type { LinkDefaults } from '../links/session-types.ts';
 import type { LinkRequest, WayIn, WayInOptions } from '../links/way-in.ts';
-import type { DeviceProfile } from '../profiles/resolve-profile.ts';
+import { profileOfFormat, type DeviceProfile } from '../profiles/profile-format.ts';
+import { modbusProfileFormat } from './modbus-profile-format.ts';
 import { refusedToolNames } from '../protocol/check-hello.ts';
 import {
   describeBus,
@@ -54,7 +55,8 @@ export function modbusWayIn(timings: ModbusTimings = {}): WayIn {
       },
     },
     claims: ({ profile, options }) =>
-      profile?.protocol === 'modbus-rtu' || Object.keys(modbusOptionsSchema.shape).some((key) => key in options),
+      profile?.protocol === modbusProfileFormat.protocol ||
+      Object.keys(modbusOptionsSchema.shape).some((key) => key in options),
     placement: (path, options) => modbusPlacement(path, Number(options.unit)),
     sharingProblem: (options, other) => {
       if (other.unit === options.unit) return ` as the same Modbus unit ${String(options.unit)}`;
@@ -125,15 +127,18 @@ function unitRequest(request: LinkRequest): { profile: ModbusProfile; placement:
   const profile: DeviceProfile | undefined = request.profile;
   if (profile === undefined)
     throw new Error('unit, baud, parity and stopbits need a Modbus profile (profile=eastron-sdm120)');
-  if (profile.protocol !== 'modbus-rtu')
-    throw new Error(`unit, baud, parity and stopbits apply to Modbus profiles; ${profile.name} speaks lines`);
+  const modbus = profileOfFormat(modbusProfileFormat, profile);
+  if (modbus === undefined)
+    throw new Error(
+      `unit, baud, parity and stopbits apply to Modbus profiles; ${profile.name} speaks ${profile.protocol}`,
+    );
   if (request.options.unit === undefined)
     throw new Error(`${profile.name} is a Modbus profile: give the unit id of the device (--unit N, 1–247)`);
   const options = modbusOptionsSchema.safeParse(request.options);
   if (!options.success)
     throw new Error(`${profile.name}: Modbus options: ${z.prettifyError(options.error).replaceAll('\n', ' ')}`);
   const { unit, ...bus } = options.data;
-  return { profile: profile.profile, placement: { unit, bus } };
+  return { profile: modbus, placement: { unit, bus } };
 }
 
 function pick(options: WayInOptions, keys: readonly string[]): WayInOptions {

@@ -1,5 +1,4 @@
 import { canonicalJson } from '../../core/agent/canonical-json.ts';
-import { modbusTools } from '../modbus/modbus-tools.ts';
 import {
   compareDeclarations,
   verdictOf,
@@ -7,8 +6,7 @@ import {
   type DeclarationDifference,
 } from '../protocol/compare-declarations.ts';
 import type { DeviceTool } from '../protocol/frame-schema.ts';
-import { profileTools } from './profile-connector.ts';
-import { parseProfileText, type DeviceProfile, type ProfileSource } from './resolve-profile.ts';
+import { formatOf, parseProfileText, type DeviceProfile, type ProfileSource } from './resolve-profile.ts';
 
 /**
  * Compares a profile file as read now (`current`) with the content pinned at pairing. The same
@@ -30,7 +28,7 @@ export function compareProfileSources(options: {
     return changed(current.name, `the content pinned at pairing no longer reads (${(error as Error).message})`);
   }
   if (before.protocol !== current.protocol)
-    return changed(current.name, `it was a ${describe(before)} profile at pairing, now a ${describe(current)} one`);
+    return changed(current.name, `it was ${formatOf(before).label} at pairing, now ${formatOf(current).label}`);
   const actions = compareDeclarations(declaredTools(before), declaredTools(current));
   const was = withoutConfirm(before);
   const now = withoutConfirm(current);
@@ -46,23 +44,12 @@ export function compareProfileSources(options: {
 
 /** The tools a profile declares, as its device's hello says them. */
 export function declaredTools(profile: DeviceProfile): DeviceTool[] {
-  return profile.protocol === 'lines' ? profileTools(profile.profile) : modbusTools(profile.profile);
+  return formatOf(profile).tools(profile.profile);
 }
 
 /** The profile with whether each action asks left out: that part is compared as the declared tools. */
 function withoutConfirm(profile: DeviceProfile): Record<string, unknown> {
-  if (profile.protocol === 'modbus-rtu') {
-    const { confirm_switching: _confirm, ...rest } = profile.profile;
-    return rest;
-  }
-  return {
-    ...profile.profile,
-    tools: profile.profile.tools.map(({ confirm: _confirm, ...tool }) => tool),
-  };
-}
-
-function describe(profile: DeviceProfile): string {
-  return profile.protocol === 'lines' ? 'line' : 'Modbus';
+  return formatOf(profile).withoutConfirm(profile.profile);
 }
 
 function changed(name: string, detail: string): DeclarationComparison {

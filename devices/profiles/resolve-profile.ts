@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { BUILTIN_MODBUS_PROFILES } from '../modbus/builtin-modbus-profiles.ts';
-import { parseModbusProfile, type ModbusProfile } from '../modbus/modbus-profile-schema.ts';
-import { AT_RELAY_BOARD_PROFILE } from './at-relay-board-profile.ts';
-import { parseLineProfile, type LineProfile } from './line-profile-schema.ts';
+import { BUILTIN_PROFILE_FORMATS } from '../ways-in/builtin-profile-formats.ts';
+import { lineProfileFormat } from './line-profile-format.ts';
+import type { LineProfile } from './line-profile-schema.ts';
+import { profileOfFormat, type DeviceProfile, type ProfileFormat } from './profile-format.ts';
+
+export type { DeviceProfile } from './profile-format.ts';
 
 /** The line profiles that ship with Home Agent, by the name a person types. */
-export const BUILTIN_PROFILES: Readonly<Record<string, LineProfile>> = {
-  'at-relay-4': AT_RELAY_BOARD_PROFILE,
-};
+export const BUILTIN_PROFILES: Readonly<Record<string, LineProfile>> = lineProfileFormat.builtins;
 
 /** The largest profile file read (and pinned with its pairing): the shipped ones are under 4 KiB. */
 export const MAX_PROFILE_FILE_BYTES = 256 * 1024;
@@ -21,32 +21,29 @@ export const profileSourceSchema = z.strictObject({
 });
 export type ProfileSource = z.infer<typeof profileSourceSchema>;
 
-/** What a device speaks through: text lines (AT-style), or a Modbus RTU register map. */
-export type DeviceProfile = (
-  | { protocol: 'lines'; name: string; profile: LineProfile }
-  | { protocol: 'modbus-rtu'; name: string; profile: ModbusProfile }
-) & {
-  /** For a profile read from a file: the text it was read from (absent for builtin profiles). */
-  source?: ProfileSource;
-};
-
 /** Every builtin profile name, for messages and usage lines. */
-export const BUILTIN_PROFILE_NAMES: readonly string[] = [
-  ...Object.keys(BUILTIN_PROFILES),
-  ...Object.keys(BUILTIN_MODBUS_PROFILES),
-];
+export const BUILTIN_PROFILE_NAMES: readonly string[] = BUILTIN_PROFILE_FORMATS.flatMap((format) =>
+  Object.keys(format.builtins),
+);
+
+/** The format a resolved profile is of. */
+export function formatOf(profile: DeviceProfile): ProfileFormat {
+  const format = BUILTIN_PROFILE_FORMATS.find((candidate) => candidate.protocol === profile.protocol);
+  if (format === undefined)
+    throw new Error(`the profile ${profile.name} speaks ${profile.protocol}, which no way in reads`);
+  return format;
+}
 
 /**
- * A profile by builtin name, or from a JSON file: a Modbus one when it says `"protocol":
- * "modbus-rtu"`, else a line profile. Validated; an error names the problem and the builtin names.
- * A file's profile carries the text it was read from (`source`). Devices that speak the Home Agent
- * protocol need none.
+ * A profile by builtin name, or from a JSON file: of the format its JSON says (`"protocol"`), else a
+ * line profile. Validated; an error names the problem and the builtin names. A file's profile carries
+ * the text it was read from (`source`). Devices that speak the Home Agent protocol need none.
  */
 export function resolveDeviceProfile(nameOrFile: string): DeviceProfile {
-  const line = BUILTIN_PROFILES[nameOrFile];
-  if (line) return { protocol: 'lines', name: nameOrFile, profile: line };
-  const modbus = BUILTIN_MODBUS_PROFILES[nameOrFile];
-  if (modbus) return { protocol: 'modbus-rtu', name: nameOrFile, profile: modbus };
+  for (const format of BUILTIN_PROFILE_FORMATS) {
+    const builtin = format.builtins[nameOrFile];
+    if (builtin !== undefined) return { protocol: format.protocol, name: nameOrFile, profile: builtin };
+  }
   const content = readProfileFile(nameOrFile);
   return { ...parseProfileText(nameOrFile, content), source: profileSource(content) };
 }
@@ -64,28 +61,28 @@ export function parseProfileText(name: string, text: string): DeviceProfile {
   } catch (error) {
     throw new Error(`the profile ${name} is not JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (typeof json === 'object' && json !== null && (json as { protocol?: unknown }).protocol === 'modbus-rtu')
-    return { protocol: 'modbus-rtu', name, profile: parseModbusProfile(json, `the profile ${name}`) };
+  const said = BUILTIN_PROFILE_FORMATS.find((format) => format.says(json));
+  if (said !== undefined) return { protocol: said.protocol, name, profile: said.parse(json, `the profile ${name}`) };
   try {
-    return { protocol: 'lines', name, profile: parseLineProfile(json) };
+    return {
+      protocol: lineProfileFormat.protocol,
+      name,
+      profile: lineProfileFormat.parse(json, `the profile ${name}`),
+    };
   } catch (error) {
-    const looksModbus = typeof json === 'object' && json !== null && ('sensors' in json || 'switches' in json);
-    if (!looksModbus) throw error;
-    throw new Error(`${(error as Error).message} (a Modbus profile says "protocol": "modbus-rtu")`, { cause: error });
+    const hint = BUILTIN_PROFILE_FORMATS.map((format) => format.hintFor?.(json)).find((text) => text !== undefined);
+    if (hint === undefined) throw error;
+    throw new Error(`${(error as Error).message} (${hint})`, { cause: error });
   }
 }
 
-/** A line profile by builtin name or file; a Modbus profile here is an error that says how to attach one. */
-export function resolveProfile(nameOrFile: string): LineProfile {
-  const resolved = resolveDeviceProfile(nameOrFile);
-  if (resolved.protocol === 'lines') return resolved.profile;
-  throw new Error(`${nameOrFile} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
-}
-
-/** The line profile a device speaks through (none for our protocol); a Modbus profile here is an error that says how to attach one. */
+/** The line profile a device speaks through (none for our protocol); a profile of another format here is an error that says how to attach one. */
 export function lineProfileOf(profile: DeviceProfile | undefined): LineProfile | undefined {
-  if (profile === undefined || profile.protocol === 'lines') return profile?.profile;
-  throw new Error(`${profile.name} is a Modbus profile: give the unit too (unit=N, or --unit N)`);
+  if (profile === undefined) return undefined;
+  const lines = profileOfFormat(lineProfileFormat, profile);
+  if (lines !== undefined) return lines;
+  const format = formatOf(profile);
+  throw new Error(`${profile.name} is ${format.label}${format.needs ? `: ${format.needs}` : ''}`);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { LinkDefaults } from '../links/session-types.ts';
 import type { LinkRequest, WayIn } from '../links/way-in.ts';
 import { probeDevice } from '../pairing/probe-device.ts';
 import { profileConnector } from '../profiles/profile-connector.ts';
+import { lineProfileFormat } from '../profiles/line-profile-format.ts';
 import { lineProfileOf } from '../profiles/resolve-profile.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import { serialConnector } from '../transport/serial-line-transport.ts';
@@ -19,7 +20,7 @@ export function serialWayIn(options: { connectorFor?: (path: string) => Transpor
     kind: 'serial',
     label: 'serial',
     optionsSchema: z.strictObject({}),
-    claims: ({ profile }) => profile === undefined || profile.protocol === 'lines',
+    claims: ({ profile }) => profile === undefined || profile.protocol === lineProfileFormat.protocol,
     placement: (path) => ownPortPlacement(path),
     // A port of its own: no other device is paired beside it.
     sharingProblem: () => '',

@@ -1,21 +1,36 @@
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useAppStore } from './use-app-store.ts';
-import { useNow } from './use-now.ts';
-import { axisStyle, computeBatchTimeline, segmentStyle } from './batch-timeline.ts';
+import { useRedrawAt } from './use-redraw-at.ts';
+import { computeBatchTimeline, segmentGrows, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
+/** Rows a panel adds per frame: a 64-call batch appears over four frames, none of them long. */
+export const ROWS_PER_FRAME = 16;
+
 /**
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
- * and a timeline bar per call in index order, a legend for the bars, and its totals.
+ * and a timeline bar per call in index order, a legend for the bars, and its totals. A large batch
+ * adds its rows a frame at a time (`ROWS_PER_FRAME`), so its first drawing is not one long frame.
  */
 export const BatchPanel = memo(BatchPanelBody);
 
 function BatchPanelBody(props: { batchId: string }) {
   const batch = useAppStore((state) => state.batches[props.batchId]);
-  const now = useNow(batch !== undefined && batch.endedAt === undefined);
-  if (!batch) return null;
-  const timeline = computeBatchTimeline(batch, now);
+  const live = batch !== undefined && batch.endedAt === undefined;
+  // While live, each drawing places now afresh; the growing bars keep time on their own after it.
+  const now = live ? Date.now() : 0;
+  const timeline = batch ? computeBatchTimeline(batch, now) : undefined;
+  // The axis changes only when now reaches its end: the one time passing alone draws the batch again.
+  useRedrawAt(live && timeline ? now + timeline.spanMs - timeline.nowMs : undefined);
+  const rows = batch?.calls.length ?? 0;
+  const [shown, setShown] = useState(ROWS_PER_FRAME);
+  useEffect(() => {
+    if (shown >= rows) return undefined;
+    const frame = requestAnimationFrame(() => setShown((count) => count + ROWS_PER_FRAME));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, rows]);
+  if (!batch || !timeline) return null;
   const finished = batch.calls.filter((row) => row.status === 'done').length;
   const titleId = `batch-title-${batch.id}`;
   return (
@@ -24,8 +39,6 @@ function BatchPanelBody(props: { batchId: string }) {
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}
-      // The axis's length and now, read by every bar: as time passes only these change, not the rows.
-      style={axisStyle(timeline)}
     >
       <header className="batch-header">
         <h3 className="batch-title" id={titleId}>
@@ -56,13 +69,23 @@ function BatchPanelBody(props: { batchId: string }) {
         <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
           <span className="batch-stream-label">reply streaming</span>
           <span className="timing-bar">
-            <span className="timing-stream" style={segmentStyle(timeline.stream, '2px')} />
+            <span
+              className={`timing-stream${segmentGrows(timeline.stream)}`}
+              style={segmentStyle(timeline.stream, timeline, '2px')}
+            />
           </span>
         </div>
       )}
       <ol className="tool-rows">
-        {batch.calls.map((row, position) => (
-          <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
+        {batch.calls.slice(0, shown).map((row, position) => (
+          <ToolRow
+            key={row.callId}
+            batchId={batch.id}
+            row={row}
+            bar={timeline.bars[position]}
+            spanMs={timeline.spanMs}
+            nowMs={timeline.nowMs}
+          />
         ))}
       </ol>
       <div className="batch-axis" aria-hidden="true">

@@ -2,9 +2,10 @@ import type { BatchRecord, CallRecord } from '../../host/contract/api-contract.t
 
 /**
  * A stretch of a call's bar on the batch's shared axis, in ms from the axis's origin. One still
- * growing (a call running or waiting while the batch is live) has no length: it ends at `nowMs`.
- * In ms, not percent, so a finished or waiting bar stays the same while the axis grows: only the
- * axis's two numbers change as time passes, and rows that did not change are not drawn again.
+ * growing (a call running or waiting while the batch is live) has no length: it ends at now, and
+ * the browser grows it (a CSS animation) until the axis ends. A live batch's axis is a round length
+ * past now (1, 2, 5 × 10ⁿ ms, at least 1 s) that changes only when now reaches it, so between those steps nothing
+ * is drawn again as time passes: rows are drawn again only when their call changes.
  */
 export interface TimelineSegment {
   startMs: number;
@@ -24,6 +25,7 @@ export interface TimelineBar {
 
 /** All bars of a batch on one time axis, in row (index) order, and the axis length in ms. */
 export interface BatchTimeline {
+  /** The axis's length: an ended batch's wall time; a live batch's next round length past now. */
   spanMs: number;
   /** Where now is on the axis, in ms from its origin: where growing segments end. */
   nowMs: number;
@@ -58,7 +60,7 @@ export function computeBatchTimeline(batch: BatchRecord, now: number): BatchTime
           ...(live ? [until] : []),
           ...spans.flatMap((span) => [span.queued?.[1], span.approval?.[1], span.run?.[1]].filter(isNumber)),
         );
-  const spanMs = Math.max(end - origin, 1);
+  const spanMs = live ? roundAxisMs(Math.max(end - origin, LIVE_AXIS_MIN_MS)) : Math.max(end - origin, 1);
   // Each segment kept within the axis; one still growing ends at now (`nowMs`).
   const toSegment = (range: Range | undefined): TimelineSegment | undefined => {
     if (range === undefined) return undefined;
@@ -94,22 +96,46 @@ export function computeBatchTimeline(batch: BatchRecord, now: number): BatchTime
   };
 }
 
+/** A live batch's shortest axis: most batches end within it, and each longer one draws every row again. */
+const LIVE_AXIS_MIN_MS = 1000;
+
+/** Pure: the smallest of 1, 2, 5 × 10ⁿ ms that is at least `ms` (and at least 1). */
+export function roundAxisMs(ms: number): number {
+  let scale = 1;
+  for (;;) {
+    for (const step of [1, 2, 5]) if (step * scale >= ms) return step * scale;
+    scale *= 10;
+  }
+}
+
 /**
- * Pure: a segment's place as CSS, against the axis's `--axis-ms` and `--now-ms` (set once on the
- * batch's panel), at least `minWidth` wide when given.
+ * Pure: a segment's place on its axis as CSS, at least `minWidth` wide when given. A growing one
+ * takes the room to the axis's end, and its animation (the class `timing-grows`, styles.css) shows
+ * the part up to now and grows it with time: `--grow-ms` is that room, `--grow-delay` how much of
+ * it has passed when it is drawn.
  */
-export function segmentStyle(segment: TimelineSegment, minWidth?: string): { left: string; width: string } {
-  const length = segment.lengthMs !== undefined ? `${segment.lengthMs}` : `(var(--now-ms) - ${segment.startMs})`;
-  const width = `${length} / var(--axis-ms) * 100%`;
+export function segmentStyle(
+  segment: TimelineSegment,
+  axis: Pick<BatchTimeline, 'spanMs' | 'nowMs'>,
+  minWidth?: string,
+): Record<string, string> {
+  const percent = (ms: number): string => `${(ms / axis.spanMs) * 100}%`;
+  if (segment.lengthMs !== undefined) {
+    const width = percent(segment.lengthMs);
+    return { left: percent(segment.startMs), width: minWidth ? `max(${width}, ${minWidth})` : width };
+  }
+  const room = Math.max(axis.spanMs - segment.startMs, 1);
   return {
-    left: `calc(${segment.startMs} / var(--axis-ms) * 100%)`,
-    width: minWidth ? `max(${width}, ${minWidth})` : `max(${width}, 0px)`,
+    left: percent(segment.startMs),
+    width: percent(room),
+    '--grow-ms': `${room}ms`,
+    '--grow-delay': `${-Math.min(Math.max(axis.nowMs - segment.startMs, 0), room)}ms`,
   };
 }
 
-/** Pure: the axis's numbers as the CSS variables `segmentStyle` reads. */
-export function axisStyle(timeline: Pick<BatchTimeline, 'spanMs' | 'nowMs'>): Record<string, string> {
-  return { '--axis-ms': `${timeline.spanMs}`, '--now-ms': `${timeline.nowMs}` };
+/** Pure: ` timing-grows` for a segment still growing (its CSS class), else nothing. */
+export function segmentGrows(segment: TimelineSegment): string {
+  return segment.lengthMs === undefined ? ' timing-grows' : '';
 }
 
 /** From, to, and whether it still grows to now (while the batch is live). */

@@ -1,25 +1,38 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { contextLine } from '../../host/contract/context-line.ts';
 import { Composer } from './composer.tsx';
 import { TurnView } from './turn-view.tsx';
 import { useAppStore } from './use-app-store.ts';
-import { visibleRange } from './visible-range.ts';
+import { itemAt, offsetOf, visibleRange } from './visible-range.ts';
 
 const noTurns: string[] = [];
-/** A turn's height before it was ever drawn (px). */
+/** A turn's height before any turn was measured (px); after that, the average of those measured. */
 const ESTIMATED_TURN_PX = 320;
 /** How far beyond the visible part turns are still drawn (px), so a quick scroll meets drawn turns. */
 const OVERSCAN_PX = 1200;
 /** How far the view scrolls before the drawn band follows it (px); well within the overscan. */
 const REDRAW_STEP_PX = 600;
-/** How close to the top an older page of the journal is read (px). */
-const LOAD_OLDER_PX = 2000;
+/** How close to the top an older page of the journal is read (px): a few screens, so it is there before the person is. */
+const LOAD_OLDER_PX = 4000;
+/** The height of the line saying older messages are being read (styles.css `.chat-older`), above the turns. */
+const OLDER_LINE_PX = 36;
+
+/** The turn at the top of the view, where the model places it, and how far into it the view begins. */
+interface Anchor {
+  id: string;
+  start: number;
+  offset: number;
+}
 
 /**
  * The open conversation's turns, kept scrolled to the newest, with the composer below: the page's
  * main landmark. Only the turns near the visible part are drawn (a long history is thousands of
- * turns); the others are space of their measured (or estimated) height. Scrolling near the top
- * reads the next older page of the journal.
+ * turns); the others are space of their measured height (or the average measured so far). The
+ * turn at the top of the view stays where it is when turns above it are added (an older page of
+ * the journal, read as the person nears the top) or measured: the view moves by what changed above
+ * it, from the heights it keeps, without reading the page's layout. The browser's own scroll
+ * anchoring is off in this region (styles.css), so the two never both move it.
  */
 export function ChatView() {
   const openId = useAppStore((state) => state.openConversationId);
@@ -44,38 +57,68 @@ export function ChatView() {
   const olderExists = useAppStore((state) =>
     state.openConversationId ? state.journalBefore[state.openConversationId] !== undefined : false,
   );
+  const loadingOlder = useAppStore((state) =>
+    state.openConversationId ? state.loadingOlder[state.openConversationId] === true : false,
+  );
   const loadOlder = useAppStore((state) => state.loadOlderEvents);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const heights = useRef(new Map<string, number>());
+  const measuredSum = useRef({ total: 0, count: 0 });
+  const anchor = useRef<Anchor | undefined>(undefined);
   const [view, setView] = useState({ top: 0, height: 800 });
   const [measured, setMeasured] = useState(0);
 
   const sizes = useMemo(
-    () => turnIds.map((id) => heights.current.get(id) ?? ESTIMATED_TURN_PX),
+    () => {
+      const { total: sum, count } = measuredSum.current;
+      const estimate = count > 0 ? Math.round(sum / count) : ESTIMATED_TURN_PX;
+      return turnIds.map((id) => heights.current.get(id) ?? estimate);
+    },
     // `measured` changes when a drawn turn's height does.
     [turnIds, measured],
   );
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  // Pinned to the end, the band is the end (before the scroll event that follows new output).
-  const top = pinned.current ? Math.max(0, total - view.height) : view.top;
-  const range = visibleRange({ sizes, top: top - OVERSCAN_PX, bottom: top + view.height + OVERSCAN_PX });
+  const lead = olderExists ? OLDER_LINE_PX : 0;
+  const total = sizes.reduce((sum, size) => sum + size, lead);
+  const anchorIndex = anchor.current ? turnIds.indexOf(anchor.current.id) : -1;
+  const anchorStart = anchorIndex >= 0 ? lead + offsetOf(sizes, anchorIndex) : undefined;
+  // Pinned to the end, the band is the end (before the scroll event that follows new output);
+  // else it is where the anchor now is, which an older page or a measured turn above may have moved.
+  const top = pinned.current
+    ? Math.max(0, total - view.height)
+    : anchorStart !== undefined
+      ? anchorStart + anchor.current!.offset
+      : view.top;
+  const range = visibleRange({
+    sizes,
+    top: top - lead - OVERSCAN_PX,
+    bottom: top - lead + view.height + OVERSCAN_PX,
+  });
+  // What onScroll reads to find the turn at the top: this drawing's heights and order.
+  const model = useRef({ sizes, turnIds, lead });
+  model.current = { sizes, turnIds, lead };
 
-  // One observer for every drawn turn: a height that changed moves what is below it, once per frame.
+  // One observer for every drawn turn. A measured height changes the model at once (before the
+  // frame is painted), so the view is moved by what changed above it in the same frame.
   const observer = useMemo(
     () =>
       typeof ResizeObserver === 'function'
         ? new ResizeObserver((entries) => {
             let changed = false;
             for (const entry of entries) {
-              const id = (entry.target as HTMLElement).dataset.turnId;
+              const element = entry.target as HTMLElement;
+              const id = element.dataset.turnId;
+              // A turn that left the page reports no height: it keeps the one it had.
+              if (!id || !element.isConnected) continue;
               const height = Math.round(entry.contentRect.height);
-              if (id && heights.current.get(id) !== height) {
-                heights.current.set(id, height);
-                changed = true;
-              }
+              const before = heights.current.get(id);
+              if (before === height) continue;
+              heights.current.set(id, height);
+              measuredSum.current.total += height - (before ?? 0);
+              if (before === undefined) measuredSum.current.count += 1;
+              changed = true;
             }
-            if (changed) setMeasured((count) => count + 1);
+            if (changed) flushSync(() => setMeasured((count) => count + 1));
           })
         : undefined,
     [],
@@ -83,47 +126,54 @@ export function ChatView() {
   useEffect(() => () => observer?.disconnect(), [observer]);
   const observe = useCallback(
     (element: HTMLDivElement | null) => {
-      if (element && observer) observer.observe(element);
+      if (!element || !observer) return undefined;
+      observer.observe(element);
+      return () => observer.unobserve(element);
     },
     [observer],
   );
 
-  // Older turns put before the drawn ones: the view keeps showing what it showed.
-  const firstId = turnIds[0];
-  const previousFirst = useRef<{ id: string | undefined; count: number }>({ id: firstId, count: turnIds.length });
   useLayoutEffect(() => {
     const element = scroller.current;
-    const before = previousFirst.current;
-    previousFirst.current = { id: firstId, count: turnIds.length };
-    if (!element || before.id === undefined || firstId === before.id || pinned.current) return;
-    const added = turnIds.indexOf(before.id);
-    if (added <= 0) return;
-    element.scrollTop += sizes.slice(0, added).reduce((sum, size) => sum + size, 0);
-  }, [firstId, turnIds, sizes]);
-
-  // New output moves the view to the end while the person has not scrolled up to read.
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    // New output moves the view to the end while the person has not scrolled up to read.
+    if (pinned.current) {
+      element.scrollTop = element.scrollHeight;
+      return;
+    }
+    // Turns added or measured above the anchor: the view moves by as much, so what it shows stays.
+    const held = anchor.current;
+    if (held && anchorStart !== undefined && anchorStart !== held.start) {
+      element.scrollTop += anchorStart - held.start;
+      held.start = anchorStart;
+    }
   });
 
   const onScroll = useCallback(() => {
     const element = scroller.current;
     if (!element) return;
+    const scrollTop = element.scrollTop;
     // Follow new output only while the person has not scrolled up to read.
-    pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+    pinned.current = element.scrollHeight - scrollTop - element.clientHeight < 48;
+    const { sizes: heightsNow, turnIds: ids, lead: leadNow } = model.current;
+    const at = itemAt(heightsNow, scrollTop - leadNow);
+    const id = ids[at.index];
+    anchor.current =
+      id === undefined ? undefined : { id, start: leadNow + at.offset, offset: scrollTop - leadNow - at.offset };
     // The drawn band moves in steps: a scroll within the overscan needs no new drawing.
     setView((current) =>
-      Math.abs(current.top - element.scrollTop) < REDRAW_STEP_PX && current.height === element.clientHeight
+      Math.abs(current.top - scrollTop) < REDRAW_STEP_PX && current.height === element.clientHeight
         ? current
-        : { top: element.scrollTop, height: element.clientHeight },
+        : { top: scrollTop, height: element.clientHeight },
     );
-    if (openId && olderExists && element.scrollTop < LOAD_OLDER_PX) void loadOlder(openId);
+    if (openId && olderExists && scrollTop < LOAD_OLDER_PX) void loadOlder(openId);
   }, [openId, olderExists, loadOlder]);
 
-  // The first drawing takes the real height of the region.
+  // The first drawing takes the real height of the region; another conversation starts at its end.
   useLayoutEffect(() => {
     const element = scroller.current;
+    anchor.current = undefined;
+    pinned.current = true;
     if (element) setView({ top: element.scrollTop, height: element.clientHeight });
   }, [openId]);
 
@@ -156,7 +206,11 @@ export function ChatView() {
           </div>
         ) : (
           <>
-            {olderExists && range.start === 0 && <div className="chat-older">Loading older messages…</div>}
+            {olderExists && (
+              <div className="chat-older" data-testid="chat-older">
+                {loadingOlder ? 'Loading older messages…' : 'Older messages load as you scroll up.'}
+              </div>
+            )}
             <div aria-hidden="true" style={{ height: range.before }} />
             {turnIds.slice(range.start, range.end).map((turnId) => (
               <div key={turnId} ref={observe} data-turn-id={turnId} className="chat-turn-slot">

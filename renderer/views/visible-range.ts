@@ -26,3 +26,19 @@ export function visibleRange(options: { sizes: readonly number[]; top: number; b
   for (let position = end; position < sizes.length; position += 1) after += sizes[position] as number;
   return { start, end, before, after };
 }
+
+/** Pure: where item `index` begins (the heights of the items above it). */
+export function offsetOf(sizes: readonly number[], index: number): number {
+  let offset = 0;
+  for (let position = 0; position < index && position < sizes.length; position += 1)
+    offset += sizes[position] as number;
+  return offset;
+}
+
+/** Pure: the item at `top` of the content (the last one when `top` is past the end), and where it begins. */
+export function itemAt(sizes: readonly number[], top: number): { index: number; offset: number } {
+  let offset = 0;
+  let index = 0;
+  while (index < sizes.length - 1 && offset + (sizes[index] as number) <= top) offset += sizes[index++] as number;
+  return { index, offset };
+}

@@ -77,6 +77,12 @@ export interface UiFramesEntry {
   /** From a live event's arrival on the socket to the paint after it (95th percentile, and how many events). */
   eventToPaintP95Ms: number;
   events: number;
+  /**
+   * CPU time Chromium's processes used per second of the window (ms/s), streaming and idle: what the
+   * window costs the machine, unlike frame times not lengthened by waiting for a busy CPU.
+   */
+  cpuMsPerSecond: number;
+  idleCpuMsPerSecond: number;
 }
 
 /** A conversation of many batches, seeded straight into the store: how long it takes to open, and its frames while scrolled. */
@@ -89,6 +95,8 @@ export interface UiHistoryEntry {
   scrollP95FrameMs: number;
   scrollMaxFrameMs: number;
   scrollLongFrames: number;
+  /** CPU time Chromium's processes used per second of the scroll (ms/s). */
+  scrollCpuMsPerSecond: number;
   /** Turns in the page's DOM at the end of the scroll (all of them unless the list is virtualised). */
   turnsInDom: number;
 }
@@ -125,6 +133,15 @@ export const FRAME_RECORDER = `(() => {
   };
 })()`;
 
+// Resolves once the turn has ended, told by the page's own mutations: Playwright's waiting would
+// query the page every frame, work the idle baseline does not have.
+const TURN_ENDED = `new Promise((resolve) => {
+  const ended = () => document.querySelector('[data-testid="turn"][data-status]:not([data-status="running"])');
+  if (ended()) return resolve();
+  const observer = new MutationObserver(() => { if (ended()) { observer.disconnect(); resolve(); } });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+})`;
+
 // Wraps the page's WebSocket handler: each message's arrival, then the first moment after the
 // frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its paint).
 const EVENT_TO_PAINT_RECORDER = `(() => {
@@ -144,6 +161,22 @@ const EVENT_TO_PAINT_RECORDER = `(() => {
   });
 })()`;
 
+/** Starts a count of the CPU time all of `browser`'s processes use; `perSecond()` gives ms per wall second since. */
+export async function chromiumCpu(browser: Browser): Promise<{ perSecond(): Promise<number> }> {
+  const session = await browser.newBrowserCDPSession();
+  const total = async (): Promise<number> => {
+    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { cpuTime: number }[] };
+    return processInfo.reduce((sum, process) => sum + process.cpuTime * 1000, 0);
+  };
+  const started = { cpu: await total(), at: performance.now() };
+  return {
+    async perSecond() {
+      const cpu = await total();
+      return round(((cpu - started.cpu) / (performance.now() - started.at)) * 1000);
+    },
+  };
+}
+
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1))]!;
@@ -153,9 +186,11 @@ export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-/** Builds dist/renderer with vite's own CLI when it is missing (`home-agent serve` serves it). */
+/**
+ * Builds dist/renderer with vite's own CLI (`home-agent serve` serves it): always, so the figures
+ * are of the sources as they are, never of a build left from older ones.
+ */
 export async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
-  if (existsSync(`${repositoryRoot}dist/renderer/index.html`)) return;
   const child = spawn(
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'],
@@ -211,23 +246,26 @@ async function checkBatchShown(page: Page, tools: number): Promise<void> {
 async function measureFrames(
   page: Page,
   host: RunningHost,
-): Promise<{ idle: number[]; busy: number[]; eventToPaint: number[] }> {
+  browser: Browser,
+): Promise<{ idle: number[]; busy: number[]; eventToPaint: number[]; idleCpu: number; busyCpu: number }> {
   await page.addInitScript(EVENT_TO_PAINT_RECORDER);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.evaluate(FRAME_RECORDER);
+  const idleCount = await chromiumCpu(browser);
   const idle = await page.evaluate<number[]>(`window.__uiFrames.recordFor(${IDLE_MS})`);
+  const idleCpu = await idleCount.perSecond();
   await page.getByTestId('composer-input').fill(MESSAGE);
   await page.evaluate('window.__uiFrames.start()');
+  const busyCount = await chromiumCpu(browser);
   await page.getByTestId('send-button').click();
-  await page
-    .locator('[data-testid="turn"][data-status]:not([data-status="running"])')
-    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.evaluate(TURN_ENDED);
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
+  const busyCpu = await busyCount.perSecond();
   const eventToPaint = await page.evaluate<number[]>('window.__eventToPaint');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
   if (status !== 'done') throw new Error(`the turn ended '${status}', not done`);
-  return { idle, busy, eventToPaint };
+  return { idle, busy, eventToPaint, idleCpu, busyCpu };
 }
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
@@ -251,7 +289,7 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy, eventToPaint } = await measureFrames(page, host);
+      const { idle, busy, eventToPaint, idleCpu, busyCpu } = await measureFrames(page, host, browser);
       await checkBatchShown(page, tools);
       const batch = await journalBatch(host);
       if (batch.executed !== tools)
@@ -272,6 +310,8 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
         batchWallMs: round(batch.wallMs),
         eventToPaintP95Ms: sortedPaint.length > 0 ? round(percentile(sortedPaint, 0.95)) : 0,
         events: sortedPaint.length,
+        cpuMsPerSecond: busyCpu,
+        idleCpuMsPerSecond: idleCpu,
       };
     } catch (error) {
       if (signal.aborted) throw new Error(`the UI bench was stopped: ${String(signal.reason)}`, { cause: error });

@@ -16,8 +16,8 @@ const importModbus = (from: string) =>
   `import { modbusWayIn } from '${from}modbus/modbus-way-in.ts';\nexport const y = modbusWayIn;\n`;
 
 describe('the way-in seam (docs/architecture.md)', () => {
-  it('forbids the registry, pairing, the device tools, devices/links and the host from importing a way in’s folder', async () => {
-    for (const folder of ['registry', 'pairing', 'tools', 'links'])
+  it('forbids the registry, pairing, the device tools, profiles, devices/links and the host from importing a way in’s folder', async () => {
+    for (const folder of ['registry', 'pairing', 'tools', 'links', 'profiles'])
       expect(await seamErrors(`devices/${folder}/example.ts`, importModbus('../')), folder).toHaveLength(1);
     expect(await seamErrors('host/devices/example.ts', importModbus('../../devices/'))).toHaveLength(1);
     expect(await seamErrors('host/cli/commands/example.ts', importModbus('../../../devices/'))).toHaveLength(1);

@@ -2,6 +2,8 @@ import { afterEach, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { modbusProfileFormat } from '../../../devices/modbus/modbus-profile-format.ts';
+import { profileOfFormat } from '../../../devices/profiles/profile-format.ts';
 import { resolveDeviceProfile } from '../../../devices/profiles/resolve-profile.ts';
 import type { ModbusProfile } from '../../../devices/modbus/modbus-profile-schema.ts';
 import type { DeviceProblem } from '../../../devices/registry/device-registry.ts';
@@ -33,9 +35,9 @@ function profileFile(profile: Record<string, unknown>): { file: string; profile:
     file,
     JSON.stringify({ protocol: 'modbus-rtu', kind: 'meter', model: 'TEST-1', name: 'Test meter', ...profile }),
   );
-  const resolved = resolveDeviceProfile(file);
-  if (resolved.protocol !== 'modbus-rtu') throw new Error('not read as a Modbus profile');
-  return { file, profile: resolved.profile };
+  const resolved = profileOfFormat(modbusProfileFormat, resolveDeviceProfile(file));
+  if (resolved === undefined) throw new Error('not read as a Modbus profile');
+  return { file, profile: resolved };
 }
 
 describeWithPymodbus('an Eastron SDM120 against pymodbus', () => {

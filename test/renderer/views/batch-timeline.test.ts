@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFoldedData, foldEvents } from '../../../renderer/state/fold-event.ts';
-import { computeBatchTimeline } from '../../../renderer/views/batch-timeline.ts';
+import {
+  computeBatchTimeline,
+  roundAxisMs,
+  segmentGrows,
+  segmentStyle,
+} from '../../../renderer/views/batch-timeline.ts';
 import { skeletonTurn } from '../helpers/agent-events.ts';
 
 describe('computeBatchTimeline', () => {
@@ -21,7 +26,8 @@ describe('computeBatchTimeline', () => {
     // Up to the first tool/start: call-c runs since 1102, a and b wait.
     const batch = foldEvents(emptyFoldedData, skeletonTurn().slice(0, 8)).batches.b1!;
     const timeline = computeBatchTimeline(batch, 1200);
-    expect([timeline.spanMs, timeline.nowMs]).toEqual([100, 100]);
+    // A live axis is at least 1 s long.
+    expect([timeline.spanMs, timeline.nowMs]).toEqual([1000, 100]);
     // Growing segments have no length: they end at nowMs.
     expect(timeline.bars.map((bar) => [bar.callId, bar.queued, bar.run, bar.live])).toEqual([
       ['call-a', { startMs: 0 }, undefined, false],
@@ -30,14 +36,16 @@ describe('computeBatchTimeline', () => {
     ]);
   });
 
-  it('keeps every bar the same as time passes: only the axis length and now move', () => {
+  it('keeps every bar the same as time passes: only now moves, and the axis when now reaches its round end', () => {
     // Up to call-c's tool/end (1150): call-c done, a and b running.
     const events = skeletonTurn();
     const batch = foldEvents(emptyFoldedData, events.slice(0, events.findIndex((e) => e.type === 'tool/end') + 1))
       .batches.b1!;
     const early = computeBatchTimeline(batch, 1200);
     const later = computeBatchTimeline(batch, 1700);
-    expect([early.spanMs, early.nowMs, later.spanMs, later.nowMs]).toEqual([100, 100, 600, 600]);
+    // A live axis is the next round length past now, at least 1 s: 1 s at 100 and at 600 ms, 2 s at 1.5 s.
+    expect([early.spanMs, early.nowMs, later.spanMs, later.nowMs]).toEqual([1000, 100, 1000, 600]);
+    expect(computeBatchTimeline(batch, 2600)).toMatchObject({ spanMs: 2000, nowMs: 1500 });
     expect(later.bars).toEqual(early.bars);
     expect(later.bars[2]).toMatchObject({ queued: { startMs: 0, lengthMs: 2 }, run: { startMs: 2, lengthMs: 48 } });
   });
@@ -47,7 +55,7 @@ describe('computeBatchTimeline', () => {
     const timeline = computeBatchTimeline(batch, 500);
     // Now is never before what the host already said: call-c's run starts at 2 ms and now is there too.
     expect(timeline.bars[2]?.run).toEqual({ startMs: 2 });
-    expect([timeline.spanMs, timeline.nowMs]).toEqual([2, 2]);
+    expect([timeline.spanMs, timeline.nowMs]).toEqual([1000, 2]);
   });
 
   it('draws the person’s approval wait apart from the run, at the start of the call', () => {
@@ -78,5 +86,34 @@ describe('the axis of an ended batch', () => {
       [0, 97],
       [0, 48],
     ]);
+  });
+});
+
+describe('roundAxisMs', () => {
+  it('is the smallest of 1, 2, 5 × 10ⁿ ms at least as long', () => {
+    expect([0, 1, 1.5, 2, 3, 5, 7, 10, 11, 100, 101, 600, 1000, 1001, 2500, 6000].map(roundAxisMs)).toEqual([
+      1, 1, 2, 2, 5, 5, 10, 10, 20, 100, 200, 1000, 1000, 2000, 5000, 10_000,
+    ]);
+  });
+});
+
+describe('segmentStyle', () => {
+  it('places a finished segment in percent of the axis, at least minWidth wide', () => {
+    expect(segmentStyle({ startMs: 250, lengthMs: 500 }, { spanMs: 1000, nowMs: 1000 }, '2px')).toEqual({
+      left: '25%',
+      width: 'max(50%, 2px)',
+    });
+    expect(segmentGrows({ startMs: 250, lengthMs: 500 })).toBe('');
+  });
+
+  it('gives a growing segment the room to the axis end, with how much of it has passed as its animation delay', () => {
+    // Axis 2000 ms, now at 800, the segment from 500: room 1500 ms, 300 ms of it passed.
+    expect(segmentStyle({ startMs: 500 }, { spanMs: 2000, nowMs: 800 })).toEqual({
+      left: '25%',
+      width: '75%',
+      '--grow-ms': '1500ms',
+      '--grow-delay': '-300ms',
+    });
+    expect(segmentGrows({ startMs: 500 })).toBe(' timing-grows');
   });
 });

@@ -1,0 +1,160 @@
+// @vitest-environment happy-dom
+import { takeRenders } from '../helpers/react-render-counter.ts';
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../../../renderer/api/api-client.ts';
+import { createAppStore, type AppStore } from '../../../renderer/state/create-app-store.ts';
+import { BatchPanel, ROWS_PER_FRAME } from '../../../renderer/views/batch-panel.tsx';
+import { AppStoreContext } from '../../../renderer/views/use-app-store.ts';
+import { event, skeletonTurn } from '../helpers/agent-events.ts';
+import { MemoryStorage } from '../helpers/memory-storage.ts';
+
+(globalThis as Record<string, unknown>).IS_REACT_ACT_ENVIRONMENT = true;
+
+// A batch panel reads only the store: no call reaches the host here.
+const noHost = new Proxy({} as ApiClient, {
+  get: (_target, name) => () => {
+    throw new Error(`the batch panel called the API (${String(name)})`);
+  },
+});
+
+let store: AppStore;
+let root: Root;
+
+/** The skeleton turn up to its three tool/start events: one parallel batch, every call running. */
+function runningBatch(): void {
+  const events = skeletonTurn();
+  store.getState().applyEvents(
+    events.slice(
+      0,
+      events.findIndex((entry) => entry.type === 'tool/end'),
+    ),
+  );
+}
+
+/** Which rows (by call id) and panels were drawn since the last look. */
+function drawn(): { rows: string[]; panels: number } {
+  const renders = takeRenders();
+  return {
+    rows: renders
+      .filter((render) => render.name === 'ToolRowBody')
+      .map((render) => (render.props.row as { callId: string }).callId)
+      .sort(),
+    panels: renders.filter((render) => render.name === 'BatchPanelBody').length,
+  };
+}
+
+beforeEach(async () => {
+  store = createAppStore({ api: noHost, storage: { local: new MemoryStorage(), session: new MemoryStorage() } });
+  runningBatch();
+  root = createRoot(document.body.appendChild(document.createElement('div')));
+  await act(async () => {
+    root.render(
+      createElement(AppStoreContext.Provider, { value: store }, createElement(BatchPanel, { batchId: 'b1' })),
+    );
+  });
+});
+
+afterEach(async () => {
+  await act(async () => root.unmount());
+});
+
+describe('a batch panel draws again only what changed', () => {
+  it('draws every row once when it appears', () => {
+    expect(drawn()).toEqual({ rows: ['call-a', 'call-b', 'call-c'], panels: 1 });
+  });
+
+  it('draws only the row whose call ended, not the rows whose calls did not change', async () => {
+    takeRenders();
+    await act(async () => {
+      store.getState().applyEvents([
+        event({
+          type: 'tool/end',
+          at: 1150,
+          batchId: 'b1',
+          callId: 'call-c',
+          name: 'thermometer__read',
+          index: 2,
+          ok: true,
+          result: { celsius: 21 },
+          queuedMs: 2,
+          runMs: 48,
+          startedAt: 1102,
+          endedAt: 1150,
+        }),
+      ]);
+    });
+    expect(drawn()).toEqual({ rows: ['call-c'], panels: 1 });
+    // The row shows the call's end: it was really drawn from the new record.
+    expect(document.querySelector('[data-call-id="call-c"]')?.getAttribute('data-status')).toBe('done');
+  });
+
+  it('draws nothing for an event that changes nothing it shows, or another batch', async () => {
+    takeRenders();
+    await act(async () => {
+      store
+        .getState()
+        .applyEvents([
+          event({ type: 'step/start', at: 1200, step: 1 }),
+          event({ type: 'batch/open', at: 1201, step: 1, batchId: 'b2', conversationId: 'c2', turnId: 't2' }),
+        ]);
+    });
+    expect(drawn()).toEqual({ rows: [], panels: 0 });
+  });
+});
+
+describe('a large batch', () => {
+  it('adds its rows a frame at a time, each row drawn once', async () => {
+    const calls = Array.from({ length: 40 }, (_, index) => ({
+      index,
+      callId: `big-${index}`,
+      name: 'lamp__get',
+      args: { device_id: 'lamp-1' },
+    }));
+    const where = { conversationId: 'c9', turnId: 't9' };
+    store.getState().applyEvents([
+      event({ ...where, type: 'batch/open', at: 2000, step: 1, batchId: 'b9' }),
+      event({
+        ...where,
+        type: 'batch/start',
+        at: 2001,
+        step: 1,
+        batchId: 'b9',
+        mode: 'parallel',
+        reason: 'x',
+        calls,
+      }),
+    ]);
+    // The frames are the test's to run: each runs what was asked of it, as the browser's would.
+    const asked: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => asked.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => delete asked[id - 1]);
+    const nextFrame = () =>
+      act(async () => {
+        for (const callback of asked.splice(0)) callback?.(performance.now());
+      });
+    const big = createRoot(document.body.appendChild(document.createElement('div')));
+    try {
+      takeRenders();
+      await act(async () => {
+        big.render(
+          createElement(AppStoreContext.Provider, { value: store }, createElement(BatchPanel, { batchId: 'b9' })),
+        );
+      });
+      const first = drawn().rows;
+      await nextFrame();
+      const second = drawn().rows;
+      await nextFrame();
+      const third = drawn().rows;
+      await nextFrame();
+      // 40 rows at 16 a frame: 16, then 16 more, then the last 8, then nothing.
+      expect([first.length, second.length, third.length, drawn().rows.length]).toEqual([ROWS_PER_FRAME, 16, 8, 0]);
+      expect(new Set([...first, ...second, ...third]).size).toBe(40);
+      expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(40);
+    } finally {
+      await act(async () => big.unmount());
+      vi.unstubAllGlobals();
+    }
+  });
+});
