@@ -1,4 +1,5 @@
 import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
+import type { DeviceGrant } from '../registry/device-grant.ts';
 import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /**
@@ -23,6 +24,11 @@ export interface DeviceLink {
   onStatus(listener: (status: SessionStatus) => void): () => void;
   onEvent(listener: (event: EventFrame) => void): () => void;
   onProblem(listener: (problem: FrameProblem) => void): () => void;
+  /**
+   * Optional: told what the person granted on this device, when it is attached and at each change,
+   * for a link whose far end enforces grants too (a bridge refuses what its host has not granted).
+   */
+  grantChanged?(grant: DeviceGrant): void;
   /** Stops reconnecting, fails what is pending, lets go of the port. */
   dispose(): Promise<void>;
 }

@@ -379,7 +379,11 @@ export class MqttBroker {
     });
     this.client = client;
     return new Promise<void>((resolve) => {
-      client.on('connect', () => void this.onConnected(client));
+      client.on('connect', () => {
+        // Small messages go out at once: with Nagle on, a reply waits for the broker's delayed ACK (~40 ms a hop).
+        (client.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
+        void this.onConnected(client);
+      });
       client.on('message', (topic, payload, packet) => {
         const { subscriptionIdentifier, ...properties } = packet.properties ?? {};
         this.deliver(

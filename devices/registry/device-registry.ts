@@ -308,6 +308,7 @@ export class DeviceRegistry {
       compared: undefined,
     };
     session.start();
+    session.grantChanged?.(entry.grant);
     if (waitMs > 0) {
       try {
         const hello = await session.whenOnline({ timeoutMs: waitMs, signal: options.signal });
@@ -381,7 +382,9 @@ export class DeviceRegistry {
 
   /** Replaces what the agent may use on a device. */
   setGrant(id: string, grant: DeviceGrant): void {
-    this.mutable(id).grant = grant;
+    const entry = this.mutable(id);
+    entry.grant = grant;
+    entry.session.grantChanged?.(grant);
     this.changeListeners.emit(undefined);
   }
 

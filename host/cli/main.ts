@@ -29,6 +29,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     help: async () => (await import('./commands/mcp-command.ts')).MCP_HELP,
     run: async () => (await import('./commands/mcp-command.ts')).runMcpCommand,
   },
+  bridge: {
+    help: async () => (await import('./commands/bridge-command.ts')).BRIDGE_HELP,
+    run: async () => (await import('./commands/bridge-command.ts')).runBridgeCommand,
+  },
   sim: {
     help: async () => (await import('./commands/sim-help.ts')).SIM_HELP,
     run: async () => (await import('./commands/sim-command.ts')).runSimCommand,

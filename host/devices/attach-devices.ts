@@ -10,6 +10,7 @@ import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import { createDeviceLayer, createDeviceRegistry } from './create-device-layer.ts';
+import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 
 /** A device named on the command line: its port, for a device that does not speak our protocol its profile, and its way in's options. */
 export interface DeviceToAttach {
@@ -24,10 +25,9 @@ export interface DeviceToAttach {
 export const DEMO_DEVICE_KINDS: readonly SimulatedKind[] = ['lamp', 'lamp', 'thermometer', 'display'];
 
 /**
- * Attaches the devices a run was started with: `--sim` (behind socat pseudo-terminals and the real
- * serialport binding when socat is installed, else in-process) and each `--device PATH`. Devices
- * named on the command line are granted all their tools for the run: naming them is the consent.
- * Then the paired devices of the store, kept true to it for the run's whole life (see createDeviceLayer).
+ * Attaches the devices a run was started with (attachCommandLineDevices: `--sim`, each `--device
+ * PATH`, granted all their tools for the run). Then the paired devices of the store, kept true to
+ * it for the run's whole life (see createDeviceLayer).
  */
 export async function attachDevices(options: {
   sim: boolean;
@@ -53,7 +53,38 @@ export async function attachDevices(options: {
     ...(options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
   });
+  const close = await attachCommandLineDevices(registry, options);
+  return createDeviceLayer({
+    registry,
+    close,
+    ...(options.pairingStore ? { pairingStore: options.pairingStore } : {}),
+    ...(options.standingApprovals ? { standingApprovals: options.standingApprovals } : {}),
+    ...(options.dataVersion ? { dataVersion: options.dataVersion } : {}),
+    ...(options.storePollMs !== undefined ? { storePollMs: options.storePollMs } : {}),
+    log: options.log,
+  });
+}
+
+/**
+ * Attaches to `registry` the devices a command line names: `--sim` (behind socat pseudo-terminals and
+ * the real serialport binding when socat is installed, else in-process) and each `--device PATH`, all
+ * granted every tool (naming them is the consent). Returns what closes the simulators; on failure
+ * disposes the registry, closes what it started and rethrows.
+ */
+export async function attachCommandLineDevices(
+  registry: DeviceRegistry,
+  options: {
+    sim: boolean;
+    simLatencyMs?: number;
+    devices: readonly DeviceToAttach[];
+    log: (line: string) => void;
+    signal: AbortSignal;
+  },
+): Promise<() => Promise<void>> {
   const owners: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const owner of owners) await owner();
+  };
   try {
     if (options.sim) {
       const latencyMs = options.simLatencyMs ?? 250;
@@ -86,18 +117,8 @@ export async function attachDevices(options: {
     }
   } catch (error) {
     await registry.dispose();
-    for (const close of owners) await close();
+    await close();
     throw error;
   }
-  return createDeviceLayer({
-    registry,
-    close: async () => {
-      for (const close of owners) await close();
-    },
-    ...(options.pairingStore ? { pairingStore: options.pairingStore } : {}),
-    ...(options.standingApprovals ? { standingApprovals: options.standingApprovals } : {}),
-    ...(options.dataVersion ? { dataVersion: options.dataVersion } : {}),
-    ...(options.storePollMs !== undefined ? { storePollMs: options.storePollMs } : {}),
-    log: options.log,
-  });
+  return close;
 }

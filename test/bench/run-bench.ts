@@ -49,6 +49,8 @@ interface BenchReport {
   mcp?: unknown;
   /** Call 0's content_block_stop → its tool/start, and the turn's wall time, early start on vs off; or `{ failed }`. */
   firstTool?: unknown;
+  /** A call through Mosquitto and a bridge beside a local port, four bridged devices parallel vs serial, discovering 100; or `{ skipped }`/`{ failed }`. */
+  mqtt?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -155,6 +157,21 @@ async function firstToolEntry(): Promise<unknown> {
   try {
     const { benchFirstTool } = await import('./first-tool-bench.ts');
     return await benchFirstTool({ signal: AbortSignal.timeout(BENCH_TIMEOUT_MS) });
+  } catch (error) {
+    return { failed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** The MQTT bench needs Mosquitto and socat; without them it is skipped with the apt-get line. */
+async function mqttEntry(): Promise<unknown> {
+  try {
+    const { mosquittoMissing } = await import('../helpers/mosquitto.ts');
+    const missing =
+      mosquittoMissing() ??
+      (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0 ? 'socat is not installed' : undefined);
+    if (missing) return { skipped: missing };
+    const { benchMqtt } = await import('./mqtt-bench.ts');
+    return await benchMqtt();
   } catch (error) {
     return { failed: (error as Error)?.message ?? String(error) };
   }
@@ -275,6 +292,7 @@ function table(report: BenchReport): string {
   if (report.context !== undefined) lines.push('', contextLine(report.context));
   if (report.mcp !== undefined) lines.push('', mcpLine(report.mcp));
   if (report.firstTool !== undefined) lines.push('', firstToolLine(report.firstTool));
+  if (report.mqtt !== undefined) lines.push('', `MQTT: ${JSON.stringify(report.mqtt)}`);
   return lines.join('\n');
 }
 
@@ -325,6 +343,9 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   },
   firstTool: async (report) => {
     report.firstTool = await firstToolEntry();
+  },
+  mqtt: async (report) => {
+    report.mqtt = await mqttEntry();
   },
 };
 

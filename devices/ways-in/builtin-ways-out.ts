@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { WayOut, WayOutNames } from '../links/way-out.ts';
+import { bridgeNames, bridgeWayOut } from '../mqtt/bridged/bridge-way-out.ts';
+
+const brokerSettingsSchema = z.object({
+  mqttUrl: z.string(),
+  mqttPasswordEnv: z.string().optional(),
+  mqttTopicPrefix: z.string(),
+  mqttMaxMessageBytes: z.number().int().positive(),
+});
+
+/** What help says of the ways out's settings on `home-agent bridge` (the flags come from the settings table). */
+export const WAY_OUT_HELP = {
+  /** The part of the usage line that names where the devices go. */
+  usage: '--mqtt URL [--mqtt-password-env VAR]',
+  /** The same with example values, and what they say. */
+  example: {
+    flags: '--mqtt mqtt://cellar@broker.local:1883 --mqtt-password-env BROKER_PASSWORD',
+    text: 'through the broker broker.local as user cellar, the password from $BROKER_PASSWORD',
+  },
+  /** What a bridge needs when none is configured. */
+  missing: 'a broker to publish on: --mqtt mqtt://USER@HOST:PORT (the password from --mqtt-password-env VAR)',
+} as const;
+
+/**
+ * The way out the host's settings configure (the keys of its WAY_IN_SETTING_KEYS, defaults filled in) (a broker URL given): how `home-agent bridge` offers this
+ * machine's devices; undefined when none is configured. Throws naming what is wrong in them.
+ */
+export function configuredWayOut(settings: Readonly<Record<string, unknown>>): WayOut | undefined {
+  if (settings.mqttUrl === undefined) return undefined;
+  const read = brokerSettingsSchema.parse(settings);
+  return bridgeWayOut({
+    url: read.mqttUrl,
+    passwordEnv: read.mqttPasswordEnv,
+    topicPrefix: read.mqttTopicPrefix,
+    maxMessageBytes: read.mqttMaxMessageBytes,
+  });
+}
+
+/** How bridges are named and paired (`home-agent bridge --pairing-code` needs no connection). */
+export function wayOutNames(): WayOutNames {
+  return bridgeNames;
+}

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './run-cli.ts';
+
+/** A running bridge process and what it printed. */
+export interface BridgeProcess {
+  /** `ID KIND PATH` per device it offers. */
+  devices: { id: string; kind: string; path: string }[];
+  pairingCode: string;
+  pid: number;
+  /** Resolves with all it printed on stderr once that matches `pattern` (counting from `after` characters). */
+  stderrWhen(pattern: RegExp, after?: number): Promise<string>;
+  /** What it printed on stderr so far. */
+  stderr(): string;
+  /** SIGTERM: a clean stop (it says offline itself). */
+  stop(): Promise<void>;
+  /** SIGKILL: the broker publishes its last will. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Runs `home-agent bridge` as its own process (`args` after `bridge`, `env` added to this process's) and
+ * resolves once it printed its devices and its pairing code.
+ */
+export function startBridgeProcess(options: { args: string[]; env?: NodeJS.ProcessEnv }): Promise<BridgeProcess> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'bridge', ...options.args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  const devices: BridgeProcess['devices'] = [];
+  const waiters = new Set<() => void>();
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const wake of [...waiters]) wake();
+    });
+    child.on('close', (code) => reject(new Error(`home-agent bridge exited (${code}) before it was ready: ${stderr}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const lines = stdout.split('\n');
+      for (const line of lines.slice(0, -1)) {
+        const code = /^pairing code: (\S+)$/.exec(line)?.[1];
+        if (code === undefined) continue;
+        for (const deviceLine of lines.slice(0, lines.indexOf(line))) {
+          const [id, kind, devicePath] = deviceLine.split(' ');
+          if (id && kind && devicePath) devices.push({ id, kind, path: devicePath });
+        }
+        resolve({
+          devices,
+          pairingCode: code,
+          pid: child.pid!,
+          stderr: () => stderr,
+          stderrWhen: (pattern, after = 0) =>
+            new Promise((resolveText) => {
+              const check = (): void => {
+                if (!pattern.test(stderr.slice(after))) return;
+                waiters.delete(check);
+                resolveText(stderr);
+              };
+              waiters.add(check);
+              check();
+            }),
+          stop: () => end('SIGTERM'),
+          kill: () => end('SIGKILL'),
+        });
+        return;
+      }
+    });
+  });
+}

@@ -1,0 +1,147 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
+import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
+import { startBridgeProcess, type BridgeProcess } from '../../helpers/start-bridge-process.ts';
+
+const missing =
+  mosquittoMissing() ??
+  (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0
+    ? 'socat is missing: apt-get install socat'
+    : undefined);
+const ENV = { BRIDGE_PW: TEST_USERS.bridge.password, HOST_PW: TEST_USERS.host.password };
+const LAMPS = ['lamp-1', 'lamp-2', 'lamp-3', 'lamp-4'];
+
+describe.skipIf(missing !== undefined)(
+  `a host pairs and uses a bridge's devices${missing ? ` (${missing})` : ''}`,
+  () => {
+    let mosquitto: Mosquitto;
+    let sim: SimProcess;
+    let bridge: BridgeProcess;
+    const hostDir = mkdtempSync(path.join(tmpdir(), 'home-agent-bridge-host-'));
+    const piDir = mkdtempSync(path.join(tmpdir(), 'home-agent-bridge-pi-'));
+    const broker = (): string[] => ['--mqtt', mosquitto.url('host'), '--mqtt-password-env', 'HOST_PW'];
+
+    beforeAll(async () => {
+      mosquitto = await startMosquitto();
+      sim = await startSimProcess({ kinds: ['lamp', 'lamp', 'lamp', 'lamp'], latencyMs: 300 });
+      bridge = await startBridgeProcess({
+        args: [
+          '--mqtt',
+          mosquitto.url('bridge'),
+          '--mqtt-password-env',
+          'BRIDGE_PW',
+          '--name',
+          'cellar',
+          '--data-dir',
+          piDir,
+          ...sim.devices.flatMap((device) => ['--device', device.path]),
+        ],
+        env: ENV,
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await bridge?.stop();
+      await sim?.stop();
+      await mosquitto?.stop();
+    });
+
+    it('scans the bridged devices, pairs each device with a code the bridge made, and runs a batch over four in parallel', async () => {
+      const scanned = await runCli(['devices', 'scan', ...broker()], { env: ENV });
+      expect(scanned.code).toBe(0);
+      expect(scanned.stdout.split('\n').filter((line) => line.startsWith('mqtt:cellar/'))).toEqual(
+        LAMPS.map((lamp) => `mqtt:cellar/${lamp}\tmqtt\tcellar.${lamp}\tlamp\tSimLamp 1\tonline`),
+      );
+
+      const first = await runCli(
+        [
+          'devices',
+          'pair',
+          'mqtt:cellar/lamp-1',
+          ...broker(),
+          '--code',
+          bridge.pairingCode,
+          '--yes',
+          '--data-dir',
+          hostDir,
+        ],
+        { env: ENV },
+      );
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain('Paired cellar.lamp-1');
+      // A process of its own holds no pairing with the bridge yet: it needs a code, and that one is used up.
+      const without = await runCli(
+        ['devices', 'pair', 'mqtt:cellar/lamp-2', ...broker(), '--yes', '--data-dir', hostDir],
+        {
+          env: ENV,
+        },
+      );
+      expect(without.code).toBe(1);
+      expect(without.stderr).toContain('the bridge cellar needs its pairing code: add --code CODE');
+      const used = await runCli(
+        [
+          'devices',
+          'pair',
+          'mqtt:cellar/lamp-2',
+          ...broker(),
+          '--code',
+          bridge.pairingCode,
+          '--yes',
+          '--data-dir',
+          hostDir,
+        ],
+        { env: ENV },
+      );
+      expect(used.code).toBe(1);
+      expect(used.stderr).toContain('no pairing code is pending on this bridge');
+      for (const lamp of LAMPS.slice(1)) {
+        const made = await runCli(['bridge', '--pairing-code', '--name', 'cellar', '--data-dir', piDir]);
+        const code = /^pairing code: (\S+)$/m.exec(made.stdout)?.[1] ?? '';
+        const next = await runCli(
+          ['devices', 'pair', `mqtt:cellar/${lamp}`, ...broker(), '--code', code, '--yes', '--data-dir', hostDir],
+          { env: ENV },
+        );
+        expect(next.code, next.stderr).toBe(0);
+      }
+      for (const lamp of LAMPS) {
+        const granted = await runCli(['devices', 'grant', `cellar.${lamp}`, '--all', '--data-dir', hostDir]);
+        expect(granted.code, granted.stderr).toBe(0);
+      }
+      // Neither the code nor the broker password is kept anywhere in the host's data folder.
+      for (const file of readdirSync(hostDir)) {
+        const bytes = readFileSync(path.join(hostDir, file));
+        expect(bytes.includes(Buffer.from(bridge.pairingCode)), file).toBe(false);
+        expect(bytes.includes(Buffer.from(TEST_USERS.host.password)), file).toBe(false);
+      }
+
+      const script = path.join(hostDir, 'script.json');
+      writeFileSync(
+        script,
+        JSON.stringify({
+          replies: [
+            {
+              toolCalls: LAMPS.map((lamp) => ({ name: 'lamp__set', args: { device_id: `cellar.${lamp}`, on: true } })),
+            },
+            { text: 'All four are on.' },
+          ],
+        }),
+      );
+      const asked = await askScripted(
+        { script, dataDir: hostDir, args: broker(), env: ENV },
+        'turn on the cellar lamps',
+      );
+      expect(asked.code, asked.stderr).toBe(0);
+      const events = jsonLines(asked.stdout);
+      const batch = events.find((event) => event.type === 'batch/start');
+      expect(batch).toMatchObject({ mode: 'parallel' });
+      const ends = events.filter((event) => event.type === 'tool/end');
+      expect(ends).toHaveLength(4);
+      for (const end of ends) expect(end).toMatchObject({ ok: true });
+      for (const lamp of LAMPS) await sim.waitForState(lamp, (state) => state.on === true);
+    }, 180_000);
+  },
+);
