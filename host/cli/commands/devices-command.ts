@@ -98,7 +98,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
     args: argv,
     options: {
       'data-dir': { type: 'string' },
-      // Where devices are reached besides their own ports (`--mqtt URL`): the settings of the ways in.
+      // Where devices are reached besides their own ports (a broker's URL): the settings of the ways in.
       ...Object.fromEntries(WAY_IN_SETTING_KEYS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
       code: { type: 'string' },
       alias: { type: 'string' },
@@ -342,7 +342,7 @@ function pairingCodeOf(text: string | undefined): string | undefined {
 }
 
 /**
- * `devices scan --mqtt URL`: the devices the ways in that look by themselves find (behind a broker),
+ * `devices scan` with a broker's URL: the devices the ways in that look by themselves find (behind a broker),
  * one tab-separated line each (PATH, SOURCE, ID, KIND, MODEL, STATE), the legend on stderr.
  */
 async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliIo): Promise<number> {
@@ -365,9 +365,10 @@ async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliI
   }
 }
 
-/** `--mqtt URL [--mqtt-password-env VAR]`, from the settings table. */
+/** The broker's URL and password-variable flags (`--FLAG URL [--FLAG VAR]`), from the settings table. */
 function flagUsage(): string {
-  return `--${settingsTable.mqttUrl.flag} URL [--${settingsTable.mqttPasswordEnv.flag} VAR]`;
+  const [urlKey, passwordKey] = WAY_IN_SETTING_KEYS;
+  return `--${settingsTable[urlKey].flag} URL [--${settingsTable[passwordKey].flag} VAR]`;
 }
 
 /** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */
