@@ -10,7 +10,8 @@ import {
 /**
  * Publishes one call's request at QoS 1 and says what became of it, as a device call's outcome needs:
  * `onSent` runs on the broker's PUBACK (from then on the device may act on it, so a call lost later is
- * `unknown`); a publish that got no PUBACK rejects `device_offline` without `onSent` (`not_sent`); one
+ * `unknown`); a publish written but never acknowledged also runs `onSent` (the broker may have passed it
+ * on) and rejects `device_offline`; one never written rejects `device_offline` without it (`not_sent`); one
  * the broker refused (0x87: its ACL denies this topic) rejects `unauthorized`, any other refusal `failed`.
  */
 export async function publishCall(options: {
@@ -35,6 +36,16 @@ export async function publishCall(options: {
     }));
   } catch (error) {
     if (!(error instanceof MqttPublishError)) throw error;
+    // Written but not acknowledged: the broker may have passed it on before the connection went, so
+    // the device may have acted (outcome unknown); only a request that never left is not sent.
+    if (error.written) {
+      options.onSent?.();
+      throw new ToolError({
+        reason: 'device_offline',
+        detail: `${deviceId}: the request left but the broker did not acknowledge it (${error.message}); it may have acted`,
+        hint: "check the device's state before trying again",
+      });
+    }
     throw new ToolError({
       reason: 'device_offline',
       detail: `${deviceId}: the request was not sent (${error.message})`,

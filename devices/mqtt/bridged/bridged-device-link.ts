@@ -42,7 +42,7 @@ const BRIDGE_REASONS = new Set<ToolErrorReason>([
 /**
  * The host's link to one bridged device: online while its bridge says it is (retained availability,
  * `offline` by its last will) and it answered a signed hello; each call a signed request with an MQTT 5
- * response topic and correlation data, sent (`onSent`) once the broker acknowledged it, answered by a
+ * response topic and correlation data, sent (`onSent`) once written to the broker, answered by a
  * response signed with the pairing's key and bound to that request. When the bridge or the broker
  * drops, the link goes offline and its pending calls end `device_offline`. It tells the bridge its
  * grants, signed, and waits for that before a call. Events come signed for this host only.
@@ -215,7 +215,7 @@ export class BridgedDeviceLink extends DeviceLinkBase {
     }
   }
 
-  /** Sends one signed request (publishCall: `onSent` on the PUBACK) and waits for its signed answer. */
+  /** Sends one signed request (publishCall: `onSent` once written) and waits for its signed answer. */
   private async request(
     body: RequestBody,
     options: { timeoutMs: number; signal?: AbortSignal | undefined; onSent?: (() => void) | undefined },

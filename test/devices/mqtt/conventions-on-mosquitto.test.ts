@@ -187,6 +187,8 @@ describe.skipIf(missing !== undefined)(`convention devices on Mosquitto${missing
 
       await device.crash();
       await waitForStatus(plug, 'offline');
+      // The link may hear the will on its own subscription first: the family's copy comes before the marker.
+      await broker.sync(SYNC_TOPIC, { timeoutMs: 10_000 });
       expect(family.found().map((found) => found.online)).toEqual([false]);
       expect(await call(plug, 'set', { on: false })).toMatchObject({
         ok: false,
