@@ -18,6 +18,11 @@ export interface LinkRequest {
    * way in whose devices ask for one; never kept: what pairing keeps is what the probe returns as options.
    */
   pairingCode?: string;
+  /**
+   * The other pairings of this way in (their paths and kept options), for a probe that may reuse what
+   * one of them agreed (a second device behind a bridge already paired needs no new code).
+   */
+  pairedBeside?: readonly { path: string; options: WayInOptions }[];
 }
 
 /** What a probe found, granting nothing: the hello, the options as they will be kept (defaults filled in), more to show. */

@@ -68,6 +68,8 @@ export interface MqttDeviceFamily {
   pair?(request: {
     path: string;
     code: string | undefined;
+    /** What the other pairings of this family kept (their paths), so one agreement serves a bridge's every device. */
+    beside?: readonly { path: string; kept: WayInOptions }[];
     broker: MqttBroker;
     signal: AbortSignal;
   }): Promise<WayInOptions | undefined>;

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { DeviceLink } from '../links/device-link.ts';
 import type { LinkDefaults } from '../links/session-types.ts';
-import type { LinkRequest, ProbeResult, ScannedDevice, WayIn, WayInConnections } from '../links/way-in.ts';
+import type {
+  LinkRequest,
+  ProbeResult,
+  ScannedDevice,
+  WayIn,
+  WayInConnections,
+  WayInOptions,
+} from '../links/way-in.ts';
 import { MqttBroker } from './mqtt-broker.ts';
 import {
   MQTT_SOURCE_MEANINGS,
@@ -140,6 +147,12 @@ class MqttConnections implements WayInConnections {
       ? await family.pair({
           path: request.path,
           code: request.pairingCode,
+          beside: (request.pairedBeside ?? []).flatMap((other) => {
+            const kept = other.options.pairing;
+            return typeof kept === 'object' && kept !== null && other.path.startsWith(`${family.source}:`)
+              ? [{ path: other.path, kept: kept as WayInOptions }]
+              : [];
+          }),
           broker: this.broker,
           signal: options.signal ?? AbortSignal.timeout(options.timeoutMs),
         })

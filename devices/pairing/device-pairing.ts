@@ -105,6 +105,7 @@ export class DevicePairing {
       timeoutMs: options.timeoutMs ?? 3000,
       signal: options.signal,
       pairingCode: options.code,
+      paired: this.options.store.list(),
     });
     return {
       path: options.path,

@@ -236,7 +236,13 @@ export class DeviceRegistry {
   async probe(
     path: string,
     request: WayInRequest,
-    options: { timeoutMs: number; signal?: AbortSignal | undefined; pairingCode?: string | undefined },
+    options: {
+      timeoutMs: number;
+      signal?: AbortSignal | undefined;
+      pairingCode?: string | undefined;
+      /** Every stored pairing (path, way in, kept options): those of the same way in reach its probe. */
+      paired?: readonly { path: string; wayIn: string; options?: WayInOptions | undefined }[];
+    },
   ): Promise<ProbeResult & { wayIn: string }> {
     const way = this.wayInFor(request, path);
     const wayInOptions = request.wayInOptions ?? {};
@@ -248,6 +254,9 @@ export class DeviceRegistry {
         ...(request.profile ? { profile: request.profile } : {}),
         options: wayInOptions,
         ...(options.pairingCode !== undefined ? { pairingCode: options.pairingCode } : {}),
+        pairedBeside: (options.paired ?? [])
+          .filter((other) => other.wayIn === way.kind && other.path !== path)
+          .map((other) => ({ path: other.path, options: other.options ?? {} })),
       },
       { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
     );

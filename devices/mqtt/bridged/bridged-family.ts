@@ -116,13 +116,20 @@ class BridgedFamily implements MqttDeviceFamily {
   async pair(request: {
     path: string;
     code: string | undefined;
+    beside?: readonly { path: string; kept: WayInOptions }[];
     broker: MqttBroker;
     signal: AbortSignal;
   }): Promise<WayInOptions> {
     const address = parseBridgedPath(request.path);
     if (address === undefined) throw new Error(`${request.path} is not a bridged device's path (mqtt:BRIDGE/ID)`);
     if (request.code === undefined) {
-      const held = this.pairings.get(address.bridge);
+      // A pairing with this bridge made before (by this process, or kept with another of its devices).
+      const held =
+        this.pairings.get(address.bridge) ??
+        (request.beside ?? [])
+          .filter((other) => parseBridgedPath(other.path)?.bridge === address.bridge)
+          .map((other) => this.pairingFrom(other.kept))
+          .find((pairing) => pairing !== undefined);
       if (held === undefined)
         throw new Error(
           `the bridge ${address.bridge} needs its pairing code: add --code CODE (the bridge prints it when it starts; \`home-agent bridge --pairing-code\` on its machine makes a new one)`,
