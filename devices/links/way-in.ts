@@ -56,7 +56,7 @@ export interface WayIn {
    * absolute or looked for on disk. Absent: its paths are files (ports).
    */
   readonly namesItsPaths?: boolean;
-  /** For the legend of a scan: what each SOURCE its scan lists means (`z2m: a Zigbee2MQTT device`). */
+  /** For the legend of a scan: what each SOURCE its scan lists means (`SOURCE: what it is`). */
   readonly sourceMeanings?: Readonly<Record<string, string>>;
   /** What `--help` says of it; absent for a way in with no options a person types. */
   readonly help?: WayInHelp;

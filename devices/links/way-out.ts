@@ -6,7 +6,7 @@ import type { DeviceRegistry } from '../registry/device-registry.ts';
  * where the list of ways out is made.
  */
 export interface WayOut extends WayOutNames {
-  /** For messages: what the devices are offered through (`the broker mqtt://…`). */
+  /** For messages: what the devices are offered through (`the broker at HOST:PORT`). */
   readonly label: string;
   /** Offers `registry`'s devices as bridge `name` until closed; rejects when it cannot reach its peer in time. */
   open(options: OpenWayOutOptions): Promise<OpenWayOut>;

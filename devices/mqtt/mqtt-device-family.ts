@@ -27,6 +27,12 @@ export interface FoundMqttDevice {
 }
 
 /** What every family of one way in shares: where its own topics live and how large a message may be. */
+/**
+ * The most devices one family keeps found: a peer on the broker may announce without end, so
+ * announcements of new devices past it are ignored (a bridged description: refused as malformed).
+ */
+export const MAX_FOUND_DEVICES = 1000;
+
 export interface MqttFamilyContext {
   /** The first level of Home Agent's own topics (`home-agent`, setting `mqttTopicPrefix`). */
   topicPrefix: string;

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import type { DeviceLink } from '../../links/device-link.ts';
 import type { WayInOptions } from '../../links/way-in.ts';
 import type { MqttBroker, MqttListenerVerdict, MqttMessage } from '../mqtt-broker.ts';
-import type {
-  FoundMqttDevice,
-  MqttDeviceFamily,
-  MqttDeviceFamilyFactory,
-  MqttFamilyContext,
-  MqttLinkRequest,
+import {
+  MAX_FOUND_DEVICES,
+  type FoundMqttDevice,
+  type MqttDeviceFamily,
+  type MqttDeviceFamilyFactory,
+  type MqttFamilyContext,
+  type MqttLinkRequest,
 } from '../mqtt-device-family.ts';
 import { bridgeDiscoveryTopics, bridgeTopics, hostIdSchema, parseBridgeTopic } from './bridge-topics.ts';
 import { availabilitySchema, descriptionSchema, pairReplySchema, readWire, type Description } from './bridge-wire.ts';
@@ -75,6 +76,8 @@ class BridgedFamily implements MqttDeviceFamily {
       description.hello.device.id !== expected
     )
       return { malformed: `description of ${path} names another device (${description.hello.device.id})` };
+    if (!this.descriptions.has(path) && this.descriptions.size >= MAX_FOUND_DEVICES)
+      return { malformed: `description of ${path}: more than ${MAX_FOUND_DEVICES} devices announced, ignored` };
     this.descriptions.set(path, description);
     return undefined;
   }

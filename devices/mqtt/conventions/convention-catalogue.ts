@@ -1,4 +1,5 @@
 import { Emitter } from '../../../core/events/emitter.ts';
+import { MAX_FOUND_DEVICES } from '../mqtt-device-family.ts';
 import type { ConventionDevice } from './convention-device.ts';
 
 /** What a family read from one announcement: a device it offers, or the name of one it does not, and why. */
@@ -26,6 +27,8 @@ export class ConventionCatalogue {
 
   /** Keeps what one announcement says, replacing what the same key said before. */
   set(key: string, reading: ConventionReading, online = true): void {
+    // A new announcement past the budget is ignored; those kept still change.
+    if (!this.readings.has(key) && this.readings.size >= MAX_FOUND_DEVICES) return;
     this.readings.set(key, reading);
     this.online.set(key, online);
     this.changed();
