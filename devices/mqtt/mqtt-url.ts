@@ -9,7 +9,7 @@ export interface MqttAddress {
 /** A broker address and the password read from the environment, ready to connect with. */
 export interface MqttCredentials {
   address: MqttAddress;
-  /** Read from the variable `passwordEnv` names; never from a URL, a flag or the store. */
+  /** Read from the variable `passwordEnv` names, or the keychain; never from a URL, a flag or the store. */
   password?: string;
 }
 
@@ -53,15 +53,20 @@ export function parseMqttUrl(text: string): MqttAddress {
 
 /**
  * The address of `url` with the password from the environment variable named `passwordEnv` (when
- * given). Throws naming the variable when it is not a variable name, unset or empty.
+ * given), else the one the front end keeps (`keptPassword`: the desktop app's keychain), else none.
+ * Throws naming the variable when it is not a variable name, unset or empty.
  */
 export function readMqttCredentials(options: {
   url: string;
   passwordEnv?: string | undefined;
   env?: Readonly<Record<string, string | undefined>>;
+  keptPassword?: () => string | undefined;
 }): MqttCredentials {
   const address = parseMqttUrl(options.url);
-  if (options.passwordEnv === undefined || options.passwordEnv === '') return { address };
+  if (options.passwordEnv === undefined || options.passwordEnv === '') {
+    const kept = options.keptPassword?.();
+    return kept === undefined || kept === '' ? { address } : { address, password: kept };
+  }
   if (!ENV_NAME.test(options.passwordEnv))
     throw new Error(
       `the password environment variable must be a variable's name (letters, digits, _), got '${options.passwordEnv}'`,

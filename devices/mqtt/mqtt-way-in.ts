@@ -17,17 +17,12 @@ import {
   type MqttDeviceFamily,
   type MqttDeviceFamilyFactory,
 } from './mqtt-device-family.ts';
+import type { mqttSecrets, MqttBrokerSettings } from './mqtt-settings.ts';
 import { readMqttCredentials } from './mqtt-url.ts';
 import { NoBrokerLink } from './no-broker-link.ts';
 
-/** The broker the MQTT way in reaches, from the settings `mqttUrl`, `mqttPasswordEnv`, `mqttTopicPrefix`, `mqttMaxMessageBytes`. */
-export interface MqttWayInBroker {
-  url: string;
-  /** The environment variable that holds the password (never the password itself). */
-  passwordEnv?: string | undefined;
-  topicPrefix: string;
-  maxMessageBytes: number;
-}
+/** The broker the MQTT way in reaches, from its settings (mqtt-settings.ts). */
+export type MqttWayInBroker = MqttBrokerSettings;
 
 /** Options of the MQTT way in. */
 export interface MqttWayInOptions {
@@ -36,6 +31,11 @@ export interface MqttWayInOptions {
   families: readonly MqttDeviceFamilyFactory[];
   /** Where the password variable is read (default: the process's environment). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The way in's secrets the front end keeps (the desktop app's keychain), by name (mqtt-settings.ts):
+   * the broker password when no variable names it. Absent: the front end keeps none.
+   */
+  secret?: (name: keyof typeof mqttSecrets) => string | undefined;
   /** Shorter waits (tests). */
   timings?: { connectTimeoutMs?: number; reconnectIntervalMs?: number };
 }
@@ -102,6 +102,7 @@ class MqttConnections implements WayInConnections {
         url: settings.url,
         passwordEnv: settings.passwordEnv,
         ...(options.env ? { env: options.env } : {}),
+        ...(options.secret ? { keptPassword: () => options.secret?.('mqttPassword') } : {}),
       }),
       maxMessageBytes: settings.maxMessageBytes,
       ...(options.timings?.connectTimeoutMs !== undefined

@@ -3,6 +3,7 @@ import { modbusWayIn } from '../modbus/modbus-way-in.ts';
 import type { ModbusTimings } from '../modbus/modbus-buses.ts';
 import { mqttFamilies } from '../mqtt/mqtt-families.ts';
 import type { MqttDeviceFamilyFactory } from '../mqtt/mqtt-device-family.ts';
+import { mqttBrokerOf } from '../mqtt/mqtt-settings.ts';
 import { mqttWayIn, type MqttWayInBroker } from '../mqtt/mqtt-way-in.ts';
 import { serialWayIn } from '../session/serial-way-in.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
@@ -21,7 +22,14 @@ export function builtinWaysIn(
     modbus?: ModbusTimings;
     /** Replaces the serial port of the serial way in (tests). */
     connectorFor?: (path: string) => TransportConnector;
-    /** The broker devices are reached through; absent: none is configured (its paired devices stay offline, saying so). */
+    /**
+     * The host's settings: each way in reads its own (builtin-way-in-settings.ts), defaults filled in
+     * from their rows. Without a broker URL there is no broker (its paired devices stay offline, saying so).
+     */
+    settings?: Readonly<Record<string, unknown>>;
+    /** The ways in's secrets the front end keeps (the desktop app's keychain), by their declared name; absent: none. */
+    secret?: (name: string) => string | undefined;
+    /** The broker devices are reached through, instead of the one `settings` name (tests). */
     broker?: BrokerSettings | undefined;
     /** Replaces the broker's device families (tests). */
     brokerFamilies?: readonly MqttDeviceFamilyFactory[];
@@ -34,10 +42,11 @@ export function builtinWaysIn(
   return [
     modbusWayIn(options.modbus),
     mqttWayIn({
-      broker: options.broker,
+      broker: options.broker ?? mqttBrokerOf(options.settings ?? {}),
       families: options.brokerFamilies ?? mqttFamilies,
       ...(options.brokerTimings ? { timings: options.brokerTimings } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.secret ? { secret: options.secret } : {}),
     }),
     serialWayIn(options.connectorFor ? { connectorFor: options.connectorFor } : {}),
   ];

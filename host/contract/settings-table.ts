@@ -2,35 +2,18 @@ import { z } from 'zod';
 import { providerSchema } from '../../core/models/provider-defaults.ts';
 import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
 import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
+import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
+import { BUILTIN_WAY_IN_SETTINGS } from '../../devices/ways-in/builtin-way-in-settings.ts';
 
-/** How a setting is edited in the form, and how its text on a command line or in a variable is read. */
-export type SettingInputKind = 'select' | 'text' | 'textarea' | 'lines' | 'integer';
+/** How a setting is edited in the form (declared with the shape of a setting, in devices/links/way-in-setting.ts). */
+export type { SettingInputKind };
 
 /**
- * One setting, described once: its schema (written for people: its messages are what they read),
- * its form field, its command-line flag and environment variable, and when a change applies.
- * The store, the merge of flags over stored values, the CLI, Electron's start-up and the
- * renderer's form are all derived from these entries.
+ * One setting, described once: the store, the merge of flags over stored values, the CLI,
+ * Electron's start-up and the renderer's form are all derived from these entries. The ways in
+ * declare theirs with the same shape (a way in lives below the host, so the shape lives there).
  */
-export interface SettingSpec<S extends z.ZodType = z.ZodType> {
-  schema: S;
-  label: string;
-  input: SettingInputKind;
-  /** The options of a `select`. */
-  options?: readonly string[];
-  help?: string;
-  placeholder?: string;
-  /** The command-line flag that sets it for one run (`--max-steps`), without the dashes. */
-  flag: string;
-  /** The environment variable the desktop app reads at start (`HOME_AGENT_MAX_STEPS`). */
-  env: string;
-  /** `turn`: the next turn uses a new value. `start`: read when the host starts. */
-  appliesAt: 'turn' | 'start';
-  /** The value the code uses while the setting is unset (read with `settingValue`), where it has one. */
-  default?: z.output<S>;
-  /** False: a refused value is never repeated in the message (it may hold a secret, as a URL with a password does). */
-  quoteRefused?: false;
-}
+export type SettingSpec<S extends z.ZodType = z.ZodType> = SettingDeclaration<S>;
 
 function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
   return spec;
@@ -44,12 +27,6 @@ function settingWithDefault<S extends z.ZodType>(
   spec: SettingSpec<S> & { default: z.output<S> },
 ): SettingSpec<S> & { default: z.output<S> } {
   return spec;
-}
-
-/** A whole number in a range, with messages a person can act on. */
-function wholeNumber(options: { min: number; max: number; what: string }) {
-  const range = `${options.what} is a whole number from ${options.min} to ${options.max}`;
-  return z.number({ error: range }).int({ error: range }).min(options.min, range).max(options.max, range);
 }
 
 const MAX_TOOL_NAME_LENGTH = 200;
@@ -73,45 +50,6 @@ const toolOrderSchema = z
       context.addIssue({ code: 'custom', message: error.message });
     }
   });
-
-/** The defaults of the broker way in's topic prefix and message limit (256 KiB). */
-const BROKER_TOPIC_PREFIX = 'home-agent';
-const BROKER_MAX_MESSAGE_BYTES = 262_144;
-
-/**
- * A broker URL as stored: `mqtt://` or `mqtts://`, and never a password — a URL is kept in shell
- * history, process lists, logs and this store, so the password comes from a variable named beside it.
- */
-const brokerUrlSchema = z
-  .string()
-  .trim()
-  .max(2000, 'a broker URL has at most 2,000 characters')
-  .superRefine((text, context) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      context.addIssue({ code: 'custom', message: 'a broker URL: mqtt://USER@HOST:PORT (or mqtts:// for TLS)' });
-      return;
-    }
-    if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:')
-      context.addIssue({ code: 'custom', message: 'a broker URL starts with mqtt:// or mqtts://' });
-    else if (url.password !== '')
-      context.addIssue({
-        code: 'custom',
-        message:
-          'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password never goes in it. Remove it (mqtt://USER@HOST:PORT) and name the environment variable that holds it with --mqtt-password-env VAR',
-      });
-  });
-
-/** A topic prefix: one or more topic levels, no wildcards, no leading or trailing `/`. */
-const topicPrefixSchema = z
-  .string()
-  .max(100, 'a topic prefix has at most 100 characters')
-  .regex(
-    /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/,
-    'topic levels of letters, digits, _ and -, joined by / (e.g. home-agent)',
-  );
 
 /** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
 const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
@@ -321,54 +259,8 @@ export const settingsTable = {
     }),
     default: MCP_MAX_RESULT_BYTES,
   },
-  mqttUrl: setting({
-    schema: brokerUrlSchema,
-    label: 'MQTT broker',
-    input: 'text',
-    placeholder: 'mqtt://home-agent@192.168.1.10:1883',
-    help: 'The broker (Mosquitto) through which bridged devices on other machines, Zigbee2MQTT, Tasmota and Home Assistant discovery devices are reached; mqtt://USER@HOST:PORT, never with a password in it. Empty: none.',
-    flag: 'mqtt',
-    env: 'HOME_AGENT_MQTT_URL',
-    appliesAt: 'start',
-    quoteRefused: false,
-  }),
-  mqttPasswordEnv: setting({
-    schema: z
-      .string()
-      .max(200, 'a variable name has at most 200 characters')
-      .regex(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. MQTT_PASSWORD)',
-      ),
-    label: 'MQTT password variable',
-    input: 'text',
-    placeholder: 'MQTT_PASSWORD',
-    help: 'The name of the environment variable that holds the broker password. The password itself is never stored, shown or logged.',
-    flag: 'mqtt-password-env',
-    env: 'HOME_AGENT_MQTT_PASSWORD_ENV',
-    appliesAt: 'start',
-  }),
-  mqttTopicPrefix: settingWithDefault({
-    schema: topicPrefixSchema,
-    label: 'MQTT topic prefix',
-    input: 'text',
-    placeholder: BROKER_TOPIC_PREFIX,
-    help: `The first topic level(s) of Home Agent's own topics on the broker (bridges publish under it). Empty: ${BROKER_TOPIC_PREFIX}.`,
-    flag: 'mqtt-topic-prefix',
-    env: 'HOME_AGENT_MQTT_TOPIC_PREFIX',
-    appliesAt: 'start',
-    default: BROKER_TOPIC_PREFIX,
-  }),
-  mqttMaxMessageBytes: settingWithDefault({
-    schema: wholeNumber({ min: 1024, max: 8_388_608, what: 'the size of one MQTT message (bytes)' }),
-    label: 'MQTT message size limit (bytes)',
-    input: 'integer',
-    help: `Messages from the broker larger than this are counted and dropped, and none larger is sent. Empty: ${BROKER_MAX_MESSAGE_BYTES.toLocaleString('en-US')} (256 KiB).`,
-    flag: 'mqtt-max-message-bytes',
-    env: 'HOME_AGENT_MQTT_MAX_MESSAGE_BYTES',
-    appliesAt: 'start',
-    default: BROKER_MAX_MESSAGE_BYTES,
-  }),
+  // Each way in's own settings (where its peer is, how it signs in), declared in its folder.
+  ...BUILTIN_WAY_IN_SETTINGS,
 } as const;
 
 type Table = typeof settingsTable;
@@ -390,12 +282,7 @@ export const MODEL_SETTING_KEYS = [
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
 
 /** The settings that say how devices are reached besides their own ports (a broker): what `devices scan|pair` take as flags too. */
-export const WAY_IN_SETTING_KEYS = [
-  'mqttUrl',
-  'mqttPasswordEnv',
-  'mqttTopicPrefix',
-  'mqttMaxMessageBytes',
-] as const satisfies readonly SettingKey[];
+export const WAY_IN_SETTING_KEYS = Object.keys(BUILTIN_WAY_IN_SETTINGS) as (keyof typeof BUILTIN_WAY_IN_SETTINGS)[];
 
 export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
 

@@ -3,13 +3,13 @@ import { DevicePairing } from '../../devices/pairing/device-pairing.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import { DeviceRegistry, type DeviceRegistryOptions } from '../../devices/registry/device-registry.ts';
 import type { WayIn } from '../../devices/links/way-in.ts';
-import { builtinWaysIn, type BrokerSettings } from '../../devices/ways-in/builtin-ways-in.ts';
+import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 import { authorizeDeviceCall } from '../../devices/tools/authorize-device-call.ts';
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { displayChannels } from '../../devices/tools/display-channels.ts';
 import { withheldDeviceAction } from '../../devices/tools/withheld-device-action.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
-import { settingValue, type Settings } from '../contract/settings-table.ts';
+import type { Settings } from '../contract/settings-table.ts';
 import type { ApprovalTarget, StandingApprovalStore } from '../store/standing-approval-store.ts';
 import { DeviceActivity } from './device-activity.ts';
 import { DeviceAdmin } from './device-admin.ts';
@@ -20,29 +20,22 @@ import { syncedDevicesPlugin } from './synced-devices-plugin.ts';
 
 /**
  * The ways a device may connect, in the order they claim one: what the registry, the store and the
- * flags are given. `settings` say where the broker is (read at start); without them there is none.
+ * flags are given. Each way in reads its own `settings` (read at start) and may use the secrets the
+ * front end keeps (`secret`, the desktop app's keychain, by the name the way in declares).
  */
-export function deviceWaysIn(settings: Settings = {}): WayIn[] {
-  return builtinWaysIn({ broker: brokerOf(settings) });
+export function deviceWaysIn(settings: Settings = {}, secret?: (name: string) => string | undefined): WayIn[] {
+  return builtinWaysIn({ settings, ...(secret ? { secret } : {}) });
 }
 
 /** A registry that opens the ways in of `deviceWaysIn` (the only place the host names where they come from). */
 export function createDeviceRegistry(
-  options: Omit<DeviceRegistryOptions, 'waysIn'> & { settings?: Settings } = {},
+  options: Omit<DeviceRegistryOptions, 'waysIn'> & {
+    settings?: Settings;
+    secret?: (name: string) => string | undefined;
+  } = {},
 ): DeviceRegistry {
-  const { settings, ...registryOptions } = options;
-  return new DeviceRegistry({ ...registryOptions, waysIn: deviceWaysIn(settings) });
-}
-
-/** The broker the settings name, with their defaults; undefined while no broker URL is set. */
-function brokerOf(settings: Settings): BrokerSettings | undefined {
-  if (settings.mqttUrl === undefined) return undefined;
-  return {
-    url: settings.mqttUrl,
-    passwordEnv: settings.mqttPasswordEnv,
-    topicPrefix: settingValue(settings, 'mqttTopicPrefix'),
-    maxMessageBytes: settingValue(settings, 'mqttMaxMessageBytes'),
-  };
+  const { settings, secret, ...registryOptions } = options;
+  return new DeviceRegistry({ ...registryOptions, waysIn: deviceWaysIn(settings, secret) });
 }
 
 /**

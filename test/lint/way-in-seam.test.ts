@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../helpers/run-cli.ts';
 
@@ -39,5 +40,37 @@ describe('the way-in seam (docs/architecture.md)', () => {
         "import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';\nimport type { WayIn } from '../../devices/links/way-in.ts';\nexport const y: WayIn[] = builtinWaysIn();\n",
       ),
     ).toHaveLength(0);
+  });
+});
+
+/** The protocols with a way-in folder of their own (devices/<protocol>/): only it and the lists of ways in name them. */
+const PROTOCOLS = ['mqtt', 'modbus'];
+
+/**
+ * Shipped history: the migration that carried the old `modbus` column of paired_devices over to
+ * `way_in` and its options must keep naming that column, or databases from before it no longer open.
+ */
+const SHIPPED_HISTORY = ['host/store/migrations.ts'];
+
+/** Every source file (`.ts`, `.tsx`) under the app's layers, relative to the repository, with `/`. */
+function sourceFiles(): string[] {
+  return ['core', 'devices', 'host', 'electron', 'renderer'].flatMap((layer) =>
+    readdirSync(path.join(REPO_ROOT, layer), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file))
+      .map((file) => `${layer}/${file.split(path.sep).join('/')}`),
+  );
+}
+
+describe('nothing above the way-in seam names a protocol (issue 18)', () => {
+  it('finds mqtt and modbus named only in devices/<protocol>/, the lists of devices/ways-in/ and shipped migrations', () => {
+    const word = new RegExp(PROTOCOLS.join('|'), 'i');
+    const naming = sourceFiles().filter(
+      (file) =>
+        !PROTOCOLS.some((protocol) => file.startsWith(`devices/${protocol}/`)) &&
+        !file.startsWith('devices/ways-in/') &&
+        !SHIPPED_HISTORY.includes(file) &&
+        word.test(readFileSync(path.join(REPO_ROOT, file), 'utf8')),
+    );
+    expect(naming).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { formatScannedDevice, SCANNED_DEVICE_COLUMNS } from '../../../devices/li
 import type { WayIn } from '../../../devices/links/way-in.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS, type Settings } from '../../contract/settings-table.ts';
 import { readSettingFlags } from '../common-flags.ts';
+import { REACHING_SETTING_KEYS, wayInSettingFlag, wayInSettingsUsage } from '../way-in-setting-usage.ts';
 import { createDeviceRegistry, deviceWaysIn } from '../../devices/create-device-layer.ts';
 import { openDatabase } from '../../store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../store/paired-device-store.ts';
@@ -346,9 +347,11 @@ function pairingCodeOf(text: string | undefined): string | undefined {
  * one tab-separated line each (PATH, SOURCE, ID, KIND, MODEL, STATE), the legend on stderr.
  */
 async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliIo): Promise<number> {
-  const [urlKey] = WAY_IN_SETTING_KEYS;
-  if (settings[urlKey] === undefined)
-    throw new UsageError(`devices scan: --${settingsTable[urlKey].flag} URL names the broker to scan`);
+  const reaching = REACHING_SETTING_KEYS.filter((key) => settings[key] !== undefined);
+  if (reaching.length === 0)
+    throw new UsageError(
+      `devices scan: ${REACHING_SETTING_KEYS.map((key) => wayInSettingFlag(key)).join(' or ')} names the broker to scan`,
+    );
   const registry = createDeviceRegistry({ settings });
   try {
     const found = await registry.scan({ timeoutMs: 10_000, signal: io.signal });
@@ -357,18 +360,12 @@ async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliI
     io.stderr.write(
       found.length === 0
         ? 'home-agent: no devices found (a bridge or device announces itself on the broker when it starts)\n'
-        : `home-agent: columns: ${SCANNED_DEVICE_COLUMNS.join(', ')}. SOURCE: ${meanings.map(([source, meaning]) => `${source} = ${meaning}`).join(', ')}. Scanning granted nothing; pair one with: home-agent devices pair PATH ${flagUsage()}\n`,
+        : `home-agent: columns: ${SCANNED_DEVICE_COLUMNS.join(', ')}. SOURCE: ${meanings.map(([source, meaning]) => `${source} = ${meaning}`).join(', ')}. Scanning granted nothing; pair one with: home-agent devices pair PATH ${wayInSettingsUsage()}\n`,
     );
     return 0;
   } finally {
     await registry.dispose();
   }
-}
-
-/** The broker's URL and password-variable flags (`--FLAG URL [--FLAG VAR]`), from the settings table. */
-function flagUsage(): string {
-  const [urlKey, passwordKey] = WAY_IN_SETTING_KEYS;
-  return `--${settingsTable[urlKey].flag} URL [--${settingsTable[passwordKey].flag} VAR]`;
 }
 
 /** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */

@@ -2,17 +2,11 @@ import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile
 import type { CommandHelp, OptionHelp } from '../command-help.ts';
 import { deviceWaysIn } from '../../devices/create-device-layer.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS } from '../../contract/settings-table.ts';
+import { wayInSettingFlag, wayInSettingsExample, wayInSettingsUsage } from '../way-in-setting-usage.ts';
 
-/** What each way-in setting's flag takes, for help (`--mqtt URL`). */
-const SETTING_VALUES: Record<(typeof WAY_IN_SETTING_KEYS)[number], string> = {
-  mqttUrl: 'URL',
-  mqttPasswordEnv: 'VAR',
-  mqttTopicPrefix: 'PREFIX',
-  mqttMaxMessageBytes: 'BYTES',
-};
-const [urlKey, passwordKey] = WAY_IN_SETTING_KEYS;
-/** `--mqtt URL [--mqtt-password-env VAR]`: how `devices scan|pair` reach devices behind a broker. */
-const brokerUsage = `--${settingsTable[urlKey].flag} ${SETTING_VALUES[urlKey]} [--${settingsTable[passwordKey].flag} ${SETTING_VALUES[passwordKey]}]`;
+/** `--FLAG URL [--FLAG VAR]`: how `devices scan|pair` reach devices behind a peer of a way in (a broker). */
+const reachingUsage = wayInSettingsUsage();
+const reachingExample = wayInSettingsExample();
 
 /** The ways in that take options a person types, with what help says of them. */
 const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
@@ -31,9 +25,9 @@ export const DEVICES_HELP: CommandHelp = {
   summary: 'find, pair, grant and forget the serial devices the agent may use',
   usage: [
     'devices scan [--path P]…',
-    `devices scan ${brokerUsage}`,
+    `devices scan ${reachingUsage}`,
     'devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]',
-    `devices pair PATH ${brokerUsage} [--code CODE] [--alias A] [--yes]`,
+    `devices pair PATH ${reachingUsage} [--code CODE] [--alias A] [--yes]`,
     ...helpedWaysIn.map((help) => `devices pair PATH ${help.pairUsage} [--yes]`),
     'devices list [--json]',
     'devices grant ID (ACTION… | --all)',
@@ -69,7 +63,7 @@ export const DEVICES_HELP: CommandHelp = {
     },
     ...wayInOptionHelp,
     ...WAY_IN_SETTING_KEYS.map((key) => ({
-      flag: `--${settingsTable[key].flag} ${SETTING_VALUES[key]}`,
+      flag: wayInSettingFlag(key),
       text: `scan, pair: ${settingsTable[key].help ?? settingsTable[key].label}`,
     })),
     {
@@ -88,8 +82,8 @@ export const DEVICES_HELP: CommandHelp = {
     { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },
     { command: 'home-agent devices pair /dev/ttyUSB0 --alias "Hall lamp"', text: 'Pair the device on /dev/ttyUSB0.' },
     {
-      command: `home-agent devices scan --${settingsTable[urlKey].flag} mqtt://home-agent@192.168.1.10:1883 --${settingsTable[passwordKey].flag} BROKER_PASSWORD`,
-      text: 'The devices the broker announces (the password is read from $BROKER_PASSWORD).',
+      command: `home-agent devices scan ${reachingExample.flags}`,
+      text: reachingExample.text,
     },
     { command: 'home-agent devices grant lamp-1 get set', text: 'Let the agent read and switch lamp-1.' },
     { command: 'home-agent devices revoke lamp-1 set', text: 'Take switching away again; reading stays.' },
