@@ -394,7 +394,7 @@ export class MqttBroker {
       client.on('error', (error) => {
         const code = reasonCodeOf(error);
         if (code === 0x86 || code === 0x87 || code === 4 || code === 5)
-          this.refusal = `the broker ${this.label} refused the connection: ${error.message.replace(/^Connection refused: /, '')} (reason 0x${code.toString(16)}); check the user name and the password's environment variable`;
+          this.refusal = `the broker ${this.label} refused the connection: ${error.message.replace(/^Connection refused: /, '')} (reason 0x${code.toString(16)}); ${this.options.credentials.password === undefined ? NO_PASSWORD_GIVEN : PASSWORD_GIVEN}`;
         this.lastTrouble = error.message;
         this.report({ problem: 'connection', detail: `${this.label}: ${error.message}` });
       });
@@ -485,6 +485,13 @@ export class MqttBroker {
     this.problems.emit(problem);
   }
 }
+
+/** What to do when the broker refuses us and a password was given (from its variable or the keychain). */
+const PASSWORD_GIVEN =
+  "check the user name and the password (the variable --mqtt-password-env names, else the desktop app's Broker password in Settings)";
+/** What to do when the broker refuses us and no password was given. */
+const NO_PASSWORD_GIVEN =
+  "no password was given: name the environment variable that holds it with --mqtt-password-env VAR, or keep it in the desktop app's Settings (Broker password)";
 
 /** The MQTT reason code an MQTT.js error carries (a refused CONNACK, a refused PUBACK), if any. */
 function reasonCodeOf(error: unknown): number | undefined {

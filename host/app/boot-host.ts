@@ -31,7 +31,7 @@ export async function bootHost(options: {
     settings: flags.settings,
     ...(flags.scriptFile !== undefined ? { scriptFile: flags.scriptFile } : {}),
     ...(flags.mcpConfigFile !== undefined ? { mcpConfigFile: flags.mcpConfigFile } : {}),
-    attachDevices: async ({ pairingStore, standingApprovals, dataVersion, settings }) =>
+    attachDevices: async ({ pairingStore, standingApprovals, dataVersion, settings, secret }) =>
       announcedDeviceLayer(
         await attachDevices({
           sim: flags.sim,
@@ -44,6 +44,7 @@ export async function bootHost(options: {
           ...(flags.simLatencyMs !== undefined ? { simLatencyMs: flags.simLatencyMs } : {}),
           ...(settings.deviceEventsPerSecond !== undefined ? { eventsPerSecond: settings.deviceEventsPerSecond } : {}),
           settings,
+          ...(secret ? { secret } : {}),
         }),
         { command: hostCommandName(options.transport), log: options.log },
       ),

@@ -36,7 +36,7 @@ import { ModelConfigError } from '../models/select-model.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
 import { deviceWaysIn } from '../devices/create-device-layer.ts';
 import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-approval-gate.ts';
-import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.ts';
+import { apiKeySecretName, keptSecret, wayInSecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
 import { mergeSettings } from './merge-settings.ts';
@@ -63,12 +63,17 @@ export interface HostOptions {
     standingApprovals: StandingApprovalStore;
     dataVersion: () => number;
     settings: Settings;
+    /** The ways in's secrets kept in `secrets` (the desktop app's keychain), by declared name; absent without a keychain. */
+    secret?: (name: string) => string | undefined;
   }) => Promise<DeviceLayer>;
   /** Tools that need the person's approval: ask through the UI (default), or decided in advance. */
   approvalPolicy?: ApprovalPolicy;
   /** With policy 'deny': why a call was not asked about, and what would allow it. */
   approvalDenial?: (toolName: string) => ApprovalRefusal;
-  /** The OS keychain's store for API keys (desktop app); absent elsewhere, where keys come from the environment. */
+  /**
+   * The OS keychain's store for API keys and the ways in's secrets (desktop app); absent elsewhere,
+   * where they come from the environment.
+   */
   secrets?: SecretStore;
   /**
    * The MCP config of this run (`--mcp-config FILE`), in place of the data folder's `mcp.json`; it
@@ -145,6 +150,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         standingApprovals,
         dataVersion: dataVersionOf(db),
         settings: settings(),
+        ...(options.secrets ? { secret: keptSecret(options.secrets, wayInSecretName) } : {}),
       }));
     const models = new ModelSelection({
       settings,

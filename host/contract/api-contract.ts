@@ -4,6 +4,7 @@ import { modelProviderSchema, PROVIDERS } from '../../core/models/provider-defau
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
 import { deviceContract } from './device-contract.ts';
+import { BUILTIN_WAY_IN_SECRETS } from '../../devices/ways-in/builtin-way-in-settings.ts';
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
@@ -106,6 +107,17 @@ const appInfo = z.object({
   dataDir: z.string(),
 });
 export type AppInfo = z.infer<typeof appInfo>;
+
+/**
+ * The secrets the ways in may use (a broker password), by name, with what the form says of each: where
+ * the front end keeps secrets, a field each; the names are declared by the ways in themselves.
+ */
+export const WAY_IN_SECRETS = BUILTIN_WAY_IN_SECRETS;
+
+const wayInSecretNames = Object.keys(WAY_IN_SECRETS) as [string, ...string[]];
+const wayInSecretNameSchema = z.enum(wayInSecretNames, {
+  error: `a way-in secret is one of: ${wayInSecretNames.join(', ')}`,
+});
 
 export const apiContract = {
   'app/info': { input: z.object({}), output: appInfo },
@@ -238,10 +250,18 @@ export const apiContract = {
     input: z.object({ name: z.string().min(1).max(100), enabled: z.boolean(), confirm: z.boolean().optional() }),
     output: z.object({ applied: z.boolean(), warning: z.string().optional() }),
   },
-  /** Which providers have a key in the OS keychain (never the keys themselves: they never reach a front end). */
+  /**
+   * Which providers have a key in the OS keychain, and which ways in's secrets are kept there (never
+   * the keys or secrets themselves: they never reach a front end).
+   */
   'secrets/status': {
     input: z.object({}),
-    output: z.object({ available: z.boolean(), apiKeys: z.record(z.string(), z.boolean()) }),
+    output: z.object({
+      available: z.boolean(),
+      apiKeys: z.record(z.string(), z.boolean()),
+      /** By secret name (`WAY_IN_SECRETS`): whether the keychain keeps it. */
+      wayInSecrets: z.record(z.string(), z.boolean()),
+    }),
   },
   /** Stores a provider's key in the OS keychain (desktop app only); used from the next start. */
   'secrets/set-api-key': {
@@ -253,6 +273,15 @@ export const apiContract = {
   },
   'secrets/delete-api-key': {
     input: z.object({ provider: modelProviderSchema }),
+    output: z.object({ deleted: z.boolean() }),
+  },
+  /** Stores a way in's secret (a broker password) in the OS keychain (desktop app only); used from the next start. */
+  'secrets/set-way-in-secret': {
+    input: z.object({ name: wayInSecretNameSchema, value: z.string().min(1).max(1000) }),
+    output: z.object({ stored: z.boolean(), appliesAt: z.literal('next start') }),
+  },
+  'secrets/delete-way-in-secret': {
+    input: z.object({ name: wayInSecretNameSchema }),
     output: z.object({ deleted: z.boolean() }),
   },
   /** The stored settings (never an API key: only the name of the variable that holds it). */

@@ -48,10 +48,13 @@ export async function attachDevices(options: {
   eventsPerSecond?: number;
   /** The run's settings: how devices are reached besides their ports (a broker). */
   settings?: Settings;
+  /** The ways in's secrets the front end keeps (the desktop app's keychain), by declared name; absent: none. */
+  secret?: (name: string) => string | undefined;
 }): Promise<DeviceLayer> {
   const registry = createDeviceRegistry({
     ...(options.eventsPerSecond !== undefined ? { eventsPerSecond: options.eventsPerSecond } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.secret ? { secret: options.secret } : {}),
   });
   const close = await attachCommandLineDevices(registry, options);
   return createDeviceLayer({

@@ -29,7 +29,7 @@ export class EncryptedFileSecretStore implements SecretStore {
   set(name: string, value: string): void {
     if (!this.options.cipher.isAvailable()) {
       throw new SecretStoreError(
-        'the OS keychain is not available here, so the key cannot be stored safely: put it in an environment variable and pass --api-key-env',
+        `the OS keychain is not available here, so the ${name.startsWith('api-key:') ? 'key' : 'secret'} cannot be stored safely: put it in an environment variable and name that variable in Settings (${name.startsWith('api-key:') ? '--api-key-env' : 'its variable setting'})`,
       );
     }
     const secrets = this.read();

@@ -76,6 +76,7 @@ describe('API keys through the host', () => {
       expect(status).toEqual({
         available: true,
         apiKeys: { openai: false, anthropic: true, gemini: false, ollama: false },
+        wayInSecrets: { mqttPassword: false },
       });
       expect(JSON.stringify(status)).not.toContain(KEY);
     } finally {

@@ -60,6 +60,8 @@ const VALID_INPUTS: Record<ApiMethod, Record<string, unknown>> = {
   'secrets/status': {},
   'secrets/set-api-key': { provider: 'openai', apiKey: 'sk-1' },
   'secrets/delete-api-key': { provider: 'openai' },
+  'secrets/set-way-in-secret': { name: 'mqttPassword', value: 'broker-password' },
+  'secrets/delete-way-in-secret': { name: 'mqttPassword' },
   'settings/get': {},
   'settings/set': { key: 'model', value: 'llama3.1' },
 };
