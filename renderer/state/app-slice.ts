@@ -70,7 +70,7 @@ export function createAppSlice(api: ApiClient): StateCreator<AppState, [], [], A
       set({ sideTab });
       if (sideTab === 'devices') void get().refreshDevices();
       else if (sideTab === 'plugins') void get().refreshPlugins();
-      else if (sideTab === 'settings') void get().refreshSettings();
+      else if (sideTab === 'settings') void Promise.all([get().refreshSettings(), get().refreshSecrets()]);
     },
   });
 }

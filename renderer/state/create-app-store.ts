@@ -9,6 +9,7 @@ import { createEventsSlice, type EventsSlice } from './events-slice.ts';
 import { readPersisted, writePersisted, type StorageAreas } from './persisted-keys.ts';
 import { createPluginsSlice, type PluginsSlice } from './plugins-slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
+import { createSecretsSlice, type SecretsSlice } from './secrets-slice.ts';
 import { createAddDeviceSlice, type AddDeviceSlice } from './add-device-slice.ts';
 import { createDeviceChangesSlice, type DeviceChangesSlice } from './device-changes-slice.ts';
 import { createStandingApprovalsSlice, type StandingApprovalsSlice } from './standing-approvals-slice.ts';
@@ -21,6 +22,7 @@ export type AppState = AppSlice &
   DevicesSlice &
   PluginsSlice &
   SettingsSlice &
+  SecretsSlice &
   ApprovalAnswersSlice &
   AddDeviceSlice &
   DeviceChangesSlice &
@@ -37,6 +39,7 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createDevicesSlice(options.api)(...parts),
     ...createPluginsSlice(options.api)(...parts),
     ...createSettingsSlice(options.api)(...parts),
+    ...createSecretsSlice(options.api)(...parts),
     ...createApprovalAnswersSlice(options.api)(...parts),
     ...createAddDeviceSlice(options.api)(...parts),
     ...createDeviceChangesSlice(options.api)(...parts),

@@ -79,6 +79,7 @@ export function startEventBridge(options: {
       state.refreshDevices(),
       state.refreshPlugins(),
       state.refreshSettings(),
+      state.refreshSecrets(),
       state.refreshStandingApprovals(),
     ]);
   }

@@ -6,16 +6,23 @@ import type { SettingsSaveResult } from '../state/settings-slice.ts';
 import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { ModelServerTools } from './model-server-tools.tsx';
 import { SettingInput } from './setting-input.tsx';
+import { WayInSecretField } from './way-in-secret-field.tsx';
+import { WAY_IN_SECRETS } from '../../host/contract/api-contract.ts';
 import { useAppStore } from './use-app-store.ts';
 
 const labelOf = new Map<SettingKey, string>(settingFields.map((field) => [field.key, field.label]));
+/** Each way-in secret (a broker password) goes right after the setting naming its variable. */
+const secretsAfter = new Map<string, string[]>();
+for (const [name, secret] of Object.entries(WAY_IN_SECRETS))
+  secretsAfter.set(secret.settingKey, [...(secretsAfter.get(secret.settingKey) ?? []), name]);
 const restartKeys = new Set<SettingKey>(
   settingFields.filter((field) => field.restartRequired).map((field) => field.key),
 );
 
 /**
  * The Settings tab: one form over the host's stored settings; Save sends every changed field, each
- * refusal shows beside its field. After the model fields: the server's models and Test connection.
+ * refusal shows beside its field. After the model fields: the server's models and Test connection;
+ * after a way in's password variable: its password in the keychain (WayInSecretField).
  */
 export function SettingsForm() {
   const status = useAppStore((state) => state.settingsStatus);
@@ -48,6 +55,9 @@ export function SettingsForm() {
         <Fragment key={field.key}>
           <SettingInput field={field} />
           {field.key === 'apiKeyEnv' && <ModelServerTools />}
+          {secretsAfter.get(field.key)?.map((name) => (
+            <WayInSecretField key={name} name={name} />
+          ))}
         </Fragment>
       ))}
       <div className="settings-actions">

@@ -36,7 +36,12 @@ describe('showSideTab', () => {
     store.getState().showSideTab('devices');
     await waitForState(store, (state) => state.devicesStatus === 'loaded');
     expect(store.getState().sideTab).toBe('devices');
-    expect([...host.requests.keys()].sort()).toEqual(['devices/list', 'plugins/list', 'settings/get']);
+    expect([...host.requests.keys()].sort()).toEqual([
+      'devices/list',
+      'plugins/list',
+      'secrets/status',
+      'settings/get',
+    ]);
     expect(store.getState().settings).toEqual({ model: 'llama3.1' });
   });
 });
