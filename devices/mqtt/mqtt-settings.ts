@@ -70,7 +70,7 @@ export const mqttSettings = {
     label: 'MQTT password variable',
     input: 'text',
     placeholder: 'MQTT_PASSWORD',
-    help: 'The name of the environment variable that holds the broker password. The password itself is never stored, shown or logged.',
+    help: 'The name of the environment variable that holds the broker password. The password itself is never shown, logged or stored in plain text; the desktop app may keep it in the keychain instead (Broker password), used when no variable is named.',
     flag: 'mqtt-password-env',
     env: 'HOME_AGENT_MQTT_PASSWORD_ENV',
     appliesAt: 'start',
