@@ -1,13 +1,6 @@
-import { z } from 'zod';
 import type { WayOut, WayOutNames } from '../links/way-out.ts';
 import { bridgeNames, bridgeWayOut } from '../mqtt/bridged/bridge-way-out.ts';
-
-const brokerSettingsSchema = z.object({
-  mqttUrl: z.string(),
-  mqttPasswordEnv: z.string().optional(),
-  mqttTopicPrefix: z.string(),
-  mqttMaxMessageBytes: z.number().int().positive(),
-});
+import { mqttBrokerOf } from '../mqtt/mqtt-settings.ts';
 
 /** What help says of the ways out's settings on `home-agent bridge` (the flags come from the settings table). */
 export const WAY_OUT_HELP = {
@@ -23,18 +16,12 @@ export const WAY_OUT_HELP = {
 } as const;
 
 /**
- * The way out the host's settings configure (the keys of its WAY_IN_SETTING_KEYS, defaults filled in) (a broker URL given): how `home-agent bridge` offers this
+ * The way out the host's settings configure (each value checked already by its settings row; a broker URL given): how `home-agent bridge` offers this
  * machine's devices; undefined when none is configured. Throws naming what is wrong in them.
  */
 export function configuredWayOut(settings: Readonly<Record<string, unknown>>): WayOut | undefined {
-  if (settings.mqttUrl === undefined) return undefined;
-  const read = brokerSettingsSchema.parse(settings);
-  return bridgeWayOut({
-    url: read.mqttUrl,
-    passwordEnv: read.mqttPasswordEnv,
-    topicPrefix: read.mqttTopicPrefix,
-    maxMessageBytes: read.mqttMaxMessageBytes,
-  });
+  const broker = mqttBrokerOf(settings);
+  return broker === undefined ? undefined : bridgeWayOut(broker);
 }
 
 /** How bridges are named and paired (`home-agent bridge --pairing-code` needs no connection). */
