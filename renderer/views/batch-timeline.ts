@@ -128,7 +128,7 @@ function axisPercent(ms: number): string {
 
 /**
  * Pure: the curtain of a live batch, as CSS: it covers the bars' column from now to the axis's end
- * and moves right with time (one animation on the compositor, the class `timing-curtain`), so the
+ * and shrinks to the right with time (one animation on the compositor, the class `timing-curtain`), so the
  * bars still growing are drawn once, to the axis's end, and show only up to now. `--curtain-ms` is
  * the axis's length, `--curtain-delay` how much of it has passed when it is drawn.
  */
