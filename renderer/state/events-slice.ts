@@ -49,19 +49,10 @@ export function createEventsSlice(api: ApiClient): StateCreator<AppState, [], []
     loadingOlder: {},
     applyEvents: (events) => set((state) => foldedPart(foldEvents(state, events), state)),
     replaceConversationEvents: (conversationId, events, page) =>
-      set((state) => {
-        const journalBefore = { ...state.journalBefore };
-        if (page?.before !== undefined) journalBefore[conversationId] = page.before;
-        else delete journalBefore[conversationId];
-        return {
-          ...foldedPart(
-            replaceConversation(state, { conversationId, events, batchesBefore: page?.batchesBefore ?? 0 }),
-            state,
-          ),
-          journalStatus: { ...state.journalStatus, [conversationId]: 'loaded' },
-          journalBefore,
-        };
-      }),
+      set((state) => ({
+        ...mergePage(state, { conversationId, events, page }, replaceConversation),
+        journalStatus: { ...state.journalStatus, [conversationId]: 'loaded' },
+      })),
     async loadOlderEvents(conversationId) {
       const before = get().journalBefore[conversationId];
       if (before === undefined || get().loadingOlder[conversationId]) return;
@@ -73,18 +64,7 @@ export function createEventsSlice(api: ApiClient): StateCreator<AppState, [], []
         });
         // The conversation was read again meanwhile (a reconnect): this page belongs to the old reading.
         if (get().journalBefore[conversationId] !== before) return;
-        set((state) => {
-          const journalBefore = { ...state.journalBefore };
-          if (page?.before !== undefined) journalBefore[conversationId] = page.before;
-          else delete journalBefore[conversationId];
-          return {
-            ...foldedPart(
-              prependConversation(state, { conversationId, events, batchesBefore: page?.batchesBefore ?? 0 }),
-              state,
-            ),
-            journalBefore,
-          };
-        });
+        set((state) => mergePage(state, { conversationId, events, page }, prependConversation));
       } catch (error) {
         get().showNotice(`Could not load the older part of the conversation: ${messageOf(error)}`);
       } finally {
@@ -99,6 +79,32 @@ export function createEventsSlice(api: ApiClient): StateCreator<AppState, [], []
       set((state) => ({ journalStatus: { ...state.journalStatus, [conversationId]: status } })),
     forgetJournals: () => set({ journalStatus: {} }),
   });
+}
+
+/**
+ * A page of one conversation's journal folded in by `merge` (in place of what it held, or before
+ * it), and where its next older page ends (none: the page reached the journal's start).
+ */
+function mergePage(
+  state: EventsSlice,
+  input: {
+    conversationId: string;
+    events: readonly HostAgentEvent[];
+    page: { batchesBefore: number; before?: number } | undefined;
+  },
+  merge: (
+    data: FoldedData,
+    options: { conversationId: string; events: readonly HostAgentEvent[]; batchesBefore: number },
+  ) => FoldedData,
+): Partial<EventsSlice> {
+  const { conversationId, events, page } = input;
+  const journalBefore = { ...state.journalBefore };
+  if (page?.before !== undefined) journalBefore[conversationId] = page.before;
+  else delete journalBefore[conversationId];
+  return {
+    ...foldedPart(merge(state, { conversationId, events, batchesBefore: page?.batchesBefore ?? 0 }), state),
+    journalBefore,
+  };
 }
 
 /** Only the folded fields, and none at all when nothing changed (so no subscriber wakes up). */

@@ -38,7 +38,7 @@ export function foldEvents(
   options: { batchesBefore?: Record<string, number> } = {},
 ): FoldedData {
   if (events.length === 0) return data;
-  const turns = events.reduce<TurnsData>(reduceTurns, data);
+  const turns = reduceTurns(data, events);
   const batches = foldCallRecords(data, events, options);
   // A batch's sequence never changes once it began, so the group's final records give each send its place.
   const channels = events.reduce<ChannelsData>(

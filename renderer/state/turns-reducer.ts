@@ -50,11 +50,42 @@ export interface TurnsData {
 
 export const emptyTurnsData: TurnsData = { turns: {}, turnOrder: {} };
 
-/** Pure: the turns data after one host event. Unchanged parts keep their identity (cheap selectors). */
-export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
+/**
+ * Pure: the turns data after a group of host events (a frame's, or a journal), in order. Its maps
+ * are copied once for the whole group, not once per event (a long conversation holds thousands of
+ * turns); unchanged parts keep their identity (cheap selectors).
+ */
+export function reduceTurns(data: TurnsData, events: readonly HostAgentEvent[]): TurnsData {
+  let turns = data.turns;
+  let turnOrder = data.turnOrder;
+  let ownTurns = false;
+  let ownOrder = false;
+  for (const event of events) {
+    const before = turns[event.turnId];
+    const after = turnAfter(before, event);
+    if (after === undefined || after === before) continue;
+    if (!ownTurns) {
+      turns = { ...turns };
+      ownTurns = true;
+    }
+    turns[after.id] = after;
+    const order = turnOrder[after.conversationId] ?? [];
+    if (before === undefined && !order.includes(after.id)) {
+      if (!ownOrder) {
+        turnOrder = { ...turnOrder };
+        ownOrder = true;
+      }
+      turnOrder[after.conversationId] = [...order, after.id];
+    }
+  }
+  return ownTurns ? { turns, turnOrder } : data;
+}
+
+/** Pure: one turn after one host event (`turn` itself when it does not change it; a new turn on turn/start). */
+function turnAfter(turn: TurnView | undefined, event: HostAgentEvent): TurnView | undefined {
   switch (event.type) {
     case 'turn/start': {
-      const turn: TurnView = {
+      const started: TurnView = {
         id: event.turnId,
         conversationId: event.conversationId,
         userText: event.text,
@@ -63,10 +94,10 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         startedAt: event.at,
         items: [],
       };
-      return putTurn(data, turn);
+      return started;
     }
     case 'text/delta':
-      return updateTurn(data, event, (turn) => {
+      return updateTurn(turn, event, (turn) => {
         const position = turn.items.findIndex((item) => item.kind === 'assistant' && item.step === event.step);
         const existing = turn.items[position];
         if (existing?.kind !== 'assistant')
@@ -77,7 +108,7 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         return { ...turn, items: replaceAt(turn.items, position, { ...existing, text: existing.text + event.text }) };
       });
     case 'message/assistant':
-      return updateTurn(data, event, (turn) => {
+      return updateTurn(turn, event, (turn) => {
         // The assembled message is authoritative: it replaces whatever the deltas added up to.
         const item: TurnItem = { kind: 'assistant', step: event.step, text: event.text, final: true };
         const position = turn.items.findIndex((entry) => entry.kind === 'assistant' && entry.step === event.step);
@@ -87,13 +118,13 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
     // adds it only for journals written before batch/open existed.
     case 'batch/open':
     case 'batch/start':
-      return updateTurn(data, event, (turn) =>
+      return updateTurn(turn, event, (turn) =>
         turn.items.some((item) => item.kind === 'batch' && item.batchId === event.batchId)
           ? turn
           : { ...turn, items: [...turn.items, { kind: 'batch', batchId: event.batchId }] },
       );
     case 'device/state':
-      return updateTurn(data, event, (turn) => ({
+      return updateTurn(turn, event, (turn) => ({
         ...turn,
         items: [
           ...turn.items,
@@ -108,8 +139,8 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         ],
       }));
     case 'request/header':
-      if (event.estimatedTokens === undefined) return data;
-      return updateTurn(data, event, (turn) => ({
+      if (event.estimatedTokens === undefined) return turn;
+      return updateTurn(turn, event, (turn) => ({
         ...turn,
         context: {
           estimatedTokens: event.estimatedTokens,
@@ -118,23 +149,23 @@ export function reduceTurns(data: TurnsData, event: HostAgentEvent): TurnsData {
         },
       }));
     case 'context/warning':
-      return updateTurn(data, event, (turn) => ({
+      return updateTurn(turn, event, (turn) => ({
         ...turn,
         items: [...turn.items, { kind: 'warning', message: event.message }],
       }));
     case 'agent/error':
-      return updateTurn(data, event, (turn) => ({
+      return updateTurn(turn, event, (turn) => ({
         ...turn,
         items: [...turn.items, { kind: 'error', message: event.message }],
       }));
     case 'turn/end':
-      return updateTurn(data, event, (turn) => {
+      return updateTurn(turn, event, (turn) => {
         const ended: TurnView = { ...turn, status: event.reason, endedAt: event.at };
         if (event.error !== undefined) ended.error = event.error;
         return ended;
       });
     default:
-      return data;
+      return turn;
   }
 }
 
@@ -144,17 +175,13 @@ export function dropConversationTurns(data: TurnsData, conversationId: string): 
   return kept ? { turns: kept.byId, turnOrder: kept.order } : data;
 }
 
-function putTurn(data: TurnsData, turn: TurnView): TurnsData {
-  const order = data.turnOrder[turn.conversationId] ?? [];
-  const turnOrder = order.includes(turn.id)
-    ? data.turnOrder
-    : { ...data.turnOrder, [turn.conversationId]: [...order, turn.id] };
-  return { turns: { ...data.turns, [turn.id]: turn }, turnOrder };
-}
-
 /** Applies `change` to the event's turn; a turn first seen mid-way (no turn/start) is created empty. */
-function updateTurn(data: TurnsData, event: HostAgentEvent, change: (turn: TurnView) => TurnView): TurnsData {
-  const turn: TurnView = data.turns[event.turnId] ?? {
+function updateTurn(
+  existing: TurnView | undefined,
+  event: HostAgentEvent,
+  change: (turn: TurnView) => TurnView,
+): TurnView {
+  const turn: TurnView = existing ?? {
     id: event.turnId,
     conversationId: event.conversationId,
     userText: '',
@@ -163,8 +190,7 @@ function updateTurn(data: TurnsData, event: HostAgentEvent, change: (turn: TurnV
     startedAt: event.at,
     items: [],
   };
-  const changed = change(turn);
-  return changed === data.turns[event.turnId] ? data : putTurn(data, changed);
+  return change(turn);
 }
 
 function replaceAt<T>(items: T[], position: number, item: T): T[] {

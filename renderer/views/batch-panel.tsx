@@ -1,7 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import { useAppStore } from './use-app-store.ts';
 import { useRedrawAt } from './use-redraw-at.ts';
-import { computeBatchTimeline, segmentGrows, segmentStyle } from './batch-timeline.ts';
+import { computeBatchTimeline, curtainStyle, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
@@ -18,7 +18,7 @@ export const BatchPanel = memo(BatchPanelBody);
 function BatchPanelBody(props: { batchId: string }) {
   const batch = useAppStore((state) => state.batches[props.batchId]);
   const live = batch !== undefined && batch.endedAt === undefined;
-  // While live, each drawing places now afresh; the growing bars keep time on their own after it.
+  // While live, each drawing places now afresh; the curtain keeps time on its own after it.
   const now = live ? Date.now() : 0;
   const timeline = batch ? computeBatchTimeline(batch, now) : undefined;
   // The axis changes only when now reaches its end: the one time passing alone draws the batch again.
@@ -39,6 +39,8 @@ function BatchPanelBody(props: { batchId: string }) {
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}
+      // Every bar is placed in ms of this axis: a longer one moves them all without drawing a row.
+      style={{ '--axis-ms': String(timeline.spanMs) } as Record<string, string>}
     >
       <header className="batch-header">
         <h3 className="batch-title" id={titleId}>
@@ -65,29 +67,24 @@ function BatchPanelBody(props: { batchId: string }) {
           )}
         </span>
       </header>
-      {timeline.stream && (
-        <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
-          <span className="batch-stream-label">reply streaming</span>
-          <span className="timing-bar">
-            <span
-              className={`timing-stream${segmentGrows(timeline.stream)}`}
-              style={segmentStyle(timeline.stream, timeline, '2px')}
-            />
-          </span>
-        </div>
-      )}
-      <ol className="tool-rows">
-        {batch.calls.slice(0, shown).map((row, position) => (
-          <ToolRow
-            key={row.callId}
-            batchId={batch.id}
-            row={row}
-            bar={timeline.bars[position]}
-            spanMs={timeline.spanMs}
-            nowMs={timeline.nowMs}
-          />
-        ))}
-      </ol>
+      {/* The bars' column: the stream, a bar per call, and while live the one curtain that hides what is past now. */}
+      <div className="timing-area">
+        {timeline.stream && (
+          <div className="batch-stream" data-testid="batch-stream" aria-hidden="true">
+            <span className="batch-stream-label">reply streaming</span>
+            <span className="timing-bar">
+              <span className="timing-stream" style={segmentStyle(timeline.stream, '2px')} />
+            </span>
+          </div>
+        )}
+        <ol className="tool-rows">
+          {batch.calls.slice(0, shown).map((row, position) => (
+            <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
+          ))}
+        </ol>
+        {/* A new curtain for a new axis: a running animation given a new delay would count the time passed twice. */}
+        {live && <TimingCurtain key={timeline.spanMs} spanMs={timeline.spanMs} nowMs={timeline.nowMs} />}
+      </div>
       <div className="batch-axis" aria-hidden="true">
         <span />
         <span className="batch-axis-scale">
@@ -124,6 +121,22 @@ function BatchPanelBody(props: { batchId: string }) {
     </section>
   );
 }
+
+/**
+ * What lies past now on a live batch's axis, hidden: it moves right with time on the compositor, the
+ * one animation of the panel however many calls grow. Drawn once per axis (the panel keys it by the axis's length).
+ */
+const TimingCurtain = memo(
+  function TimingCurtain(props: { spanMs: number; nowMs: number }) {
+    return (
+      <div className="timing-curtain-column" aria-hidden="true">
+        <span className="timing-curtain" data-testid="timing-curtain" style={curtainStyle(props)} />
+      </div>
+    );
+  },
+  // Not `nowMs`: once drawn, the curtain keeps time by its animation.
+  (before, after) => before.spanMs === after.spanMs,
+);
 
 /** The mode stands beside the reason: "parallel: all 3 calls are parallel-safe" reads "all 3 calls are parallel-safe". */
 function reasonWithoutMode(reason: string): string {

@@ -2,8 +2,8 @@ import type { BatchRecord, CallRecord } from '../../host/contract/api-contract.t
 
 /**
  * A stretch of a call's bar on the batch's shared axis, in ms from the axis's origin. One still
- * growing (a call running or waiting while the batch is live) has no length: it ends at now, and
- * the browser grows it (a CSS animation) until the axis ends. A live batch's axis is a round length
+ * growing (a call running or waiting while the batch is live) has no length: it ends at now, which
+ * the panel's one curtain marks and moves with time (a CSS animation). A live batch's axis is a round length
  * past now (1, 2, 5 × 10ⁿ ms, at least 1 s) that changes only when now reaches it, so between those steps nothing
  * is drawn again as time passes: rows are drawn again only when their call changes.
  */
@@ -109,33 +109,34 @@ export function roundAxisMs(ms: number): number {
 }
 
 /**
- * Pure: a segment's place on its axis as CSS, at least `minWidth` wide when given. A growing one
- * takes the room to the axis's end, and its animation (the class `timing-grows`, styles.css) shows
- * the part up to now and grows it with time: `--grow-ms` is that room, `--grow-delay` how much of
- * it has passed when it is drawn.
+ * Pure: a segment's place on its axis as CSS, at least `minWidth` wide when given. Places are in ms
+ * of the axis whose length the panel gives as `--axis-ms` (styles.css), so a longer axis moves every
+ * bar without drawing any row again. A growing one spans the room to the axis's end: the panel's one
+ * curtain (`curtainStyle`) hides what lies past now.
  */
-export function segmentStyle(
-  segment: TimelineSegment,
-  axis: Pick<BatchTimeline, 'spanMs' | 'nowMs'>,
-  minWidth?: string,
-): Record<string, string> {
-  const percent = (ms: number): string => `${(ms / axis.spanMs) * 100}%`;
-  if (segment.lengthMs !== undefined) {
-    const width = percent(segment.lengthMs);
-    return { left: percent(segment.startMs), width: minWidth ? `max(${width}, ${minWidth})` : width };
-  }
-  const room = Math.max(axis.spanMs - segment.startMs, 1);
-  return {
-    left: percent(segment.startMs),
-    width: percent(room),
-    '--grow-ms': `${room}ms`,
-    '--grow-delay': `${-Math.min(Math.max(axis.nowMs - segment.startMs, 0), room)}ms`,
-  };
+export function segmentStyle(segment: TimelineSegment, minWidth?: string): Record<string, string> {
+  const left = axisPercent(segment.startMs);
+  if (segment.lengthMs === undefined) return { left, right: '0' };
+  const width = axisPercent(segment.lengthMs);
+  return { left, width: minWidth ? `max(${width}, ${minWidth})` : width };
 }
 
-/** Pure: ` timing-grows` for a segment still growing (its CSS class), else nothing. */
-export function segmentGrows(segment: TimelineSegment): string {
-  return segment.lengthMs === undefined ? ' timing-grows' : '';
+/** Pure: `ms` as a share of the axis, for CSS (the axis's length is the custom property `--axis-ms`). */
+function axisPercent(ms: number): string {
+  return `calc(100% * ${ms} / var(--axis-ms))`;
+}
+
+/**
+ * Pure: the curtain of a live batch, as CSS: it covers the bars' column from now to the axis's end
+ * and shrinks to the right with time (one animation on the compositor, the class `timing-curtain`), so the
+ * bars still growing are drawn once, to the axis's end, and show only up to now. `--curtain-ms` is
+ * the axis's length, `--curtain-delay` how much of it has passed when it is drawn.
+ */
+export function curtainStyle(axis: Pick<BatchTimeline, 'spanMs' | 'nowMs'>): Record<string, string> {
+  return {
+    '--curtain-ms': `${axis.spanMs}ms`,
+    '--curtain-delay': `${-Math.min(Math.max(axis.nowMs, 0), axis.spanMs)}ms`,
+  };
 }
 
 /** From, to, and whether it still grows to now (while the batch is live). */

@@ -3,7 +3,7 @@ import { describeCallOutcome, describeDeviceState, type CallRecord } from '../..
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
-import { segmentGrows, segmentStyle, type TimelineBar, type TimelineSegment } from './batch-timeline.ts';
+import { segmentStyle, type TimelineBar, type TimelineSegment } from './batch-timeline.ts';
 import { prettyJson } from './format-value.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
@@ -15,12 +15,9 @@ import { useAppStore } from './use-app-store.ts';
  */
 export const ToolRow = memo(
   ToolRowBody,
-  // Not `nowMs`: a growing bar drawn earlier keeps time by its animation, so a later now alone changes nothing.
-  (before, after) =>
-    before.batchId === after.batchId &&
-    before.row === after.row &&
-    before.spanMs === after.spanMs &&
-    sameBar(before.bar, after.bar),
+  // No clock and no axis length: a bar is placed in ms of the panel's axis (`--axis-ms`), and the
+  // panel's curtain shows a growing bar up to now, so neither time passing nor a longer axis draws a row.
+  (before, after) => before.batchId === after.batchId && before.row === after.row && sameBar(before.bar, after.bar),
 );
 
 /** Two bars that draw the same (a row whose call and bar did not change is not drawn again). */
@@ -37,16 +34,8 @@ function sameBar(left: TimelineBar | undefined, right: TimelineBar | undefined):
   );
 }
 
-function ToolRowBody(props: {
-  batchId: string;
-  row: CallRecord;
-  bar: TimelineBar | undefined;
-  /** The batch's axis: its length, and where now was when it was drawn (ms). */
-  spanMs: number;
-  nowMs: number;
-}) {
+function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
   const { row, bar } = props;
-  const axis = { spanMs: props.spanMs, nowMs: props.nowMs };
   // By batch and call: a call id alone repeats across conversations.
   const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
   const [expanded, setExpanded] = useState(false);
@@ -106,20 +95,16 @@ function ToolRowBody(props: {
         aria-hidden="true"
       >
         {bar?.queued && bar.queued.lengthMs !== 0 && (
-          <span className={`timing-queued${segmentGrows(bar.queued)}`} style={segmentStyle(bar.queued, axis)} />
+          <span className="timing-queued" style={segmentStyle(bar.queued)} />
         )}
         {bar?.approval && (
-          <span
-            className={`timing-approval${segmentGrows(bar.approval)}`}
-            data-testid="timing-approval"
-            style={segmentStyle(bar.approval, axis, '2px')}
-          />
+          <span className="timing-approval" data-testid="timing-approval" style={segmentStyle(bar.approval, '2px')} />
         )}
         {bar?.run && (
           <span
             // While the person is asked, the live part of the bar is their wait, not the tool's run.
-            className={`${waiting ? 'timing-approval' : `timing-run${runClass}`}${segmentGrows(bar.run)}`}
-            style={segmentStyle(bar.run, axis, '2px')}
+            className={waiting ? 'timing-approval' : `timing-run${runClass}`}
+            style={segmentStyle(bar.run, '2px')}
           />
         )}
       </div>

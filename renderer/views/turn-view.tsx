@@ -15,16 +15,14 @@ export const TurnView = memo(TurnViewBody);
 
 function TurnViewBody(props: { turnId: string }) {
   const turn = useAppStore((state) => state.turns[props.turnId]);
-  const mayHaveActed = useAppStore((state) => {
-    const ids = state.batchOrder[state.turns[props.turnId]?.conversationId ?? ''] ?? [];
-    return ids.some((id) => {
-      const batch = state.batches[id];
-      return (
-        batch?.turnId === props.turnId &&
-        batch.calls.some((call) => call.outcome === 'unknown' || call.status === 'interrupted')
-      );
-    });
-  });
+  // The turn's own batches (its items name them), not the conversation's: this runs on every change of the store.
+  const mayHaveActed = useAppStore((state) =>
+    (state.turns[props.turnId]?.items ?? []).some(
+      (item) =>
+        item.kind === 'batch' &&
+        state.batches[item.batchId]?.calls.some((call) => call.outcome === 'unknown' || call.status === 'interrupted'),
+    ),
+  );
   const stopping = useAppStore((state) => turnIsStopping(state, props.turnId));
   if (!turn) return null;
   const lastAssistant = turn.items.findLastIndex((item) => item.kind === 'assistant');

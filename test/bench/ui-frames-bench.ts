@@ -76,6 +76,11 @@ export interface UiFramesEntry {
   batchWallMs: number;
   /** From a live event's arrival on the socket to the paint after it (95th percentile, and how many events). */
   eventToPaintP95Ms: number;
+  /**
+   * From the host's stamp on each event (its `at`) to the same paint (95th percentile): adds the host's
+   * recording, the socket, and the time a message waited for a busy page, which the page cannot see.
+   */
+  hostEventToPaintP95Ms: number;
   events: number;
   /**
    * CPU time Chromium's processes used per second of the window (ms/s), streaming and idle: what the
@@ -143,9 +148,13 @@ const TURN_ENDED = `new Promise((resolve) => {
 })`;
 
 // Wraps the page's WebSocket handler: each message's arrival, then the first moment after the
-// frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its paint).
+// frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its
+// paint). The page sees a message only when its main thread takes it: one that waited behind a long
+// task counts from then. So each event's own stamp (\`at\`, the host's clock, the same machine's) is
+// kept too: from it to the same paint covers the host's recording, the socket and that wait.
 const EVENT_TO_PAINT_RECORDER = `(() => {
   window.__eventToPaint = [];
+  window.__hostEventToPaint = [];
   const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
   Object.defineProperty(WebSocket.prototype, 'onmessage', {
     configurable: true,
@@ -154,7 +163,13 @@ const EVENT_TO_PAINT_RECORDER = `(() => {
       own.set.call(this, function (message) {
         const arrived = performance.now();
         const result = handler.call(this, message);
-        requestAnimationFrame(() => setTimeout(() => window.__eventToPaint.push(performance.now() - arrived), 0));
+        let at;
+        try { at = JSON.parse(message.data).at; } catch { at = undefined; }
+        requestAnimationFrame(() => setTimeout(() => {
+          const painted = performance.now();
+          window.__eventToPaint.push(painted - arrived);
+          if (typeof at === 'number') window.__hostEventToPaint.push(performance.timeOrigin + painted - at);
+        }, 0));
         return result;
       });
     },
@@ -247,7 +262,14 @@ async function measureFrames(
   page: Page,
   host: RunningHost,
   browser: Browser,
-): Promise<{ idle: number[]; busy: number[]; eventToPaint: number[]; idleCpu: number; busyCpu: number }> {
+): Promise<{
+  idle: number[];
+  busy: number[];
+  eventToPaint: number[];
+  hostEventToPaint: number[];
+  idleCpu: number;
+  busyCpu: number;
+}> {
   await page.addInitScript(EVENT_TO_PAINT_RECORDER);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -263,9 +285,10 @@ async function measureFrames(
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
   const busyCpu = await busyCount.perSecond();
   const eventToPaint = await page.evaluate<number[]>('window.__eventToPaint');
+  const hostEventToPaint = await page.evaluate<number[]>('window.__hostEventToPaint');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
   if (status !== 'done') throw new Error(`the turn ended '${status}', not done`);
-  return { idle, busy, eventToPaint, idleCpu, busyCpu };
+  return { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu };
 }
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
@@ -289,7 +312,7 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy, eventToPaint, idleCpu, busyCpu } = await measureFrames(page, host, browser);
+      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu } = await measureFrames(page, host, browser);
       await checkBatchShown(page, tools);
       const batch = await journalBatch(host);
       if (batch.executed !== tools)
@@ -298,6 +321,7 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
       const sortedBusy = [...busy].sort((a, b) => a - b);
       const sortedIdle = [...idle].sort((a, b) => a - b);
       const sortedPaint = [...eventToPaint].sort((a, b) => a - b);
+      const sortedHostPaint = [...hostEventToPaint].sort((a, b) => a - b);
       return {
         tools,
         frames: busy.length,
@@ -309,6 +333,7 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
         idleP95FrameMs: round(percentile(sortedIdle, 0.95)),
         batchWallMs: round(batch.wallMs),
         eventToPaintP95Ms: sortedPaint.length > 0 ? round(percentile(sortedPaint, 0.95)) : 0,
+        hostEventToPaintP95Ms: sortedHostPaint.length > 0 ? round(percentile(sortedHostPaint, 0.95)) : 0,
         events: sortedPaint.length,
         cpuMsPerSecond: busyCpu,
         idleCpuMsPerSecond: idleCpu,

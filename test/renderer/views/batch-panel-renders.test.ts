@@ -158,3 +158,78 @@ describe('a large batch', () => {
     }
   });
 });
+
+describe('the timeline of a live batch', () => {
+  /** Renders batch b1 on its own root with the clock at `now` (fake timers: the axis steps when the test says). */
+  async function renderAt(now: number): Promise<Root> {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now });
+    const own = createRoot(document.body.appendChild(document.createElement('div')));
+    await act(async () => {
+      own.render(
+        createElement(AppStoreContext.Provider, { value: store }, createElement(BatchPanel, { batchId: 'b1' })),
+      );
+    });
+    return own;
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('animates one curtain for the whole panel, and draws each growing bar to the axis end', async () => {
+    await act(async () => root.unmount());
+    const own = await renderAt(1200);
+    try {
+      const panel = document.querySelector('[data-batch-id="b1"]') as HTMLElement;
+      // Three calls run; one curtain hides the part of their bars past now (100 ms of a 1 s axis).
+      expect(panel.querySelectorAll('[data-testid="timing-curtain"]')).toHaveLength(1);
+      const curtain = panel.querySelector<HTMLElement>('[data-testid="timing-curtain"]')!;
+      expect([
+        curtain.style.getPropertyValue('--curtain-ms'),
+        curtain.style.getPropertyValue('--curtain-delay'),
+      ]).toEqual(['1000ms', '-100ms']);
+      // Each running call's run starts where it started (2 or 3 ms) and reaches the axis end.
+      const runs = [...panel.querySelectorAll<HTMLElement>('[data-testid="timing-bar"] .timing-run')].map((run) => [
+        run.style.left,
+        run.style.right,
+      ]);
+      expect(runs).toEqual([
+        ['calc(100% * 2 / var(--axis-ms))', '0px'],
+        ['calc(100% * 3 / var(--axis-ms))', '0px'],
+        ['calc(100% * 2 / var(--axis-ms))', '0px'],
+      ]);
+      expect(panel.style.getPropertyValue('--axis-ms')).toBe('1000');
+      // An ended batch has no curtain: every bar has its length.
+      await act(async () => {
+        store
+          .getState()
+          .applyEvents(skeletonTurn().slice(skeletonTurn().findIndex((entry) => entry.type === 'tool/end')));
+      });
+      expect(panel.querySelectorAll('[data-testid="timing-curtain"]')).toHaveLength(0);
+    } finally {
+      await act(async () => own.unmount());
+    }
+  });
+
+  it('draws no row again when now reaches the axis end: only the axis and the curtain change', async () => {
+    await act(async () => root.unmount());
+    const own = await renderAt(1200);
+    try {
+      const before = document.querySelector('[data-testid="timing-curtain"]');
+      takeRenders();
+      // Now passes 1 s after the batch's start (1100): the axis becomes 2 s.
+      await act(async () => {
+        vi.advanceTimersByTime(1000);
+      });
+      expect(drawn()).toEqual({ rows: [], panels: 1 });
+      const panel = document.querySelector('[data-batch-id="b1"]') as HTMLElement;
+      expect(panel.style.getPropertyValue('--axis-ms')).toBe('2000');
+      const curtain = panel.querySelector<HTMLElement>('[data-testid="timing-curtain"]')!;
+      expect(curtain.style.getPropertyValue('--curtain-ms')).toBe('2000ms');
+      // A new element, so a new animation: one given a new delay would run from its first start.
+      expect(curtain).not.toBe(before);
+    } finally {
+      await act(async () => own.unmount());
+    }
+  });
+});

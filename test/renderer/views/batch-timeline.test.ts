@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { emptyFoldedData, foldEvents } from '../../../renderer/state/fold-event.ts';
 import {
   computeBatchTimeline,
+  curtainStyle,
   roundAxisMs,
-  segmentGrows,
   segmentStyle,
 } from '../../../renderer/views/batch-timeline.ts';
 import { skeletonTurn } from '../helpers/agent-events.ts';
@@ -98,22 +98,26 @@ describe('roundAxisMs', () => {
 });
 
 describe('segmentStyle', () => {
-  it('places a finished segment in percent of the axis, at least minWidth wide', () => {
-    expect(segmentStyle({ startMs: 250, lengthMs: 500 }, { spanMs: 1000, nowMs: 1000 }, '2px')).toEqual({
-      left: '25%',
-      width: 'max(50%, 2px)',
+  it('places a finished segment in ms of the panel axis (--axis-ms), at least minWidth wide', () => {
+    expect(segmentStyle({ startMs: 250, lengthMs: 500 }, '2px')).toEqual({
+      left: 'calc(100% * 250 / var(--axis-ms))',
+      width: 'max(calc(100% * 500 / var(--axis-ms)), 2px)',
     });
-    expect(segmentGrows({ startMs: 250, lengthMs: 500 })).toBe('');
   });
 
-  it('gives a growing segment the room to the axis end, with how much of it has passed as its animation delay', () => {
-    // Axis 2000 ms, now at 800, the segment from 500: room 1500 ms, 300 ms of it passed.
-    expect(segmentStyle({ startMs: 500 }, { spanMs: 2000, nowMs: 800 })).toEqual({
-      left: '25%',
-      width: '75%',
-      '--grow-ms': '1500ms',
-      '--grow-delay': '-300ms',
+  it('draws a growing segment to the axis end, with no clock of its own (the curtain hides what is past now)', () => {
+    expect(segmentStyle({ startMs: 500 })).toEqual({ left: 'calc(100% * 500 / var(--axis-ms))', right: '0' });
+  });
+});
+
+describe('curtainStyle', () => {
+  it('moves over the whole axis in its length, as far along as now is when drawn', () => {
+    // Axis 2000 ms, now at 800: the curtain's animation is 2 s long and 800 ms of it has passed.
+    expect(curtainStyle({ spanMs: 2000, nowMs: 800 })).toEqual({
+      '--curtain-ms': '2000ms',
+      '--curtain-delay': '-800ms',
     });
-    expect(segmentGrows({ startMs: 500 })).toBe(' timing-grows');
+    // Now never lies outside the axis.
+    expect(curtainStyle({ spanMs: 1000, nowMs: 1500 })['--curtain-delay']).toBe('-1000ms');
   });
 });
