@@ -10,9 +10,9 @@ import type { Description } from '../../devices/mqtt/bridged/bridge-wire.ts';
 import type { WayInOptions } from '../../devices/links/way-in.ts';
 import { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
-import { startMosquitto, TEST_USERS } from '../helpers/mosquitto.ts';
+import { startMosquitto } from '../helpers/mosquitto.ts';
 import { startSimProcess } from '../helpers/start-sim-process.ts';
-import { startBridgeProcess } from '../helpers/start-bridge-process.ts';
+import { BRIDGE_TEST_ENV, startBridgeOn } from '../helpers/start-bridge-process.ts';
 
 /** Per-call round trip of one way, median and p99. */
 export interface RoundTrip {
@@ -73,7 +73,7 @@ async function timeCalls(call: () => Promise<unknown>): Promise<RoundTrip> {
 export async function benchMqtt(): Promise<MqttBench> {
   const mosquitto = await startMosquitto({ extraConfig: [BROKER_NODELAY] });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-mqtt-bench-'));
-  const env = { BRIDGE_PW: TEST_USERS.bridge.password, HOST_PW: TEST_USERS.host.password };
+  const env = BRIDGE_TEST_ENV;
   const fast = await startSimProcess({ kinds: ['lamp', 'lamp'], latencyMs: 0 });
   const slow = await startSimProcess({
     kinds: ['lamp', 'lamp', 'lamp', 'lamp'],
@@ -81,21 +81,10 @@ export async function benchMqtt(): Promise<MqttBench> {
     ids: ['slow-1', 'slow-2', 'slow-3', 'slow-4'],
   });
   const [local, remote] = fast.devices as [(typeof fast.devices)[number], (typeof fast.devices)[number]];
-  const bridge = await startBridgeProcess({
-    args: [
-      '--mqtt',
-      mosquitto.url('bridge'),
-      '--mqtt-password-env',
-      'BRIDGE_PW',
-      '--name',
-      'bench',
-      '--data-dir',
-      dataDir,
-      '--device',
-      remote.path,
-      ...slow.devices.flatMap((device) => ['--device', device.path]),
-    ],
-    env,
+  const bridge = await startBridgeOn(mosquitto, {
+    name: 'bench',
+    dataDir,
+    devicePaths: [remote.path, ...slow.devices.map((device) => device.path)],
   });
   const brokers: MqttBroker[] = [];
   const registries: DeviceRegistry[] = [];

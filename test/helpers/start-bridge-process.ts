@@ -1,6 +1,50 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { mosquittoMissing, TEST_USERS, type Mosquitto } from './mosquitto.ts';
 import { REPO_ROOT } from './run-cli.ts';
+
+/** The broker passwords of the test accounts, by the variables `--mqtt-password-env` names in the bridge tests. */
+export const BRIDGE_TEST_ENV = {
+  BRIDGE_PW: TEST_USERS.bridge.password,
+  HOST_PW: TEST_USERS.host.password,
+  DEVICE_PW: TEST_USERS.device.password,
+} as const;
+
+/** Why a bridge over simulated serial devices cannot run here (Mosquitto or socat missing, naming the apt-get line), or undefined. */
+export function bridgeRigMissing(): string | undefined {
+  return (
+    mosquittoMissing() ??
+    (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0
+      ? 'socat is missing: apt-get install socat'
+      : undefined)
+  );
+}
+
+/**
+ * Runs `home-agent bridge` on `mosquitto` as its user `bridge` (password from BRIDGE_PW), keeping its
+ * state in `dataDir`, offering the serial devices at `devicePaths` (and `--sim` when `sim`), named
+ * `name` when given; `args` are added after. Resolves as `startBridgeProcess` does.
+ */
+export function startBridgeOn(
+  mosquitto: Mosquitto,
+  options: { dataDir: string; name?: string; devicePaths?: readonly string[]; sim?: boolean; args?: string[] },
+): Promise<BridgeProcess> {
+  return startBridgeProcess({
+    args: [
+      '--mqtt',
+      mosquitto.url('bridge'),
+      '--mqtt-password-env',
+      'BRIDGE_PW',
+      ...(options.name !== undefined ? ['--name', options.name] : []),
+      '--data-dir',
+      options.dataDir,
+      ...(options.sim === true ? ['--sim'] : []),
+      ...(options.devicePaths ?? []).flatMap((devicePath) => ['--device', devicePath]),
+      ...(options.args ?? []),
+    ],
+    env: BRIDGE_TEST_ENV,
+  });
+}
 
 /** A running bridge process and what it printed. */
 export interface BridgeProcess {

@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.ts';
-import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
-import { startBridgeProcess } from '../../helpers/start-bridge-process.ts';
+import { startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
+import { bridgeRigMissing, startBridgeOn } from '../../helpers/start-bridge-process.ts';
 import { useOwnSimIndex } from '../../helpers/own-sim-index.ts';
 
 const dataDir = (): string => mkdtempSync(path.join(tmpdir(), 'home-agent-bridge-cli-'));
@@ -63,11 +62,7 @@ describe('home-agent bridge: its command line', () => {
   });
 });
 
-const missing =
-  mosquittoMissing() ??
-  (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0
-    ? 'socat is missing: apt-get install socat'
-    : undefined);
+const missing = bridgeRigMissing();
 
 describe.skipIf(missing !== undefined)(`home-agent bridge --sim on Mosquitto${missing ? ` (${missing})` : ''}`, () => {
   useOwnSimIndex();
@@ -80,20 +75,7 @@ describe.skipIf(missing !== undefined)(`home-agent bridge --sim on Mosquitto${mi
   });
 
   it('offers the simulated devices npm start uses, each as NAME.ID, with the host name made to fit by default', async () => {
-    const bridge = await startBridgeProcess({
-      args: [
-        '--mqtt',
-        mosquitto.url('bridge'),
-        '--mqtt-password-env',
-        'BRIDGE_PW',
-        '--sim',
-        '--sim-latency-ms',
-        '0',
-        '--data-dir',
-        dataDir(),
-      ],
-      env: { BRIDGE_PW: TEST_USERS.bridge.password },
-    });
+    const bridge = await startBridgeOn(mosquitto, { dataDir: dataDir(), sim: true, args: ['--sim-latency-ms', '0'] });
     try {
       const name = bridge.devices[0]?.id.split('.')[0] ?? '';
       expect(name).toMatch(/^[a-z0-9][a-z0-9-]{0,31}$/);

@@ -1,19 +1,18 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
-import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
+import { startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
-import { startBridgeProcess, type BridgeProcess } from '../../helpers/start-bridge-process.ts';
+import {
+  BRIDGE_TEST_ENV as ENV,
+  bridgeRigMissing,
+  startBridgeOn,
+  type BridgeProcess,
+} from '../../helpers/start-bridge-process.ts';
 
-const missing =
-  mosquittoMissing() ??
-  (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0
-    ? 'socat is missing: apt-get install socat'
-    : undefined);
-const ENV = { BRIDGE_PW: TEST_USERS.bridge.password, HOST_PW: TEST_USERS.host.password };
+const missing = bridgeRigMissing();
 const LAMPS = ['lamp-1', 'lamp-2', 'lamp-3', 'lamp-4'];
 
 describe.skipIf(missing !== undefined)(
@@ -29,19 +28,10 @@ describe.skipIf(missing !== undefined)(
     beforeAll(async () => {
       mosquitto = await startMosquitto();
       sim = await startSimProcess({ kinds: ['lamp', 'lamp', 'lamp', 'lamp'], latencyMs: 300 });
-      bridge = await startBridgeProcess({
-        args: [
-          '--mqtt',
-          mosquitto.url('bridge'),
-          '--mqtt-password-env',
-          'BRIDGE_PW',
-          '--name',
-          'cellar',
-          '--data-dir',
-          piDir,
-          ...sim.devices.flatMap((device) => ['--device', device.path]),
-        ],
-        env: ENV,
+      bridge = await startBridgeOn(mosquitto, {
+        name: 'cellar',
+        dataDir: piDir,
+        devicePaths: sim.devices.map((device) => device.path),
       });
     }, 60_000);
     afterAll(async () => {

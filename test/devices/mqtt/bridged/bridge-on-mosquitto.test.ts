@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,22 +11,18 @@ import type { MqttDeviceFamily } from '../../../../devices/mqtt/mqtt-device-fami
 import { DeviceRegistry } from '../../../../devices/registry/device-registry.ts';
 import type { WayInOptions } from '../../../../devices/links/way-in.ts';
 import type { DeviceGrant } from '../../../../devices/registry/device-grant.ts';
-import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../../helpers/mosquitto.ts';
+import { startMosquitto, type Mosquitto } from '../../../helpers/mosquitto.ts';
 import { startSimProcess, type SimProcess } from '../../../helpers/start-sim-process.ts';
-import { startBridgeProcess, type BridgeProcess } from '../../../helpers/start-bridge-process.ts';
+import {
+  BRIDGE_TEST_ENV as ENV,
+  bridgeRigMissing,
+  startBridgeOn,
+  type BridgeProcess,
+} from '../../../helpers/start-bridge-process.ts';
 
-const missing =
-  mosquittoMissing() ??
-  (spawnSync('socat', ['-V'], { stdio: 'ignore' }).status !== 0
-    ? 'socat is missing: apt-get install socat'
-    : undefined);
+const missing = bridgeRigMissing();
 const PREFIX = 'home-agent';
 const MAX_BYTES = 262_144;
-const ENV = {
-  BRIDGE_PW: TEST_USERS.bridge.password,
-  HOST_PW: TEST_USERS.host.password,
-  DEVICE_PW: TEST_USERS.device.password,
-};
 /** Long enough that four calls are all in flight before the first answers, whatever the load. */
 const SLOW_MS = 1500;
 
@@ -56,21 +51,8 @@ describe.skipIf(missing !== undefined)(`home-agent bridge on Mosquitto${missing 
     return made;
   }
 
-  async function startBridge(): Promise<BridgeProcess> {
-    return startBridgeProcess({
-      args: [
-        '--mqtt',
-        mosquitto.url('bridge'),
-        '--mqtt-password-env',
-        'BRIDGE_PW',
-        '--name',
-        'cellar',
-        '--data-dir',
-        dataDir,
-        ...sim.devices.flatMap((device) => ['--device', device.path]),
-      ],
-      env: ENV,
-    });
+  function startBridge(): Promise<BridgeProcess> {
+    return startBridgeOn(mosquitto, { name: 'cellar', dataDir, devicePaths: sim.devices.map((device) => device.path) });
   }
 
   /** Resolves once `test` holds of the family's found devices (checked after every message it reads). */
