@@ -1,5 +1,5 @@
 import { safeText } from '../../core/text/safe-text.ts';
-import type { ScannedDevice } from './way-in.ts';
+import type { RefusedScannedDevice, ScannedDevice } from './way-in.ts';
 
 /** The columns of a scanned device's line, for the legend. */
 export const SCANNED_DEVICE_COLUMNS = ['PATH', 'SOURCE', 'ID', 'KIND', 'MODEL', 'STATE'] as const;
@@ -18,4 +18,10 @@ export function formatScannedDevice(device: ScannedDevice): string {
   ]
     .map(cell)
     .join('\t');
+}
+
+/** One stderr line of `devices scan` for an announcement a way in does not offer: its name, its SOURCE and why. */
+export function formatRefusedDevice(device: RefusedScannedDevice): string {
+  // Names and reasons carry what a peer announced: escaped like the lines on stdout.
+  return `home-agent: refused ${safeText(device.name)} [source ${safeText(device.source)}]: ${safeText(device.why)}`;
 }

@@ -101,6 +101,15 @@ export interface ScannedDevice {
   source: string;
   identity: DeviceIdentity;
   online: boolean;
+  /** Set when pairing it needs a one-time code now (a bridge's first device); absent when it needs none. */
+  needsCode?: true;
+}
+
+/** Something a way in's scan saw announced but does not offer (`ha:kitchen/lamp (light)`), with its SOURCE and why. */
+export interface RefusedScannedDevice {
+  name: string;
+  source: string;
+  why: string;
 }
 
 /** The links of one way in for one registry. */
@@ -116,6 +125,8 @@ export interface WayInConnections {
    * in that scans probes only paths its scan lists. Rejects when it cannot look (no broker, refused).
    */
   scan?(options: { timeoutMs: number; signal?: AbortSignal }): Promise<ScannedDevice[]>;
+  /** Optional, beside `scan`: what it saw announced but does not offer, and why (read after a scan). */
+  refused?(): RefusedScannedDevice[];
   /** Lets go of what its links share (a broker connection); called when the registry is disposed. */
   dispose?(): Promise<void>;
 }

@@ -26,6 +26,12 @@ export interface FoundMqttDevice {
   online: boolean;
 }
 
+/** An announcement a family read but does not offer: the name it goes by (a path where it has one) and why. */
+export interface RefusedMqttDevice {
+  name: string;
+  why: string;
+}
+
 /** What every family of one way in shares: where its own topics live and how large a message may be. */
 /**
  * The most devices one family keeps found: a peer on the broker may announce without end, so
@@ -65,6 +71,13 @@ export interface MqttDeviceFamily {
   receive(message: MqttMessage): MqttListenerVerdict;
   /** The devices found so far. */
   found(): FoundMqttDevice[];
+  /** Optional: what was announced but is not offered, each with why (`devices scan` says so on stderr). */
+  refused?(): RefusedMqttDevice[];
+  /**
+   * Optional: whether pairing the found device at `path` needs a one-time code now (its `pair` step
+   * takes one and this host holds no agreement that serves it).
+   */
+  needsCode?(path: string): boolean;
   /** A link to one found (and paired) device through `broker`, not started; each device is its own lane. */
   openLink(request: MqttLinkRequest): DeviceLink;
   /**

@@ -4,6 +4,7 @@ import type { LinkDefaults } from '../links/session-types.ts';
 import type {
   LinkRequest,
   ProbeResult,
+  RefusedScannedDevice,
   ScannedDevice,
   WayIn,
   WayInConnections,
@@ -173,7 +174,14 @@ class MqttConnections implements WayInConnections {
         source: family.source,
         identity: device.hello.device,
         online: device.online,
+        ...(family.needsCode?.(device.path) === true ? { needsCode: true as const } : {}),
       })),
+    );
+  }
+
+  refused(): RefusedScannedDevice[] {
+    return this.families.flatMap((family) =>
+      (family.refused?.() ?? []).map((refused) => ({ ...refused, source: family.source })),
     );
   }
 

@@ -14,7 +14,14 @@ import { Emitter } from '../../core/events/emitter.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import type { DeviceGrant } from './device-grant.ts';
 import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from '../links/device-link.ts';
-import type { ProbeResult, ScannedDevice, WayIn, WayInConnections, WayInOptions } from '../links/way-in.ts';
+import type {
+  ProbeResult,
+  RefusedScannedDevice,
+  ScannedDevice,
+  WayIn,
+  WayInConnections,
+  WayInOptions,
+} from '../links/way-in.ts';
 import { checkHello } from '../protocol/check-hello.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
 
@@ -275,6 +282,13 @@ export class DeviceRegistry {
       for (const device of await connections.scan(options)) found.push({ ...device, wayIn: way.kind });
     }
     return found;
+  }
+
+  /** What the ways in that look by themselves saw announced but do not offer, and why (read after `scan`). */
+  refusedInScan(): (RefusedScannedDevice & { wayIn: string })[] {
+    return this.waysIn.flatMap((way) =>
+      (this.connections.get(way.kind)?.refused?.() ?? []).map((refused) => ({ ...refused, wayIn: way.kind })),
+    );
   }
 
   /**

@@ -92,6 +92,12 @@ class BridgedFamily implements MqttDeviceFamily {
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /** A bridge's device needs the code until this host holds an agreement with that bridge (made here, or a paired device's). */
+  needsCode(path: string): boolean {
+    const address = parseBridgedPath(path);
+    return address !== undefined && !this.pairings.has(address.bridge);
+  }
+
   openLink(request: MqttLinkRequest): DeviceLink {
     const address = parseBridgedPath(request.path);
     if (address === undefined) throw new Error(`${request.path} is not a bridged device's path (mqtt:BRIDGE/ID)`);

@@ -1,7 +1,13 @@
 import type { DeviceLink } from '../../links/device-link.ts';
 import type { MqttListenerVerdict, MqttMessage } from '../mqtt-broker.ts';
-import type { FoundMqttDevice, MqttDeviceFamily, MqttLinkRequest, MqttSource } from '../mqtt-device-family.ts';
-import { ConventionCatalogue, type RefusedDevice } from './convention-catalogue.ts';
+import type {
+  FoundMqttDevice,
+  MqttDeviceFamily,
+  MqttLinkRequest,
+  MqttSource,
+  RefusedMqttDevice,
+} from '../mqtt-device-family.ts';
+import { ConventionCatalogue } from './convention-catalogue.ts';
 import { ConventionLink } from './convention-link.ts';
 
 /**
@@ -21,7 +27,7 @@ export abstract class ConventionFamily implements MqttDeviceFamily {
   }
 
   /** Devices announced but not offered, and why (a lock, a template this host does not run, a clash of ids). */
-  refused(): RefusedDevice[] {
+  refused(): RefusedMqttDevice[] {
     return this.catalogue.refused();
   }
 

@@ -40,7 +40,8 @@ export class Z2mFamily extends ConventionFamily {
       const reading = z2mDevice(entry);
       readings.set(
         `z2m:${entry.friendly_name}`,
-        reading.ok ? reading : { ok: false, name: reading.name, why: reading.why },
+        // A refused device goes by the path it would have had, as the other families' do.
+        reading.ok ? reading : { ok: false, name: `z2m:${reading.name}`, why: reading.why },
       );
     }
     this.catalogue.replaceAll(readings, this.bridgeOnline);

@@ -5,7 +5,11 @@ import { createInterface } from 'node:readline/promises';
 import { DevicePairing, type PairingCandidate } from '../../../devices/pairing/device-pairing.ts';
 import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../devices/pairing/scan-ports.ts';
 import { readWayInOptions, typedKeys, wayInOptionKeys } from '../../../devices/links/read-way-in-options.ts';
-import { formatScannedDevice, SCANNED_DEVICE_COLUMNS } from '../../../devices/links/format-scanned-device.ts';
+import {
+  formatRefusedDevice,
+  formatScannedDevice,
+  SCANNED_DEVICE_COLUMNS,
+} from '../../../devices/links/format-scanned-device.ts';
 import type { WayIn } from '../../../devices/links/way-in.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS, type Settings } from '../../contract/settings-table.ts';
 import { readSettingFlags } from '../common-flags.ts';
@@ -362,6 +366,8 @@ async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliI
         ? 'home-agent: no devices found (a bridge or device announces itself on the broker when it starts)\n'
         : `home-agent: columns: ${SCANNED_DEVICE_COLUMNS.join(', ')}. SOURCE: ${meanings.map(([source, meaning]) => `${source} = ${meaning}`).join(', ')}. Scanning granted nothing; pair one with: home-agent devices pair PATH ${wayInSettingsUsage()}\n`,
     );
+    // What was announced but is not offered is said too (stdout stays one line per device offered: scripts read it).
+    for (const refused of registry.refusedInScan()) io.stderr.write(`${formatRefusedDevice(refused)}\n`);
     return 0;
   } finally {
     await registry.dispose();

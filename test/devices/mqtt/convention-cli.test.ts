@@ -76,6 +76,65 @@ describe.skipIf(missing !== undefined)(
       ]);
     });
 
+    it('scan says on stderr which announced devices it refused and why, keeping stdout to the devices offered', async () => {
+      const access: DeviceBrokerAccess = { port: mosquitto.port, ...TEST_USERS.device };
+      const refused = [
+        // A Jinja filter: a template this host does not run.
+        await startDiscoveryDevice(access, {
+          component: 'sensor',
+          node: 'attic',
+          object: 'heater',
+          config: { stat_t: 'attic/heater', val_tpl: '{{ value_json.t | float }}' },
+        }),
+        // Two components at one NODE/OBJECT: both would be ha:garden/pump, so neither is offered.
+        await startDiscoveryDevice(access, {
+          component: 'switch',
+          node: 'garden',
+          object: 'pump',
+          config: { cmd_t: 'garden/pump/set' },
+        }),
+        await startDiscoveryDevice(access, {
+          component: 'sensor',
+          node: 'garden',
+          object: 'pump',
+          config: { stat_t: 'garden/pump/power' },
+        }),
+      ];
+      try {
+        const scanned = await runCli(['devices', 'scan', ...broker()], { env });
+        expect(scanned.code).toBe(0);
+        // Exactly the lines of the scan before these were announced: scripts read stdout.
+        expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual([
+          'ha:cellar/boiler\tha\tha_cellar.boiler\tsensor\tAcme T1\tonline',
+          'tasmota:kettle\ttasmota\ttasmota_kettle\tswitch\tTasmota\tonline',
+          'z2m:hall_climate\tz2m\tz2m_hall_climate\tsensor\tXiaomi WSDCGQ01LM\tonline',
+          'z2m:living room/lamp\tz2m\tz2m_living-room.lamp-051eb609\tswitch\tIKEA LED1624G9\tonline',
+        ]);
+        const lines = scanned.stderr.split('\n').filter(Boolean);
+        // The legend first, then one line per refused announcement.
+        expect(lines[0]).toMatch(/^home-agent: columns: PATH, SOURCE/);
+        const said = lines.slice(1).sort();
+        expect(said, said.join('\n')).toHaveLength(4);
+        expect(said[0]).toMatch(
+          /^home-agent: refused ha:attic\/heater \(sensor\) \[source ha\]: .*\{\{ value_json\.t \| float \}\}/,
+        );
+        expect(said[1]).toMatch(
+          /^home-agent: refused ha:garden\/pump \[source ha\]: its path ha:garden\/pump is also announced by (sensor|switch)\/garden\/pump/,
+        );
+        expect(said[2]).toMatch(
+          /^home-agent: refused ha:garden\/pump \[source ha\]: its path ha:garden\/pump is also announced by (sensor|switch)\/garden\/pump/,
+        );
+        expect(said[1]).not.toBe(said[2]);
+        // The played Zigbee2MQTT bridge lists its coordinator, as a real one does: not a device to pair.
+        expect(said[3]).toBe('home-agent: refused z2m:Coordinator [source z2m]: it is the coordinator');
+      } finally {
+        for (const device of refused) {
+          await device.remove();
+          await device.stop();
+        }
+      }
+    });
+
     it('pairs a convention device with no grant, and nothing is published to it', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-conventions-cli-'));
       try {

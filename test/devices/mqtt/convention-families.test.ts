@@ -39,6 +39,24 @@ describe('Z2mFamily', () => {
     expect(family.found().map((found) => found.path)).toEqual(['z2m:b']);
   });
 
+  it('names a device it does not offer by the path it would have had, with the reason', () => {
+    const family = new Z2mFamily();
+    family.receive(
+      message('zigbee2mqtt/bridge/devices', [
+        plug('a', '0x1'),
+        {
+          ieee_address: '0x0',
+          type: 'Coordinator',
+          network_address: 0,
+          supported: false,
+          friendly_name: 'Coordinator',
+          definition: null,
+        },
+      ]),
+    );
+    expect(family.refused()).toEqual([{ name: 'z2m:Coordinator', why: 'it is the coordinator' }]);
+  });
+
   it('marks every device offline while the bridge says offline', () => {
     const family = new Z2mFamily();
     family.receive(message('zigbee2mqtt/bridge/devices', [plug('a', '0x1')]));
