@@ -64,6 +64,8 @@ export const foundDeviceSchema = z.object({
   online: z.boolean(),
   /** Devices paired at this path. */
   paired: z.array(z.object({ id: z.string(), alias: z.string() })),
+  /** True when pairing it needs the one-time code its bridge printed (absent: it needs none, or an older host). */
+  needsCode: z.boolean().optional(),
 });
 export type FoundDevice = z.infer<typeof foundDeviceSchema>;
 
@@ -87,6 +89,11 @@ const placementInput = {
   /** The same as `options.unit`, as older windows send it. */
   unit: z.number().int().min(1).max(247).optional(),
 };
+
+/** A one-time pairing code as a bridge prints it: letters, digits and -, no spaces. */
+export const pairingCodeSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, 'the pairing code as the bridge printed it: letters, digits and -, no spaces');
 
 /** sha256 (hex) of the actions a device declares, schemas and flags included (`declarationHash`). */
 const declarationHash = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex');
@@ -191,8 +198,15 @@ export const deviceContract = {
       found: z.array(foundDeviceSchema).optional(),
     }),
   },
-  /** Opens the port just long enough to ask the device who it is; pairs nothing. */
-  'devices/probe': { input: z.object(placementInput), output: probedDeviceSchema },
+  /**
+   * Opens the port just long enough to ask the device who it is; pairs nothing. `code`: the one-time
+   * code of a found device that needs one (its bridge's agreement is made with it, for `devices/pair`
+   * to use); it is never stored or sent back.
+   */
+  'devices/probe': {
+    input: z.object({ ...placementInput, code: pairingCodeSchema.optional() }),
+    output: probedDeviceSchema,
+  },
   /**
    * Pairs the device at the path with no grants, if it still announces `identity` and declares
    * what `declarationHash` (from the probe) names: what the person was shown; 409 when it now

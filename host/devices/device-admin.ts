@@ -96,6 +96,7 @@ export class DeviceAdmin {
       kind: device.identity.kind,
       model: device.identity.model,
       online: device.online,
+      ...(device.needsCode === true ? { needsCode: true } : {}),
       paired: paired
         .filter((candidate) => candidate.path === device.path)
         .map((candidate) => ({ id: candidate.identity.id, alias: candidate.alias })),
@@ -112,6 +113,7 @@ export class DeviceAdmin {
           path: input.path,
           ...(input.profile !== undefined ? { profile: input.profile } : {}),
           wayInOptions: wayInOptionsOf(input),
+          ...(input.code !== undefined ? { code: input.code } : {}),
           timeoutMs: this.options.probeTimeoutMs ?? 3000,
           ...(signal ? { signal } : {}),
         })

@@ -18,8 +18,11 @@ export interface AddDeviceSlice {
   closeAddDevice(): void;
   /** Looks for ports again (opening none); `paths` adds ports the person typed. */
   scanPorts(paths?: string[]): Promise<void>;
-  /** Asks the host to open the port and say who the device is. */
-  probeDevice(placement: DevicePlacement): Promise<void>;
+  /**
+   * Asks the host to open the port and say who the device is; `code` is the one-time pairing code a
+   * found device needs, sent with this request only and kept nowhere.
+   */
+  probeDevice(placement: DevicePlacement, code?: string): Promise<void>;
   /** Pairs the device that was shown (with no grants), under `alias` when given. */
   pairShownDevice(alias: string): Promise<void>;
   /** Back to choosing a port. */
@@ -50,11 +53,11 @@ export function createAddDeviceSlice(api: ApiClient): StateCreator<AppState, [],
           step({ type: 'scan-failed', request, message: `Could not look for ports: ${messageOf(error)}` });
         }
       },
-      async probeDevice(placement) {
+      async probeDevice(placement, code) {
         const request = ++requests;
         step({ type: 'probe', request, placement });
         try {
-          const device = await api.call('devices/probe', placement);
+          const device = await api.call('devices/probe', { ...placement, ...(code !== undefined ? { code } : {}) });
           step({ type: 'probed', request, device });
         } catch (error) {
           step({ type: 'probe-failed', request, message: messageOf(error) });

@@ -1,5 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { PORT_SOURCE_MEANINGS, type FoundDevice, type ScannedPort } from '../../host/contract/api-contract.ts';
+import {
+  pairingCodeSchema,
+  PORT_SOURCE_MEANINGS,
+  type FoundDevice,
+  type ScannedPort,
+} from '../../host/contract/api-contract.ts';
 import type { DevicePlacement } from '../state/add-device-flow.ts';
 import { ShownDevice } from './shown-device.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -18,6 +23,10 @@ export function AddDevicePanel() {
   const [path, setPath] = useState('');
   const [profile, setProfile] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
+  // The one-time code lives in this field only: sent with the look, then emptied; never in the store.
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState('');
+  const codeInput = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
   const asked = askedOptions(scan.profiles.find((candidate) => candidate.name === profile)?.options);
@@ -53,6 +62,16 @@ export function AddDevicePanel() {
   });
   const looking = probe.status === 'probing';
   const shown = probe.status === 'done';
+  const needsCode = scan.found.some((device) => device.path === path.trim() && device.needsCode === true);
+  const look = (): void => {
+    if (!path.trim() || looking) return;
+    if (!needsCode) return void probeDevice(placement());
+    const problem = pairingCodeProblem(code);
+    setCodeError(problem ?? '');
+    if (problem !== undefined) return codeInput.current?.focus();
+    void probeDevice(placement(), code.trim());
+    setCode('');
+  };
 
   return (
     <section
@@ -75,7 +94,7 @@ export function AddDevicePanel() {
           className="add-device-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (path.trim() && !looking) void probeDevice(placement());
+            look();
           }}
         >
           <fieldset className="add-device-ports" aria-describedby={`${ids}-scan-status`}>
@@ -112,6 +131,7 @@ export function AddDevicePanel() {
                   onChoose={(found) => {
                     setPath(found.path);
                     setProfile('');
+                    setCodeError('');
                   }}
                 />
               ))}
@@ -156,6 +176,39 @@ export function AddDevicePanel() {
                 ))}
               </select>
             </label>
+            {needsCode && (
+              <div className="field">
+                <label className="field-label" htmlFor={`${ids}-code`}>
+                  Pairing code
+                </label>
+                <input
+                  id={`${ids}-code`}
+                  ref={codeInput}
+                  type="text"
+                  className="field-input"
+                  data-testid="pairing-code-input"
+                  value={code}
+                  spellCheck={false}
+                  autoComplete="one-time-code"
+                  autoCapitalize="off"
+                  aria-invalid={codeError !== ''}
+                  aria-describedby={`${ids}-code-hint${codeError ? ` ${ids}-code-error` : ''}`}
+                  onChange={(event) => {
+                    setCode(event.currentTarget.value);
+                    setCodeError('');
+                  }}
+                />
+                <span className="side-hint" id={`${ids}-code-hint`}>
+                  The code its bridge printed when it started (<code>home-agent bridge --pairing-code</code> makes a new
+                  one). It is used once and kept nowhere.
+                </span>
+                {codeError && (
+                  <span className="side-error" id={`${ids}-code-error`} role="alert" data-testid="pairing-code-error">
+                    {codeError}
+                  </span>
+                )}
+              </div>
+            )}
             {asked.map((option) => (
               <label key={option.key} className="field">
                 <span className="field-label">{option.title}</span>
@@ -325,4 +378,13 @@ function askedOptions(schema: Record<string, unknown> | undefined): AskedOption[
 /** What a profile speaks, as its options' schema titles it (its `title`); undefined for a profile with none. */
 function titleOf(schema: Record<string, unknown> | undefined): string | undefined {
   return typeof schema?.title === 'string' ? schema.title : undefined;
+}
+
+/** Why a typed pairing code cannot be one (the host checks it again), or undefined when it may be. */
+function pairingCodeProblem(code: string): string | undefined {
+  const typed = code.trim();
+  if (typed === '') return 'Enter the pairing code its bridge printed.';
+  if (!pairingCodeSchema.safeParse(typed).success)
+    return 'A pairing code is letters, digits and - as the bridge printed it, with no spaces.';
+  return undefined;
 }

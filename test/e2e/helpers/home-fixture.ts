@@ -25,10 +25,18 @@ export class Home {
   /**
    * Starts `serve` on this home's data folder (made on first use with `replies`); `port` to come back
    * where it was. No --sim and the scripted model unless `sim` and `provider` say otherwise (`npm
-   * start`'s home is `sim: true, provider: 'none'`: its simulated devices and the demo model).
+   * start`'s home is `sim: true, provider: 'none'`: its simulated devices and the demo model). `args`
+   * and `env` are added to its command line and environment (a broker and its password variable).
    */
   async serve(
-    options: { replies?: ScriptedReply[]; port?: number; sim?: boolean; provider?: StartHostOptions['provider'] } = {},
+    options: {
+      replies?: ScriptedReply[];
+      port?: number;
+      sim?: boolean;
+      provider?: StartHostOptions['provider'];
+      args?: string[];
+      env?: Record<string, string>;
+    } = {},
   ): Promise<RunningHost> {
     await this.index();
     this.folder ??= await makeHostFolder(options.replies ?? [{ text: 'ok' }]);
@@ -37,7 +45,8 @@ export class Home {
       scriptFile: this.folder.scriptFile,
       sim: options.sim ?? false,
       ...(options.provider ? { provider: options.provider } : {}),
-      extraArgs: options.port !== undefined ? ['--port', String(options.port)] : [],
+      extraArgs: [...(options.port !== undefined ? ['--port', String(options.port)] : []), ...(options.args ?? [])],
+      ...(options.env ? { env: options.env } : {}),
     });
     this.owned.push(() => host.stop());
     return host;
@@ -50,6 +59,17 @@ export class Home {
     return sim;
   }
 
+  /** The data folder `serve` and the CLI work on (made by the first `serve`). */
+  get dataDir(): string {
+    if (!this.folder) throw new Error('start serve first: it makes the data folder');
+    return this.folder.dataDir;
+  }
+
+  /** Makes the home stop something the test started itself (a broker's bridge process) when the test ends. */
+  adopt(stop: () => Promise<void>): void {
+    this.owned.push(stop);
+  }
+
   /** A fresh folder that is removed with the home (a simulator's --dir). */
   async tempDir(name: string): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), `home-agent-e2e-${name}-`));
@@ -57,10 +77,10 @@ export class Home {
     return dir;
   }
 
-  /** Runs the CLI on this home's data folder; throws with its stderr when it fails. */
-  async cli(args: string[]): Promise<string> {
+  /** Runs the CLI on this home's data folder (`env` added to its environment); throws with its stderr when it fails. */
+  async cli(args: string[], env?: Record<string, string>): Promise<string> {
     if (!this.folder) throw new Error('start serve first: the CLI works on its data folder');
-    const run = await runCli([...args, '--data-dir', this.folder.dataDir]);
+    const run = await runCli([...args, '--data-dir', this.folder.dataDir], env ? { env } : {});
     if (run.code !== 0) throw new Error(`home-agent ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
     return run.stdout;
   }

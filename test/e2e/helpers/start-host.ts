@@ -30,6 +30,8 @@ export interface StartHostOptions {
   extraArgs?: string[];
   /** Attach the built-in simulated devices (`--sim`); default true. Pass false with `--device` flags in extraArgs. */
   sim?: boolean;
+  /** Variables added to its environment (a broker password that `--mqtt-password-env` names). */
+  env?: Record<string, string>;
   /** How long to wait for the serving line. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -54,7 +56,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       ...modelFlags(options),
       ...(options.extraArgs ?? []),
     ],
-    { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], env: hostEnvironment() },
+    { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...hostEnvironment(), ...options.env } },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stderr: string[] = [];
