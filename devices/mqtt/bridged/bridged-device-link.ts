@@ -51,6 +51,11 @@ export class BridgedDeviceLink extends DeviceLinkBase {
   private readonly topics: BridgeTopics;
   private readonly route: SignedRoute;
   private readonly pending = new PendingRequests();
+  /**
+   * The nonce of each request awaiting its answer, by id: ids start again in every process, so an
+   * answer recorded for the same id earlier (signed, and bound to that correlation data) differs here.
+   */
+  private readonly asked = new Map<number, string>();
   private readonly events = new ReplayWindow();
   private readonly stops: (() => void)[] = [];
   private readonly timings: { callTimeoutMs: number; helloTimeoutMs: number; reconnectIntervalMs: number };
@@ -235,6 +240,11 @@ export class BridgedDeviceLink extends DeviceLinkBase {
       frame: { id, ...body } as Parameters<typeof signRequest>[0]['frame'],
       now: this.now(),
     });
+    this.asked.set(id, message.nonce);
+    void answer.then(
+      () => this.asked.delete(id),
+      () => this.asked.delete(id),
+    );
     try {
       await publishCall({
         broker: this.options.broker,
@@ -280,20 +290,32 @@ export class BridgedDeviceLink extends DeviceLinkBase {
       this.stats.invalidFrame += 1;
       return { malformed: `an answer for ${this.label} that is no response to its request` };
     }
-    if (!this.pending.settle(frame.value) && !this.pending.answersStopped(frame.value.id))
-      this.stats.unmatchedResponse += 1;
-    return undefined;
+    const asked = this.asked.get(frame.value.id);
+    if (asked !== undefined && asked !== read.value.nonce) {
+      this.stats.invalidFrame += 1;
+      return {
+        malformed: `an answer for ${this.label} to an earlier request with the same id (a replay), not to this one`,
+      };
+    }
+    if (this.pending.settle(frame.value) || this.pending.answersStopped(frame.value.id)) return undefined;
+    this.stats.unmatchedResponse += 1;
+    return { malformed: `an answer for ${this.label} to no request awaiting one (a replay, or answered already)` };
   }
 
   private onEventMessage(message: MqttMessage): MqttListenerVerdict {
     const read = readWire(signedEventSchema, message.payload.toString('utf8'), this.options.maxMessageBytes);
-    if (!read.ok) return { malformed: `not a bridge event: ${read.detail}` };
+    if (!read.ok) {
+      this.stats.invalidFrame += 1;
+      return { malformed: `not a bridge event: ${read.detail}` };
+    }
     if (!verifyEvent({ key: this.options.pairing.key, route: this.route, message: read.value })) {
       this.stats.invalidFrame += 1;
       return { malformed: `an event for ${this.label} not signed with the pairing's key` };
     }
-    if (!this.events.admit(read.value.ts, read.value.nonce).ok)
+    if (!this.events.admit(read.value.ts, read.value.nonce).ok) {
+      this.stats.invalidFrame += 1;
       return { malformed: `a stale or replayed event for ${this.label}` };
+    }
     const frame = readWire(BODY_SCHEMAS.event, read.value.body, this.options.maxMessageBytes);
     if (!frame.ok) return { malformed: `an event for ${this.label}: ${frame.detail}` };
     if (this.status === 'online') this.reportEvent(frame.value);

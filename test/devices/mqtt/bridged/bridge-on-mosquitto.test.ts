@@ -11,6 +11,8 @@ import type { MqttDeviceFamily } from '../../../../devices/mqtt/mqtt-device-fami
 import { DeviceRegistry } from '../../../../devices/registry/device-registry.ts';
 import type { WayInOptions } from '../../../../devices/links/way-in.ts';
 import type { DeviceGrant } from '../../../../devices/registry/device-grant.ts';
+import type { DeviceEvent } from '../../../../devices/registry/device-registry.ts';
+import { signEvent } from '../../../../devices/mqtt/bridged/signed-messages.ts';
 import { startMosquitto, type Mosquitto } from '../../../helpers/mosquitto.ts';
 import { startSimProcess, type SimProcess } from '../../../helpers/start-sim-process.ts';
 import {
@@ -272,6 +274,184 @@ describe.skipIf(missing !== undefined)(`home-agent bridge on Mosquitto${missing 
       expect(registry.get('cellar.lamp-1')?.session.status).toBe('connecting');
       await registry.dispose();
     }
+  });
+
+  /** Resolves with the next problem `made` reports whose detail matches `pattern` (a message counted and dropped). */
+  function nextProblem(made: MqttBroker, pattern: RegExp): Promise<string> {
+    return new Promise((resolve) => {
+      const stop = made.onProblem((problem) => {
+        if (!pattern.test(problem.detail)) return;
+        stop();
+        resolve(problem.detail);
+      });
+    });
+  }
+
+  /**
+   * An attacker on the broker: the `device` account, which may read and write every topic. It records
+   * the bridge's answers by their correlation data and, when `answer` is set, answers each request for
+   * lamp-1 at once (long before the bridge's slow lamp) with what `answer` makes of it.
+   */
+  async function attacker() {
+    const client = broker('device');
+    const answers = new Map<string, MqttMessage>();
+    const waiters = new Set<() => void>();
+    const forged: string[] = [];
+    // What it published itself comes back on the reply topic too: never recorded as the bridge's.
+    const own = new Set<string>();
+    let answer: ((request: MqttMessage) => { payload: string; correlation: Buffer } | undefined) | undefined;
+    await client.subscribe(`${PREFIX}/cellar/reply/#`, (message) => {
+      const correlation = message.properties?.correlationData?.toString('utf8');
+      if (correlation === undefined || own.has(message.payload.toString('utf8')) || answers.has(correlation)) return;
+      answers.set(correlation, message);
+      for (const wake of [...waiters]) wake();
+    });
+    await client.subscribe(`${PREFIX}/cellar/device/lamp-1/request`, (request) => {
+      const made = answer?.(request);
+      const responseTopic = request.properties?.responseTopic;
+      if (made === undefined || responseTopic === undefined) return;
+      forged.push(made.correlation.toString('utf8'));
+      own.add(made.payload);
+      void client.publish(responseTopic, made.payload, { qos: 1, properties: { correlationData: made.correlation } });
+    });
+    await client.connect({ timeoutMs: 10_000 });
+    /** Resolves with the first answer the attacker recorded whose body (the response frame) passes `test`. */
+    const recorded = (test: (frame: { ok: boolean; result?: unknown }) => boolean): Promise<MqttMessage> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          const found = [...answers.values()].find((message) => {
+            const { body } = JSON.parse(message.payload.toString('utf8')) as { body: string };
+            return test(JSON.parse(body) as { ok: boolean; result?: unknown });
+          });
+          if (found === undefined) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      });
+    return {
+      client,
+      answers,
+      recorded,
+      forged,
+      answerWith: (make: typeof answer) => void (answer = make),
+    };
+  }
+
+  it('ends a call with the bridge’s true answer only: a forged answer, another call’s answer moved over, or an answer replayed to a later host are dropped and counted', async () => {
+    const spy = await attacker();
+    const first = await attached(['lamp-1']);
+    const link = () => first.get('cellar.lamp-1')!;
+    await first.call('cellar.lamp-1', 'set', { on: true });
+    const recorded = await spy.recorded((frame) => (frame.result as { on?: unknown } | undefined)?.on === true);
+    const recordedBody = JSON.parse(recorded.payload.toString('utf8')) as { body: string };
+
+    // (a) An answer made up by the attacker for the pending call, signed with no key it has.
+    spy.answerWith((request) => {
+      const correlation = request.properties!.correlationData!;
+      const body = JSON.stringify({ id: Number(correlation.toString('utf8')), ok: true, result: { on: true } });
+      return { payload: JSON.stringify({ ...recordedBody, body }), correlation };
+    });
+    const malformedBefore = host.stats.malformed;
+    const invalidBefore = link().session.stats.invalidFrame;
+    const unsigned = nextProblem(host, /an answer for mqtt:cellar\/lamp-1 not signed with the pairing's key/);
+    await expect(first.call('cellar.lamp-1', 'set', { on: false })).resolves.toMatchObject({ on: false });
+    await unsigned;
+
+    // (a) A real answer of another call, moved onto the pending call's correlation data.
+    spy.answerWith((request) => ({
+      payload: recorded.payload.toString('utf8'),
+      correlation: request.properties!.correlationData!,
+    }));
+    const moved = nextProblem(host, /an answer for mqtt:cellar\/lamp-1 not signed with the pairing's key/);
+    await expect(first.call('cellar.lamp-1', 'set', { on: false })).resolves.toMatchObject({ on: false });
+    await moved;
+    expect(spy.forged.length).toBe(2);
+    expect(host.stats.malformed - malformedBefore).toBe(2);
+    expect(link().session.stats.invalidFrame - invalidBefore).toBe(2);
+    await first.dispose();
+
+    // (a) The same host later (a new process: its request ids start again) is sent the answer recorded
+    // for the request of the same id in the earlier one: it is signed, and bound to that correlation data.
+    spy.answerWith((request) => {
+      const correlation = request.properties!.correlationData!;
+      const earlier = spy.answers.get(correlation.toString('utf8'));
+      return earlier === undefined ? undefined : { payload: earlier.payload.toString('utf8'), correlation };
+    });
+    const second = await attached(['lamp-1']);
+    const forgedBefore = spy.forged.length;
+    const replayed = nextProblem(host, /an answer for mqtt:cellar\/lamp-1 to an earlier request/);
+    await expect(second.call('cellar.lamp-1', 'set', { on: false })).resolves.toMatchObject({ on: false });
+    await replayed;
+    // The attack was made: the attacker had an answer for that id and sent it before the bridge's.
+    expect(spy.forged.length).toBeGreaterThan(forgedBefore);
+    expect(second.get('cellar.lamp-1')!.session.stats.invalidFrame).toBeGreaterThanOrEqual(1);
+    spy.answerWith(undefined);
+  });
+
+  it('drops a replay of a real signed answer after its call ended, counting it', async () => {
+    const spy = await attacker();
+    const registry = await attached(['lamp-1']);
+    await registry.call('cellar.lamp-1', 'get', {});
+    const recorded = await spy.recorded(
+      (frame) => typeof (frame.result as { on?: unknown } | undefined)?.on === 'boolean',
+    );
+    const unmatchedBefore = registry.get('cellar.lamp-1')!.session.stats.unmatchedResponse;
+    const malformedBefore = host.stats.malformed;
+    const dropped = nextProblem(host, /an answer for mqtt:cellar\/lamp-1 to no request awaiting one/);
+    await spy.client.publish(recorded.topic, recorded.payload, {
+      qos: 1,
+      properties: { correlationData: recorded.properties!.correlationData! },
+    });
+    await dropped;
+    expect(registry.get('cellar.lamp-1')!.session.stats.unmatchedResponse - unmatchedBefore).toBe(1);
+    expect(host.stats.malformed - malformedBefore).toBe(1);
+    // Nothing broke: the device answers the next call.
+    await expect(registry.call('cellar.lamp-1', 'get', {})).resolves.toMatchObject({ on: expect.any(Boolean) });
+  });
+
+  it('drops a forged device event, unsigned or signed with another key, counting it: it reaches no listener and changes nothing', async () => {
+    const spy = await attacker();
+    const registry = await attached(['lamp-1']);
+    const events: DeviceEvent[] = [];
+    registry.onEvent((event) => void events.push(event));
+    const route = { bridge: 'cellar', device: 'lamp-1', host: String(pairing.bridgeHost) };
+    const topic = `${PREFIX}/cellar/device/lamp-1/event/${route.host}`;
+    const frame = { event: 'pressed', data: { forged: true } };
+    const statusBefore = registry.get('cellar.lamp-1')!.session.status;
+    const malformedBefore = host.stats.malformed;
+    const invalidBefore = registry.get('cellar.lamp-1')!.session.stats.invalidFrame;
+
+    const unsignedDropped = nextProblem(host, /not a bridge event/);
+    await spy.client.publish(
+      topic,
+      JSON.stringify({ ts: Date.now(), nonce: randomBytes(16).toString('base64url'), body: JSON.stringify(frame) }),
+      { qos: 1 },
+    );
+    await unsignedDropped;
+    const otherKeyDropped = nextProblem(host, /an event for mqtt:cellar\/lamp-1 not signed with the pairing's key/);
+    const otherKey = signEvent({ key: randomBytes(32), route, frame, now: Date.now() });
+    await spy.client.publish(topic, JSON.stringify(otherKey), { qos: 1 });
+    await otherKeyDropped;
+    expect(events).toEqual([]);
+    expect(host.stats.malformed - malformedBefore).toBe(2);
+    expect(registry.get('cellar.lamp-1')!.session.stats.invalidFrame - invalidBefore).toBe(2);
+    expect(registry.get('cellar.lamp-1')!.session.status).toBe(statusBefore);
+
+    // The same event signed with the pairing's key (as only the bridge can) does reach the listeners, once.
+    const key = Buffer.from(String(pairing.bridgeKey), 'base64url');
+    const signed = JSON.stringify(signEvent({ key, route, frame: { event: 'pressed', data: {} }, now: Date.now() }));
+    const arrived = new Promise<void>((resolve) => registry.onEvent(() => resolve()));
+    await spy.client.publish(topic, signed, { qos: 1 });
+    await arrived;
+    expect(events).toEqual([{ event: 'pressed', data: {}, deviceId: 'cellar.lamp-1' }]);
+    const replayDropped = nextProblem(host, /a stale or replayed event for mqtt:cellar\/lamp-1/);
+    await spy.client.publish(topic, signed, { qos: 1 });
+    await replayDropped;
+    expect(events).toHaveLength(1);
+    expect(registry.get('cellar.lamp-1')!.session.stats.invalidFrame - invalidBefore).toBe(3);
+    expect(host.stats.malformed - malformedBefore).toBe(3);
   });
 
   it('ends calls in flight device_offline when the broker goes away (sent: outcome unknown), sends none while it is away, and comes back with it', async () => {
