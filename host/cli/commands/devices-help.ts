@@ -49,7 +49,8 @@ export const DEVICES_HELP: CommandHelp = {
     'the ports of a running `home-agent sim`. A running host follows a paired device that comes back on',
     'another port when it can tell without opening one (its /dev/serial/by-id link, a simulator that',
     'announces it); `list` then says where it moved from. Each action takes --data-dir DIR (default: the',
-    'app data folder).',
+    'app data folder). With a broker, `scan` prints the devices announced on it, one line each, and on',
+    'stderr each announcement it does not offer (its name, source and why).',
   ].join('\n'),
   options: [
     { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },
