@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './helpers/home-fixture.ts';
 import { callHost } from './helpers/call-host.ts';
@@ -104,6 +105,12 @@ test('pairs a bridged device with its bridge’s code typed in the window, grant
     'A pairing code is letters, digits and - as the bridge printed it, with no spaces.',
   );
   await expect(codeField).toHaveAccessibleDescription(/The code its bridge printed when it started.*no spaces\.$/);
+  // The field, its hint and its error pass axe-core (no serious or critical violation).
+  const axe = await new AxeBuilder({ page }).include('#side-tab-panel').analyze();
+  expect(
+    axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+  ).toEqual([]);
+  await home.screenshot(page, 'bridged/01b-code-refused');
   await codeField.fill(pi.pairingCode);
   await page.getByTestId('probe-device').click();
 
