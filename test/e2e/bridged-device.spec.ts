@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -77,8 +76,7 @@ test('pairs a bridged device with its bridge’s code typed in the window, grant
   page,
   home,
 }) => {
-  const piDir = mkdtempSync(path.join(tmpdir(), 'home-agent-e2e-pi-'));
-  home.adopt(async () => rmSync(piDir, { recursive: true, force: true }));
+  const piDir = await home.tempDir('pi');
   const pi = await bridge(home, piDir);
   const host = await home.serve({ replies: readThermometer, args: broker(), env: HOST_ENV });
   await home.open(page, host);
@@ -161,8 +159,7 @@ test('shows a bridged device offline when its bridge is killed, and online again
   page,
   home,
 }) => {
-  const piDir = mkdtempSync(path.join(tmpdir(), 'home-agent-e2e-pi-'));
-  home.adopt(async () => rmSync(piDir, { recursive: true, force: true }));
+  const piDir = await home.tempDir('pi');
   const first = await bridge(home, piDir);
   const host = await home.serve({ args: broker(), env: HOST_ENV });
   await home.cli(

@@ -17,6 +17,13 @@ import { runCli } from '../../helpers/run-cli.ts';
 // The real `home-agent` CLI, with the product's own list of MQTT device families, against devices played
 // from each convention's documented topics.
 const missing = mosquittoMissing();
+/** What `devices scan` prints for the devices the suite plays (sorted): path, source, id by the one rule, kind, model, state. */
+const OFFERED = [
+  'ha:cellar/boiler\tha\tha_cellar.boiler\tsensor\tAcme T1\tonline',
+  'tasmota:kettle\ttasmota\ttasmota_kettle\tswitch\tTasmota\tonline',
+  'z2m:hall_climate\tz2m\tz2m_hall_climate\tsensor\tXiaomi WSDCGQ01LM\tonline',
+  'z2m:living room/lamp\tz2m\tz2m_living-room.lamp-051eb609\tswitch\tIKEA LED1624G9\tonline',
+];
 
 describe.skipIf(missing !== undefined)(
   `devices scan|pair --mqtt with the field's conventions${missing ? ` (${missing})` : ''}`,
@@ -68,12 +75,7 @@ describe.skipIf(missing !== undefined)(
     it('scan lists each convention’s devices: path, source, id by the one rule, kind, model, state', async () => {
       const scanned = await runCli(['devices', 'scan', ...broker()], { env });
       expect(scanned.code).toBe(0);
-      expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual([
-        'ha:cellar/boiler\tha\tha_cellar.boiler\tsensor\tAcme T1\tonline',
-        'tasmota:kettle\ttasmota\ttasmota_kettle\tswitch\tTasmota\tonline',
-        'z2m:hall_climate\tz2m\tz2m_hall_climate\tsensor\tXiaomi WSDCGQ01LM\tonline',
-        'z2m:living room/lamp\tz2m\tz2m_living-room.lamp-051eb609\tswitch\tIKEA LED1624G9\tonline',
-      ]);
+      expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual(OFFERED);
     });
 
     it('scan says on stderr which announced devices it refused and why, keeping stdout to the devices offered', async () => {
@@ -104,12 +106,7 @@ describe.skipIf(missing !== undefined)(
         const scanned = await runCli(['devices', 'scan', ...broker()], { env });
         expect(scanned.code).toBe(0);
         // Exactly the lines of the scan before these were announced: scripts read stdout.
-        expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual([
-          'ha:cellar/boiler\tha\tha_cellar.boiler\tsensor\tAcme T1\tonline',
-          'tasmota:kettle\ttasmota\ttasmota_kettle\tswitch\tTasmota\tonline',
-          'z2m:hall_climate\tz2m\tz2m_hall_climate\tsensor\tXiaomi WSDCGQ01LM\tonline',
-          'z2m:living room/lamp\tz2m\tz2m_living-room.lamp-051eb609\tswitch\tIKEA LED1624G9\tonline',
-        ]);
+        expect(scanned.stdout.split('\n').filter(Boolean).sort()).toEqual(OFFERED);
         const lines = scanned.stderr.split('\n').filter(Boolean);
         // The legend first, then one line per refused announcement.
         expect(lines[0]).toMatch(/^home-agent: columns: PATH, SOURCE/);
