@@ -61,6 +61,11 @@ export interface WayIn {
   /** What `--help` says of it; absent for a way in with no options a person types. */
   readonly help?: WayInHelp;
   /**
+   * What to check when a device at one of its paths does not say who it is, added to the refusal;
+   * absent when its own errors say it (a broker's device: the code, the bridge).
+   */
+  readonly probeHint?: string;
+  /**
    * Whether a device asked for at this path (when known), with this profile and these options, goes
    * this way; the list's first that claims it wins. A way in whose paths have a form of their own
    * (`z2m:kitchen-lamp`) claims them by their path.

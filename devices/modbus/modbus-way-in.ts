@@ -44,6 +44,7 @@ export function modbusWayIn(timings: ModbusTimings = {}): WayIn {
     label: 'Modbus',
     optionsSchema: modbusOptionsSchema,
     profileExample: 'eastron-sdm120',
+    probeHint: 'Check the path, the profile, the unit and the bus settings (baud, parity, stop bits).',
     help: {
       pairUsage: '--profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2]',
       summary: 'unit and bus settings for Modbus',

@@ -92,6 +92,16 @@ export class DevicePairing {
    * opened just long enough for its hello (the caller makes sure nothing holds it); a unit of a bus
    * is read through the registry's bus. Throws when it does not answer.
    */
+  /** What to check when the device at `path` does not say who it is, as its way in advises; undefined when it has no advice. */
+  probeHint(options: PairingRequest): string | undefined {
+    try {
+      const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
+      return this.options.registry.wayInFor(requestOf(options, resolved), options.path).probeHint;
+    } catch {
+      return undefined;
+    }
+  }
+
   async probe(options: PairingRequest): Promise<PairingCandidate & { wayIn: string; wayInOptions: WayInOptions }> {
     const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
     return this.probeWith(options, requestOf(options, resolved));

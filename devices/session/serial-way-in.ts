@@ -20,6 +20,7 @@ export function serialWayIn(options: { connectorFor?: (path: string) => Transpor
     kind: 'serial',
     label: 'serial',
     optionsSchema: z.strictObject({}),
+    probeHint: 'Check the path and the profile (a device that speaks plain lines needs one, e.g. at-relay-4).',
     claims: ({ profile }) => profile === undefined || profile.protocol === lineProfileFormat.protocol,
     placement: (path) => ownPortPlacement(path),
     // A port of its own: no other device is paired beside it.

@@ -106,23 +106,23 @@ export class DeviceAdmin {
   async probe(input: ApiInput<'devices/probe'>, signal?: AbortSignal): Promise<ApiOutput<'devices/probe'>> {
     await this.checkPlacement(input);
     const live = this.pairedOnline(input);
+    const request = {
+      path: input.path,
+      ...(input.profile !== undefined ? { profile: input.profile } : {}),
+      wayInOptions: wayInOptionsOf(input),
+      ...(input.code !== undefined ? { code: input.code } : {}),
+      timeoutMs: this.options.probeTimeoutMs ?? 3000,
+      ...(signal ? { signal } : {}),
+    };
     const candidate: PairingCandidate =
       live ??
-      (await this.options.pairing
-        .probe({
-          path: input.path,
-          ...(input.profile !== undefined ? { profile: input.profile } : {}),
-          wayInOptions: wayInOptionsOf(input),
-          ...(input.code !== undefined ? { code: input.code } : {}),
-          timeoutMs: this.options.probeTimeoutMs ?? 3000,
-          ...(signal ? { signal } : {}),
-        })
-        .catch((error: unknown) => {
-          throw new DeviceAdminError(
-            400,
-            `${input.path} did not say who it is: ${(error as Error).message}. Check the path and the profile (a device that speaks plain lines needs one, e.g. at-relay-4).`,
-          );
-        }));
+      (await this.options.pairing.probe(request).catch((error: unknown) => {
+        const hint = this.options.pairing.probeHint(request);
+        throw new DeviceAdminError(
+          400,
+          `${input.path} did not say who it is: ${(error as Error).message}.${hint === undefined ? '' : ` ${hint}`}`,
+        );
+      }));
     const previous = this.options.store.get(candidate.identity.id);
     const holder = this.options.registry.list().find((device) => device.id === candidate.identity.id);
     const conflict =

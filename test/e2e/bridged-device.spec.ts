@@ -109,6 +109,12 @@ test('pairs a bridged device with its bridge’s code typed in the window, grant
     axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
   ).toEqual([]);
   await home.screenshot(page, 'bridged/01b-code-refused');
+  // A well-formed code that is not the bridge's: the bridge's refusal, and no advice about ports or profiles.
+  await codeField.fill('AAAA-BBBB-CCCC-DDDD');
+  await page.getByTestId('probe-device').click();
+  const probeError = page.getByTestId('probe-error');
+  await expect(probeError).toContainText('the pairing code does not match');
+  await expect(probeError).not.toContainText('profile');
   await codeField.fill(pi.pairingCode);
   await page.getByTestId('probe-device').click();
 

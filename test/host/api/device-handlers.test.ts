@@ -71,7 +71,24 @@ describe('the devices API', () => {
     await expect(
       api(host, 'devices/probe', { path: sim.devices[0]!.path, profile: 'relay-8', options: { unit: 0 } }),
     ).rejects.toMatchObject({ message: expect.stringMatching(/did not say who it is: relay-8: .*unit/s) });
+    // The refusal ends with what to check on a bus, as the Modbus way in advises.
+    await expect(
+      api(host, 'devices/probe', { path: sim.devices[0]!.path, profile: 'relay-8', options: { unit: 0 } }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /Check the path, the profile, the unit and the bus settings \(baud, parity, stop bits\)\.$/,
+      ),
+    });
     expect((await api(host, 'devices/list')).devices).toEqual([]);
+  });
+
+  it('refuses a probe of a plain-lines device asked without its profile, advising the profile as the serial way in does', async () => {
+    const { host, sim } = await setup({ kinds: ['relay'] });
+    await expect(api(host, 'devices/probe', { path: sim.devices[0]!.path })).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /did not say who it is: .*Check the path and the profile \(a device that speaks plain lines needs one, e\.g\. at-relay-4\)\.$/s,
+      ),
+    });
   });
 
   it('probes a device to show who it is and which actions ask for approval, pairing nothing', async () => {
