@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { homeAgentCommand } from './compiled-entries.ts';
 import { REPO_ROOT } from './run-cli.ts';
 
 /** An MCP client of the SDK connected to a Home Agent server, with what went wrong on its side. */
@@ -31,7 +31,7 @@ function connected(client: Client, errors: Error[], stderr: () => string): Conne
 export async function connectOverStdio(options: { args: string[]; clientName?: string }): Promise<ConnectedClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'mcp', ...options.args],
+    args: [...homeAgentCommand(), 'mcp', ...options.args],
     cwd: REPO_ROOT,
     env: Object.fromEntries(
       Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),

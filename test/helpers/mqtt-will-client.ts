@@ -1,4 +1,4 @@
-// Run as its own process (bin/run-ts.mjs): one MqttBroker connection with a will, which the test
+// Run as its own process (compiled-entries.ts): one MqttBroker connection with a will, which the test
 // kills so the broker publishes the will. Reads MQTT_URL, MQTT_PASSWORD_ENV, WILL_TOPIC; prints `connected`.
 import { MqttBroker } from '../../devices/mqtt/mqtt-broker.ts';
 import { readMqttCredentials } from '../../devices/mqtt/mqtt-url.ts';

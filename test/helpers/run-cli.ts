@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { homeAgentCommand, REPO_ROOT } from './compiled-entries.ts';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export { REPO_ROOT };
 
 /** Runs `home-agent` as a real child process and collects its output. */
 export function runCli(
@@ -9,7 +9,7 @@ export function runCli(
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), ...args], {
+    const child = spawn(process.execPath, [...homeAgentCommand(), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { homeAgentCommand } from './compiled-entries.ts';
 import { mosquittoMissing, TEST_USERS, type Mosquitto } from './mosquitto.ts';
 import { REPO_ROOT } from './run-cli.ts';
 
@@ -67,7 +67,7 @@ export interface BridgeProcess {
  * resolves once it printed its devices and its pairing code.
  */
 export function startBridgeProcess(options: { args: string[]; env?: NodeJS.ProcessEnv }): Promise<BridgeProcess> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'bridge', ...options.args], {
+  const child = spawn(process.execPath, [...homeAgentCommand(), 'bridge', ...options.args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },

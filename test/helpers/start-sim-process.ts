@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { homeAgentCommand } from './compiled-entries.ts';
 import { REPO_ROOT } from './run-cli.ts';
 
 export interface SimProcess {
@@ -40,7 +41,7 @@ export function startSimProcess(options: {
   const child = spawn(
     process.execPath,
     [
-      path.join(REPO_ROOT, 'bin/home-agent.mjs'),
+      ...homeAgentCommand(),
       'sim',
       '--latency-ms',
       String(options.latencyMs ?? 0),

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   MQTT_NOT_AUTHORIZED,
@@ -9,6 +8,7 @@ import {
   type MqttProblem,
 } from '../../../devices/mqtt/mqtt-broker.ts';
 import { readMqttCredentials } from '../../../devices/mqtt/mqtt-url.ts';
+import { entryCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT } from '../../helpers/run-cli.ts';
 import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
 
@@ -186,21 +186,17 @@ describe.skipIf(missing !== undefined)(`MqttBroker against Mosquitto${missing ? 
       firstWill();
     });
 
-    const child = spawn(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/run-ts.mjs'), 'test/helpers/mqtt-will-client.ts'],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          MQTT_URL: mosquitto.url('host'),
-          MQTT_PASSWORD_ENV: 'HOST_PW',
-          ...ENV,
-          WILL_TOPIC: 'test/will/killed',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, entryCommand('test/helpers/mqtt-will-client.ts'), {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        MQTT_URL: mosquitto.url('host'),
+        MQTT_PASSWORD_ENV: 'HOST_PW',
+        ...ENV,
+        WILL_TOPIC: 'test/will/killed',
       },
-    );
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) =>
       child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('connected') && resolve()),
     );

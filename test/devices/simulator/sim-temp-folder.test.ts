@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT } from '../../helpers/run-cli.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
 
@@ -55,7 +56,7 @@ function whenFolderHolds(folder: string, names: string[], boundMs: number): Prom
 
 /** Runs `home-agent …` with its own temp folder; resolves once `ready` matches a stdout line. */
 function startUntil(args: string[], ready: RegExp, temporary: string) {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/home-agent.mjs'), ...args], {
+  const child = spawn(process.execPath, [...homeAgentCommand(), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, TMPDIR: temporary, HOME_AGENT_NO_OLLAMA_PROBE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVING_LINE = /^Home Agent is serving at (http:\/\/127\.0\.0\.1:(\d+)\/)#token=(\S+)$/;
@@ -38,7 +39,7 @@ export interface StartHostOptions {
 }
 
 /**
- * Spawns `node bin/home-agent.mjs serve --port 0 --data-dir DIR --sim --provider scripted --script FILE`
+ * Spawns `home-agent serve --port 0 --data-dir DIR --sim --provider scripted --script FILE`
  * (or another model, see `provider`)
  * and resolves once it prints its serving line. The caller owns the process: call `stop()`.
  */
@@ -46,7 +47,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const child = spawn(
     process.execPath,
     [
-      'bin/home-agent.mjs',
+      ...homeAgentCommand(),
       'serve',
       '--port',
       '0',

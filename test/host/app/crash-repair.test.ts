@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { createHost } from '../../../host/app/create-host.ts';
 import { createModelAdapter } from '../../../core/models/create-model-adapter.ts';
 import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
 import type { VerifyReport } from '../../../host/store/verify-store.ts';
 import { startLoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 import { mulberry32 } from '../../helpers/mulberry32.ts';
+import { entryCommand } from '../../helpers/compiled-entries.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -19,7 +19,6 @@ afterEach(async () => {
 });
 
 const KILLS = 32;
-const CHILD = fileURLToPath(new URL('./run-turns-until-killed.ts', import.meta.url));
 
 /** Moments to kill at: the n-th event of a type, as the child prints it (tool/start weighs most: calls take longest). */
 const MOMENTS: [type: string, most: number][] = [
@@ -48,7 +47,7 @@ async function killAt(options: {
 }): Promise<void> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', CHILD, options.dataDir, String(options.latencyMs), 'kitchen'],
+    [...entryCommand('test/host/app/run-turns-until-killed.ts'), options.dataDir, String(options.latencyMs), 'kitchen'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   cleanups.push(() => void child.kill('SIGKILL'));

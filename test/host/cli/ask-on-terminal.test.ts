@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { tempDataDir } from '../devices/host-rig.ts';
@@ -18,7 +19,7 @@ afterEach(async () => {
  * with `answer` once it is on the screen; resolves with everything the terminal showed.
  */
 function askOnTerminal(args: string[], answer: string): Promise<string> {
-  const command = [process.execPath, path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'ask', ...args]
+  const command = [process.execPath, ...homeAgentCommand(), 'ask', ...args]
     .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
     .join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 
@@ -78,7 +79,7 @@ describe('home-agent ask, for people', () => {
     const child = spawn(
       process.execPath,
       [
-        path.join(REPO_ROOT, 'bin/home-agent.mjs'),
+        ...homeAgentCommand(),
         'ask',
         '--provider',
         'demo',

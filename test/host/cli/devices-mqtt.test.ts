@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HelloResult } from '../../../devices/protocol/frame-schema.ts';
 import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '../../helpers/mosquitto.ts';
 import { TestMqttDevice } from '../../helpers/mqtt-test-family.ts';
+import { entryCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 
 const missing = mosquittoMissing();
@@ -17,11 +18,11 @@ function homeAgent(
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/run-ts.mjs'), 'test/helpers/home-agent-with-test-family.ts', ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...entryCommand('test/helpers/home-agent-with-test-family.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

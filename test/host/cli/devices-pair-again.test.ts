@@ -5,6 +5,7 @@ import { databaseFileOf } from '../../../host/config/data-dir.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { PairedDeviceStore } from '../../../host/store/paired-device-store.ts';
 import { StandingApprovalStore } from '../../../host/store/standing-approval-store.ts';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 import { startSimProcess, type SimProcess } from '../../helpers/start-sim-process.ts';
 import { tempDataDir } from '../devices/host-rig.ts';
@@ -53,7 +54,7 @@ function storedLamp(dir: string): { alias: string; grants: string[]; alwaysAllow
  * answering its question with `answer` once it is on the screen; resolves with what the terminal showed.
  */
 function pairOnTerminal(devicePath: string, dataDir: string, answer: string): Promise<string> {
-  const command = [process.execPath, path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'devices', 'pair', devicePath]
+  const command = [process.execPath, ...homeAgentCommand(), 'devices', 'pair', devicePath]
     .concat(['--data-dir', dataDir])
     .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
     .join(' ');

@@ -8,6 +8,7 @@ import { databaseFileOf } from '../../../host/config/data-dir.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
 import type { DeviceTool } from '../../../devices/protocol/frame-schema.ts';
 import { startHostileDevice, type HostileDevice } from '../../helpers/hostile-device.ts';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
 import { startLoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 import { TerminalScreen } from './terminal-screen.ts';
@@ -63,7 +64,7 @@ function dataDir(): string {
 
 /** Runs `home-agent ARGS` on a pseudo-terminal (util-linux `script`), answering `answer` once `question` shows. */
 function onTerminal(args: string[], question: string, answer: string): Promise<string> {
-  const command = [process.execPath, path.join(REPO_ROOT, 'bin/home-agent.mjs'), ...args]
+  const command = [process.execPath, ...homeAgentCommand(), ...args]
     .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
     .join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 import { databaseFileOf } from '../../../host/config/data-dir.ts';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { REPO_ROOT } from '../../helpers/run-cli.ts';
 
 const cleanups: (() => void)[] = [];
@@ -48,7 +49,7 @@ function pipeline(command: string): Promise<{ status: number; stderr: string }> 
   });
 }
 
-const cli = `node ${path.join(REPO_ROOT, 'bin/home-agent.mjs')}`;
+const cli = ['node', ...homeAgentCommand()].join(' ');
 
 describe('a command whose reader goes away', () => {
   it('home-agent export | head -c 100 ends with status 0 and nothing on stderr', { timeout: 60_000 }, async () => {

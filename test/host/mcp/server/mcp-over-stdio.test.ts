@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../../../core/events/agent-event.ts';
 import { openDatabase } from '../../../../host/store/open-database.ts';
 import { databaseFileOf } from '../../../../host/config/data-dir.ts';
 import { SqliteConversationStore } from '../../../../host/store/sqlite-conversation-store.ts';
+import { homeAgentCommand } from '../../../helpers/compiled-entries.ts';
 import { REPO_ROOT, runCli } from '../../../helpers/run-cli.ts';
 import { startSimProcess } from '../../../helpers/start-sim-process.ts';
 import { connectOverStdio, textOf, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
@@ -322,14 +323,10 @@ describe('home-agent mcp, to the SDK’s own Client over stdio', () => {
     'closes the session when a message is longer than 256 KiB, holding no more than that',
     async () => {
       const dataDir = dataFolder();
-      const child = spawn(
-        process.execPath,
-        [path.join(REPO_ROOT, 'bin/home-agent.mjs'), 'mcp', '--data-dir', dataDir],
-        {
-          cwd: REPO_ROOT,
-          stdio: ['pipe', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn(process.execPath, [...homeAgentCommand(), 'mcp', '--data-dir', dataDir], {
+        cwd: REPO_ROOT,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stderr = '';
       let stdout = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
