@@ -1,5 +1,6 @@
-// Pure (zod only): the renderer bundles the settings table, which spreads these rows in.
+// Pure (zod and the URL reading of mqtt-url.ts, no Node import): the renderer bundles the settings table, which spreads these rows in.
 import { z } from 'zod';
+import { parseMqttUrl } from './mqtt-url.ts';
 import { wayInSetting, wayInSettingWithDefault, wholeNumber, type WayInSecret } from '../links/way-in-setting.ts';
 
 /** The defaults of the broker way in's topic prefix and message limit (256 KiB). */
@@ -7,29 +8,20 @@ const BROKER_TOPIC_PREFIX = 'home-agent';
 const BROKER_MAX_MESSAGE_BYTES = 262_144;
 
 /**
- * A broker URL as stored: `mqtt://` or `mqtts://`, and never a password — a URL is kept in shell
- * history, process lists, logs and this store, so the password comes from a variable named beside it.
+ * A broker URL as stored, read as connecting reads it (`parseMqttUrl`): `mqtt://` or `mqtts://`, and
+ * never a password — a URL is kept in shell history, process lists, logs and this store, so the
+ * password comes from a variable named beside it.
  */
 const brokerUrlSchema = z
   .string()
   .trim()
   .max(2000, 'a broker URL has at most 2,000 characters')
   .superRefine((text, context) => {
-    let url: URL;
     try {
-      url = new URL(text);
-    } catch {
-      context.addIssue({ code: 'custom', message: 'a broker URL: mqtt://USER@HOST:PORT (or mqtts:// for TLS)' });
-      return;
+      parseMqttUrl(text);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
     }
-    if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:')
-      context.addIssue({ code: 'custom', message: 'a broker URL starts with mqtt:// or mqtts://' });
-    else if (url.password !== '')
-      context.addIssue({
-        code: 'custom',
-        message:
-          'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password never goes in it. Remove it (mqtt://USER@HOST:PORT) and name the environment variable that holds it with --mqtt-password-env VAR',
-      });
   });
 
 /** A topic prefix: one or more topic levels, no wildcards, no leading or trailing `/`. */

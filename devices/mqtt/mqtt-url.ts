@@ -19,16 +19,18 @@ const DEFAULT_PORTS = { mqtt: 1883, mqtts: 8883 } as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Reads `mqtt://[user@]host[:port]` or `mqtts://…`. Throws an Error saying what is wrong and what to
- * write instead: a password in the URL is refused, because a URL ends up in shell history, process
- * lists, logs and the settings store; it comes from an environment variable instead.
+ * Reads `mqtt://[user@]host[:port]` or `mqtts://…`: the one reading of a broker URL, for the flag,
+ * the setting and connecting. Throws an Error saying what is wrong and what to write instead, never
+ * repeating the URL (an unreadable one may hold a password): a password in the URL is refused, because
+ * a URL ends up in shell history, process lists, logs and the settings store; it comes from an
+ * environment variable (or the desktop app's keychain) instead. Pure: the settings table runs it.
  */
 export function parseMqttUrl(text: string): MqttAddress {
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
-    throw new Error(`'${text}' is not a broker URL: write mqtt://USER@HOST:PORT (or mqtts:// for TLS)`);
+    throw new Error('that is not a broker URL: write mqtt://USER@HOST:PORT (or mqtts:// for TLS)');
   }
   const protocol = url.protocol.replace(/:$/, '');
   if (protocol !== 'mqtt' && protocol !== 'mqtts')
@@ -36,9 +38,9 @@ export function parseMqttUrl(text: string): MqttAddress {
   if (url.password !== '')
     throw new Error(
       'the broker URL holds a password: a URL is kept in shell history, process lists, logs and settings, so the password ' +
-        'never goes in it. Remove it (mqtt://USER@HOST:PORT) and put it in an environment variable named by --mqtt-password-env VAR',
+        'never goes in it. Remove it (mqtt://USER@HOST:PORT) and name the environment variable that holds it with --mqtt-password-env VAR',
     );
-  if (url.hostname === '') throw new Error(`the broker URL '${text}' names no host: write mqtt://USER@HOST:PORT`);
+  if (url.hostname === '') throw new Error('the broker URL names no host: write mqtt://USER@HOST:PORT');
   if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '')
     throw new Error(`the broker URL takes no path, query or fragment: write ${protocol}://USER@HOST:PORT`);
   const username = decodeURIComponent(url.username);

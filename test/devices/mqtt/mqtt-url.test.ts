@@ -36,10 +36,17 @@ describe('parseMqttUrl', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('never repeats a URL it cannot read, which may hold a password', () => {
+    expect(() => parseMqttUrl('mqtt://host:hunter2@[broker')).toThrow(
+      'that is not a broker URL: write mqtt://USER@HOST:PORT (or mqtts:// for TLS)',
+    );
+    expect(() => parseMqttUrl('mqtt://host:hunter2@[broker')).not.toThrow(/hunter2/);
+  });
+
   it('refuses other schemes, a missing host, and a path or query, naming what to write', () => {
     expect(() => parseMqttUrl('ws://broker:9001')).toThrow('a broker URL starts with mqtt:// or mqtts://, got ws://');
     expect(() => parseMqttUrl('broker:1883')).toThrow(/starts with mqtt:\/\/ or mqtts:\/\//);
-    expect(() => parseMqttUrl('not a url')).toThrow("'not a url' is not a broker URL: write mqtt://USER@HOST:PORT");
+    expect(() => parseMqttUrl('not a url')).toThrow('that is not a broker URL: write mqtt://USER@HOST:PORT');
     expect(() => parseMqttUrl('mqtt://broker/topic')).toThrow('takes no path, query or fragment');
     expect(() => parseMqttUrl('mqtt://broker?x=1')).toThrow('takes no path, query or fragment');
   });

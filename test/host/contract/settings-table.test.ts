@@ -94,7 +94,12 @@ describe('the settings table', () => {
     });
     expect(checkSetting('mqttUrl', 'http://broker:1883')).toMatchObject({
       ok: false,
-      issues: [{ message: 'a broker URL starts with mqtt:// or mqtts://' }],
+      issues: [{ message: 'a broker URL starts with mqtt:// or mqtts://, got http://' }],
+    });
+    // What connecting would refuse is refused when it is kept: the one reading of a broker URL.
+    expect(checkSetting('mqttUrl', 'mqtt://broker.local/topic')).toMatchObject({
+      ok: false,
+      issues: [{ message: 'the broker URL takes no path, query or fragment: write mqtt://USER@HOST:PORT' }],
     });
     expect(checkSetting('mqttUrl', 'mqtts://pi@broker.local')).toEqual({ ok: true, value: 'mqtts://pi@broker.local' });
     expect(settingValue({}, 'mqttTopicPrefix')).toBe('home-agent');
