@@ -41,11 +41,12 @@ export class ConventionCatalogue {
     this.changed();
   }
 
-  /** Replaces every announcement at once (a bridge's whole device list), each `online` or not. */
+  /** Replaces every announcement at once (a bridge's whole device list), each `online` or not; its first MAX_FOUND_DEVICES only. */
   replaceAll(entries: ReadonlyMap<string, ConventionReading>, online = true): void {
     this.readings.clear();
     this.online.clear();
     for (const [key, reading] of entries) {
+      if (this.readings.size >= MAX_FOUND_DEVICES) break;
       this.readings.set(key, reading);
       this.online.set(key, online);
     }

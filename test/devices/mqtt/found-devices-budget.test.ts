@@ -3,6 +3,7 @@ import { bridgedFamily } from '../../../devices/mqtt/bridged/bridged-family.ts';
 import { BRIDGE_WIRE_VERSION } from '../../../devices/mqtt/bridged/bridge-wire.ts';
 import { MAX_FOUND_DEVICES } from '../../../devices/mqtt/mqtt-device-family.ts';
 import { TasmotaFamily } from '../../../devices/mqtt/tasmota/tasmota-family.ts';
+import { Z2mFamily } from '../../../devices/mqtt/zigbee2mqtt/z2m-family.ts';
 
 // A peer on the broker may announce without end; each family keeps at most MAX_FOUND_DEVICES
 // (1,000, stated once), so a flood of announcements cannot hold unbounded memory.
@@ -25,6 +26,42 @@ describe('the found devices of a family are bounded', () => {
     family.receive(message('tele/plug5/LWT', ''));
     family.receive(message('tele/plug1100/LWT', 'Online'));
     expect(family.found().some((found) => found.path === 'tasmota:plug1100')).toBe(true);
+  });
+
+  it('keeps the first 1,000 devices of one Zigbee2MQTT device list, offered or refused', () => {
+    const family = new Z2mFamily();
+    const plug = (index: number): object => ({
+      ieee_address: `0x${index.toString(16)}`,
+      type: 'Router',
+      supported: true,
+      friendly_name: `plug-${index}`,
+      definition: {
+        model: 'ZNCZ02LM',
+        vendor: 'Xiaomi',
+        exposes: [
+          {
+            type: 'switch',
+            features: [
+              { type: 'binary', name: 'state', property: 'state', value_on: 'ON', value_off: 'OFF', access: 7 },
+            ],
+          },
+        ],
+      },
+    });
+    const coordinator = {
+      ieee_address: '0x0',
+      type: 'Coordinator',
+      network_address: 0,
+      supported: false,
+      friendly_name: 'Coordinator',
+      definition: null,
+    };
+    const list = [coordinator, ...Array.from({ length: 1199 }, (_, index) => plug(index + 1))];
+    family.receive(message('zigbee2mqtt/bridge/devices', list));
+    // The coordinator (refused) and plugs 1–999: 1,000 kept; plugs 1000–1199 ignored.
+    expect(family.found()).toHaveLength(999);
+    expect(family.refused()).toHaveLength(1);
+    expect(family.found().some((found) => found.path === 'z2m:plug-1000')).toBe(false);
   });
 
   it('keeps the first 1,000 bridged descriptions and refuses the rest as malformed', () => {
