@@ -251,6 +251,9 @@ function uiLine(ui: unknown): string {
     `UI frames, headless Chromium, while a ${run.tools}-tool parallel batch streams in (batch wall ${run.batchWallMs?.toFixed(0)} ms):`,
     `  ${run.frames} frames: median ${run.medianFrameMs?.toFixed(1)} ms, p95 ${run.p95FrameMs?.toFixed(1)} ms, max ${run.maxFrameMs?.toFixed(1)} ms, ${run.longFrames} over 50 ms; event to paint p95 ${run.eventToPaintP95Ms?.toFixed(1)} ms over ${run.events} events`,
     `  idle baseline (2 s): median ${run.idleMedianFrameMs?.toFixed(1)} ms, p95 ${run.idleP95FrameMs?.toFixed(1)} ms`,
+    run.floor
+      ? `  the same turn drawing nothing of the batch: p95 ${run.floor.p95FrameMs.toFixed(1)} ms, max ${run.floor.maxFrameMs.toFixed(1)} ms, ${run.floor.longFrames} over 50 ms; event to paint p95 ${run.floor.eventToPaintP95Ms.toFixed(1)} ms`
+      : `  the same turn drawing nothing of the batch: FAILED (${run.floorFailed ?? 'not measured'})`,
   ]);
   const history = entry.history as (UiHistoryEntry & { failed?: string }) | undefined;
   if (history?.failed !== undefined) lines.push(`Long conversation: FAILED (${history.failed})`);

@@ -88,6 +88,26 @@ export interface UiFramesEntry {
    */
   cpuMsPerSecond: number;
   idleCpuMsPerSecond: number;
+  /**
+   * The same turn on a fresh host and page that draw none of it: the page drops every event but
+   * the turn's start and end before the app sees it. What the machine, the host, the socket and the
+   * Send click cost the frames by themselves, measured in the same run: how near the window comes
+   * to a page with nothing to draw (absent when that run failed: `floorFailed` says why).
+   */
+  floor?: UiFramesFloor;
+  floorFailed?: string;
+}
+
+/** The frames of a page that draws nothing of the batch (see `UiFramesEntry.floor`). */
+export interface UiFramesFloor {
+  frames: number;
+  medianFrameMs: number;
+  p95FrameMs: number;
+  maxFrameMs: number;
+  longFrames: number;
+  idleP95FrameMs: number;
+  /** From a message's arrival to the paint after it, with nothing drawn for it. */
+  eventToPaintP95Ms: number;
 }
 
 /** A conversation of many batches, seeded straight into the store: how long it takes to open, and its frames while scrolled. */
@@ -171,6 +191,25 @@ const EVENT_TO_PAINT_RECORDER = `(() => {
           if (typeof at === 'number') window.__hostEventToPaint.push(performance.timeOrigin + painted - at);
         }, 0));
         return result;
+      });
+    },
+  });
+})()`;
+
+// For the floor: every event but the turn's start and end is dropped before the app sees it, so
+// the page draws the person's message and the turn's end and nothing of the batch.
+const DRAW_NO_BATCH = `(() => {
+  const kept = new Set(['turn/start', 'turn/end']);
+  const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true,
+    get() { return own.get.call(this); },
+    set(handler) {
+      own.set.call(this, function (message) {
+        let type;
+        try { type = JSON.parse(message.data).type; } catch { type = undefined; }
+        if (typeof type === 'string' && type.includes('/') && !kept.has(type)) return undefined;
+        return handler.call(this, message);
       });
     },
   });
@@ -262,6 +301,7 @@ async function measureFrames(
   page: Page,
   host: RunningHost,
   browser: Browser,
+  drawNoBatch: boolean,
 ): Promise<{
   idle: number[];
   busy: number[];
@@ -271,6 +311,7 @@ async function measureFrames(
   busyCpu: number;
 }> {
   await page.addInitScript(EVENT_TO_PAINT_RECORDER);
+  if (drawNoBatch) await page.addInitScript(DRAW_NO_BATCH);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
   await page.evaluate(FRAME_RECORDER);
@@ -293,7 +334,34 @@ async function measureFrames(
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
 async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSignal }): Promise<UiFramesEntry> {
-  const { signal } = options;
+  const drawn = await frameRun({ ...options, drawNoBatch: false });
+  try {
+    const floor = await frameRun({ ...options, drawNoBatch: true });
+    return {
+      ...drawn,
+      floor: {
+        frames: floor.frames,
+        medianFrameMs: floor.medianFrameMs,
+        p95FrameMs: floor.p95FrameMs,
+        maxFrameMs: floor.maxFrameMs,
+        longFrames: floor.longFrames,
+        idleP95FrameMs: floor.idleP95FrameMs,
+        eventToPaintP95Ms: floor.eventToPaintP95Ms,
+      },
+    };
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    return { ...drawn, floorFailed: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** One run on a fresh host and browser; with `drawNoBatch`, the page draws none of the batch (the floor). */
+async function frameRun(options: {
+  replies: ScriptedReply[];
+  signal: AbortSignal;
+  drawNoBatch: boolean;
+}): Promise<UiFramesEntry> {
+  const { signal, drawNoBatch } = options;
   const tools = options.replies[0]!.toolCalls!.length;
   let folder: HostFolder | undefined;
   let host: RunningHost | undefined;
@@ -312,8 +380,13 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu } = await measureFrames(page, host, browser);
-      await checkBatchShown(page, tools);
+      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu } = await measureFrames(
+        page,
+        host,
+        browser,
+        drawNoBatch,
+      );
+      if (!drawNoBatch) await checkBatchShown(page, tools);
       const batch = await journalBatch(host);
       if (batch.executed !== tools)
         throw new Error(`the host's journal says ${batch.executed} of ${tools} calls executed`);
