@@ -139,3 +139,51 @@ test('at 360 px a call’s name and its outcome never touch: a long name breaks,
   }
   expect(problems).toEqual([]);
 });
+
+test('a focused row’s toggle shows its whole focus ring: what keeps rows off screen cheap does not cut it', async ({
+  page,
+  harness,
+}) => {
+  const folder = await harness.folder([
+    { toolCalls: [{ name: 'thermometer__read', args: { device_id: 'thermometer-1' } }] },
+    { text: 'Read.' },
+  ]);
+  const host = await harness.host({ dataDir: folder.dataDir, scriptFile: folder.scriptFile });
+  const problems = await openPage(page, host);
+  await send(page, 'read the thermometer');
+  const row = page.getByTestId('tool-row').first();
+  const toggle = row.getByTestId('tool-row-toggle');
+  // From the keyboard, so the ring is the one a keyboard user sees (:focus-visible).
+  await toggle.press('Enter');
+  await toggle.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect(await toggle.evaluate((element) => element.matches(':focus-visible'))).toBe(true);
+  const ring = await toggle.evaluate((element) => getComputedStyle(element).outlineColor);
+  // The ring is 2px wide, 2px out from the button, which starts at the row's left edge: the 4px
+  // left of the row hold it, unless the row clips what it paints to its own box.
+  const box = (await row.boundingBox())!;
+  const strip = await page.screenshot({ clip: { x: box.x - 4, y: box.y, width: 4, height: box.height } });
+  const ringPixels = await page.evaluate(
+    async ({ png, color }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${png}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const [r, g, b] = color.match(/\d+/g)!.map(Number);
+      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let index = 0; index < data.length; index += 4)
+        if (Math.abs(data[index]! - r!) + Math.abs(data[index + 1]! - g!) + Math.abs(data[index + 2]! - b!) < 40)
+          count += 1;
+      return count;
+    },
+    { png: strip.toString('base64'), color: ring },
+  );
+  // The ring's left side runs the height of the button: many pixels, not none.
+  expect(ringPixels).toBeGreaterThan(10);
+  expect(problems).toEqual([]);
+});
