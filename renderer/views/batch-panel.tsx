@@ -8,6 +8,9 @@ import { ToolRow } from './tool-row.tsx';
 /** Rows a panel adds per frame: a 64-call batch appears over four frames, none of them long. */
 export const ROWS_PER_FRAME = 16;
 
+/** About the rows a screen holds (a row is about 34 px): a batch with more skips drawing those off screen (styles.css). */
+export const SCREENFUL_OF_ROWS = 16;
+
 /**
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
  * and a timeline bar per call in index order, a legend for the bars, and its totals. A large batch
@@ -35,7 +38,7 @@ function BatchPanelBody(props: { batchId: string }) {
   const titleId = `batch-title-${batch.id}`;
   return (
     <section
-      className={`batch-panel batch-panel-${batch.mode ?? 'streaming'}`}
+      className={`batch-panel batch-panel-${batch.mode ?? 'streaming'}${rows > SCREENFUL_OF_ROWS ? ' batch-panel-many' : ''}`}
       data-testid="batch-panel"
       data-batch-id={batch.id}
       aria-labelledby={titleId}

@@ -1,6 +1,7 @@
 import { callHost } from './helpers/call-host.ts';
 import { expect, openPage, send, test } from './helpers/harness.ts';
 import { walkingSkeletonReplies } from './helpers/scripted-replies.ts';
+import { SCREENFUL_OF_ROWS } from '../../renderer/views/batch-panel.tsx';
 
 test('a row expands to its full arguments and result, or its error with the hint, and the bars have a legend', async ({
   page,
@@ -144,14 +145,23 @@ test('a focused row’s toggle shows its whole focus ring: what keeps rows off s
   page,
   harness,
 }) => {
+  // More rows than a screen holds (SCREENFUL_OF_ROWS), so the rows off screen are not drawn.
   const folder = await harness.folder([
-    { toolCalls: [{ name: 'thermometer__read', args: { device_id: 'thermometer-1' } }] },
+    {
+      toolCalls: Array.from({ length: SCREENFUL_OF_ROWS + 4 }, () => ({
+        name: 'thermometer__read',
+        args: { device_id: 'thermometer-1' },
+      })),
+    },
     { text: 'Read.' },
   ]);
   const host = await harness.host({ dataDir: folder.dataDir, scriptFile: folder.scriptFile });
   const problems = await openPage(page, host);
   await send(page, 'read the thermometer');
-  const row = page.getByTestId('tool-row').first();
+  await expect(page.getByTestId('tool-row')).toHaveCount(SCREENFUL_OF_ROWS + 4);
+  await expect(page.getByTestId('batch-panel')).toHaveClass(/batch-panel-many/);
+  // The last row: the view follows the batch to its end, so it is on screen.
+  const row = page.getByTestId('tool-row').last();
   const toggle = row.getByTestId('tool-row-toggle');
   // From the keyboard, so the ring is the one a keyboard user sees (:focus-visible).
   await toggle.press('Enter');

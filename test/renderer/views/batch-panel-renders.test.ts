@@ -152,6 +152,10 @@ describe('a large batch', () => {
       expect([first.length, second.length, third.length, drawn().rows.length]).toEqual([ROWS_PER_FRAME, 16, 8, 0]);
       expect(new Set([...first, ...second, ...third]).size).toBe(40);
       expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(40);
+      // More rows than a screen holds: the panel says so, and styles.css skips drawing those off screen;
+      // the three-call panel drawn beside it does not.
+      expect(document.querySelector('[data-batch-id="b9"]')?.classList.contains('batch-panel-many')).toBe(true);
+      expect(document.querySelector('[data-batch-id="b1"]')?.classList.contains('batch-panel-many')).toBe(false);
     } finally {
       await act(async () => big.unmount());
       vi.unstubAllGlobals();
