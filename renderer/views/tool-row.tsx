@@ -53,7 +53,8 @@ function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar
           : '';
   return (
     <li
-      className={`tool-row tool-row-${row.status}${failed ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}`}
+      // Open: its details or its question span the row under the live curtain (styles.css).
+      className={`tool-row tool-row-${row.status}${failed ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}${expanded || waiting ? ' tool-row-open' : ''}`}
       data-testid="tool-row"
       data-tool-name={row.name}
       data-call-id={row.callId}

@@ -2,6 +2,7 @@ import { callHost } from './helpers/call-host.ts';
 import { expect, openPage, send, test } from './helpers/harness.ts';
 import { walkingSkeletonReplies } from './helpers/scripted-replies.ts';
 import { SCREENFUL_OF_ROWS } from '../../renderer/views/batch-panel.tsx';
+import { colourPixels } from './helpers/colour-pixels.ts';
 
 test('a row expands to its full arguments and result, or its error with the hint, and the bars have a legend', async ({
   page,
@@ -172,28 +173,73 @@ test('a focused row’s toggle shows its whole focus ring: what keeps rows off s
   // The ring is 2px wide, 2px out from the button, which starts at the row's left edge: the 4px
   // left of the row hold it, unless the row clips what it paints to its own box.
   const box = (await row.boundingBox())!;
-  const strip = await page.screenshot({ clip: { x: box.x - 4, y: box.y, width: 4, height: box.height } });
-  const ringPixels = await page.evaluate(
-    async ({ png, color }) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${png}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(image, 0, 0);
-      const [r, g, b] = color.match(/\d+/g)!.map(Number);
-      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      let count = 0;
-      for (let index = 0; index < data.length; index += 4)
-        if (Math.abs(data[index]! - r!) + Math.abs(data[index + 1]! - g!) + Math.abs(data[index + 2]! - b!) < 40)
-          count += 1;
-      return count;
-    },
-    { png: strip.toString('base64'), color: ring },
-  );
+  const ringPixels = (await colourPixels(page, { x: box.x - 4, y: box.y, width: 4, height: box.height }, ring)).count;
   // The ring's left side runs the height of the button: many pixels, not none.
   expect(ringPixels).toBeGreaterThan(10);
+  expect(problems).toEqual([]);
+});
+
+test('in a live batch of more rows than a screen holds, a question for the person is drawn above the curtain', async ({
+  page,
+  harness,
+}) => {
+  const sim = await harness.sim({ kinds: ['relay'] });
+  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
+  // The relay's switch asks the person first; the other calls keep the batch live and large.
+  const folder = await harness.folder([
+    {
+      toolCalls: [
+        { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
+        ...Array.from({ length: SCREENFUL_OF_ROWS + 3 }, () => ({ name: 'output_list_channels', args: {} })),
+      ],
+    },
+    { text: 'Done.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    sim: false,
+    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+  });
+  const problems = await openPage(page, host);
+  await page.getByTestId('composer-input').fill('switch relay 2 on and list the channels');
+  await page.getByTestId('composer-input').press('Enter');
+  const card = page.getByTestId('approval-card');
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId('batch-panel')).toHaveClass(/batch-panel-many/);
+  await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
+  // The other calls have ended; the batch waits for the person alone.
+  await expect(page.locator('[data-testid="tool-row"][data-status="done"]')).toHaveCount(SCREENFUL_OF_ROWS + 3);
+  await card.scrollIntoViewIfNeeded();
+  // The card's right edge lies in the bars' column, where the curtain hides what is past now: its
+  // border is seen there only if the card is drawn above the curtain.
+  const border = await card.evaluate((element) => getComputedStyle(element).borderRightColor);
+  const box = (await card.boundingBox())!;
+  // Border-coloured pixels per line of a 3px strip at its right edge: about one where the border shows.
+  const edge = await colourPixels(
+    page,
+    { x: box.x + box.width - 3, y: box.y + 8, width: 3, height: box.height - 16 },
+    border,
+  );
+  const borderShare = edge.count / edge.height;
+  expect(borderShare, "the card's right border").toBeGreaterThan(0.8);
+  // A row opened to its details while the batch is live: the details span the bars' column too.
+  const second = page.getByTestId('tool-row').nth(1);
+  await second.getByTestId('tool-row-toggle').click();
+  const details = second.getByTestId('tool-details');
+  const shade = await details.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const detailsBox = (await details.boundingBox())!;
+  const detailsEdge = await colourPixels(
+    page,
+    { x: detailsBox.x + detailsBox.width - 8, y: detailsBox.y + 4, width: 4, height: detailsBox.height - 8 },
+    shade,
+  );
+  expect(
+    detailsEdge.count / (detailsEdge.width * detailsEdge.height),
+    'the details, at their right end',
+  ).toBeGreaterThan(0.5);
+  await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
+  await card.getByTestId('deny-button').click();
+  await expect(page.getByTestId('turn').last()).not.toHaveAttribute('data-status', 'running');
   expect(problems).toEqual([]);
 });
