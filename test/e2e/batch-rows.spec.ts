@@ -179,67 +179,75 @@ test('a focused row’s toggle shows its whole focus ring: what keeps rows off s
   expect(problems).toEqual([]);
 });
 
-test('in a live batch of more rows than a screen holds, a question for the person is drawn above the curtain', async ({
-  page,
-  harness,
-}) => {
-  const sim = await harness.sim({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
-  // The relay's switch asks the person first; the other calls keep the batch live and large.
-  const folder = await harness.folder([
-    {
-      toolCalls: [
-        { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
-        ...Array.from({ length: SCREENFUL_OF_ROWS + 3 }, () => ({ name: 'output_list_channels', args: {} })),
-      ],
-    },
-    { text: 'Done.' },
-  ]);
-  const host = await harness.host({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+// Rows are contained (laid out alone, and off screen not drawn in a large batch), which makes each
+// a stacking context: an open row must not be, or the curtain drawn after the rows covers it.
+for (const { others, size } of [
+  { others: SCREENFUL_OF_ROWS + 3, size: 'more rows than a screen holds' },
+  { others: 2, size: 'a few rows' },
+]) {
+  test(`in a live batch of ${size}, a question for the person and opened details are drawn above the curtain`, async ({
+    page,
+    harness,
+  }) => {
+    const sim = await harness.sim({ kinds: ['relay'] });
+    const relay = sim.devices.find((device) => device.id === 'relay-1')!;
+    // The relay's switch asks the person first; the batch stays live while it waits.
+    const folder = await harness.folder([
+      {
+        toolCalls: [
+          { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
+          ...Array.from({ length: others }, () => ({ name: 'output_list_channels', args: {} })),
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const host = await harness.host({
+      dataDir: folder.dataDir,
+      scriptFile: folder.scriptFile,
+      sim: false,
+      extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+    });
+    const problems = await openPage(page, host);
+    await page.getByTestId('composer-input').fill('switch relay 2 on and list the channels');
+    await page.getByTestId('composer-input').press('Enter');
+    const card = page.getByTestId('approval-card');
+    await expect(card).toBeVisible();
+    if (others > SCREENFUL_OF_ROWS) await expect(page.getByTestId('batch-panel')).toHaveClass(/batch-panel-many/);
+    else await expect(page.getByTestId('batch-panel')).not.toHaveClass(/batch-panel-many/);
+    await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
+    // The other calls have ended; the batch waits for the person alone.
+    await expect(page.locator('[data-testid="tool-row"][data-status="done"]')).toHaveCount(others);
+    await card.scrollIntoViewIfNeeded();
+    // The card's right edge lies in the bars' column, where the curtain hides what is past now: its
+    // border is seen there only if the card is drawn above the curtain.
+    const border = await card.evaluate((element) => getComputedStyle(element).borderRightColor);
+    const box = (await card.boundingBox())!;
+    // Border-coloured pixels per line of a 3px strip at its right edge: about one where the border shows.
+    const edge = await colourPixels(
+      page,
+      { x: box.x + box.width - 3, y: box.y + 8, width: 3, height: box.height - 16 },
+      border,
+    );
+    const borderShare = edge.count / edge.height;
+    expect(borderShare, "the card's right border").toBeGreaterThan(0.8);
+    // A row opened to its details while the batch is live: the details span the bars' column too.
+    const second = page.getByTestId('tool-row').nth(1);
+    await second.getByTestId('tool-row-toggle').click();
+    const details = second.getByTestId('tool-details');
+    const shade = await details.evaluate((element) => getComputedStyle(element).backgroundColor);
+    const detailsBox = (await details.boundingBox())!;
+    const detailsEdge = await colourPixels(
+      page,
+      { x: detailsBox.x + detailsBox.width - 8, y: detailsBox.y + 4, width: 4, height: detailsBox.height - 8 },
+      shade,
+    );
+    expect(
+      detailsEdge.count / (detailsEdge.width * detailsEdge.height),
+      'the details, at their right end',
+    ).toBeGreaterThan(0.5);
+    await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
+    await card.getByTestId('deny-button').click();
+    await expect(page.getByTestId('turn').last()).not.toHaveAttribute('data-status', 'running');
+    expect(problems).toEqual([]);
   });
-  const problems = await openPage(page, host);
-  await page.getByTestId('composer-input').fill('switch relay 2 on and list the channels');
-  await page.getByTestId('composer-input').press('Enter');
-  const card = page.getByTestId('approval-card');
-  await expect(card).toBeVisible();
-  await expect(page.getByTestId('batch-panel')).toHaveClass(/batch-panel-many/);
-  await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
-  // The other calls have ended; the batch waits for the person alone.
-  await expect(page.locator('[data-testid="tool-row"][data-status="done"]')).toHaveCount(SCREENFUL_OF_ROWS + 3);
-  await card.scrollIntoViewIfNeeded();
-  // The card's right edge lies in the bars' column, where the curtain hides what is past now: its
-  // border is seen there only if the card is drawn above the curtain.
-  const border = await card.evaluate((element) => getComputedStyle(element).borderRightColor);
-  const box = (await card.boundingBox())!;
-  // Border-coloured pixels per line of a 3px strip at its right edge: about one where the border shows.
-  const edge = await colourPixels(
-    page,
-    { x: box.x + box.width - 3, y: box.y + 8, width: 3, height: box.height - 16 },
-    border,
-  );
-  const borderShare = edge.count / edge.height;
-  expect(borderShare, "the card's right border").toBeGreaterThan(0.8);
-  // A row opened to its details while the batch is live: the details span the bars' column too.
-  const second = page.getByTestId('tool-row').nth(1);
-  await second.getByTestId('tool-row-toggle').click();
-  const details = second.getByTestId('tool-details');
-  const shade = await details.evaluate((element) => getComputedStyle(element).backgroundColor);
-  const detailsBox = (await details.boundingBox())!;
-  const detailsEdge = await colourPixels(
-    page,
-    { x: detailsBox.x + detailsBox.width - 8, y: detailsBox.y + 4, width: 4, height: detailsBox.height - 8 },
-    shade,
-  );
-  expect(
-    detailsEdge.count / (detailsEdge.width * detailsEdge.height),
-    'the details, at their right end',
-  ).toBeGreaterThan(0.5);
-  await expect(page.getByTestId('timing-curtain')).toHaveCount(1);
-  await card.getByTestId('deny-button').click();
-  await expect(page.getByTestId('turn').last()).not.toHaveAttribute('data-status', 'running');
-  expect(problems).toEqual([]);
-});
+}
