@@ -167,53 +167,56 @@ const TURN_ENDED = `new Promise((resolve) => {
   observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
 })`;
 
+/**
+ * Plain JavaScript for an init script: `setup` runs once, then every handler the page gives a
+ * WebSocket's `onmessage` is wrapped so that `wrapper` (a function expression of `handler` and
+ * `message`, called as the socket) runs instead, with `handler` to call or not.
+ */
+function wrapSocketMessages(setup: string, wrapper: string): string {
+  return `(() => {
+  ${setup}
+  const wrap = ${wrapper};
+  const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true,
+    get() { return own.get.call(this); },
+    set(handler) { own.set.call(this, function (message) { return wrap.call(this, handler, message); }); },
+  });
+})()`;
+}
+
 // Wraps the page's WebSocket handler: each message's arrival, then the first moment after the
 // frame that follows it (a timeout queued from that frame's requestAnimationFrame runs after its
 // paint). The page sees a message only when its main thread takes it: one that waited behind a long
-// task counts from then. So each event's own stamp (\`at\`, the host's clock, the same machine's) is
+// task counts from then. So each event's own stamp (`at`, the host's clock, the same machine's) is
 // kept too: from it to the same paint covers the host's recording, the socket and that wait.
-const EVENT_TO_PAINT_RECORDER = `(() => {
-  window.__eventToPaint = [];
-  window.__hostEventToPaint = [];
-  const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
-  Object.defineProperty(WebSocket.prototype, 'onmessage', {
-    configurable: true,
-    get() { return own.get.call(this); },
-    set(handler) {
-      own.set.call(this, function (message) {
-        const arrived = performance.now();
-        const result = handler.call(this, message);
-        let at;
-        try { at = JSON.parse(message.data).at; } catch { at = undefined; }
-        requestAnimationFrame(() => setTimeout(() => {
-          const painted = performance.now();
-          window.__eventToPaint.push(painted - arrived);
-          if (typeof at === 'number') window.__hostEventToPaint.push(performance.timeOrigin + painted - at);
-        }, 0));
-        return result;
-      });
-    },
-  });
-})()`;
+const EVENT_TO_PAINT_RECORDER = wrapSocketMessages(
+  'window.__eventToPaint = []; window.__hostEventToPaint = [];',
+  `function (handler, message) {
+    const arrived = performance.now();
+    const result = handler.call(this, message);
+    let at;
+    try { at = JSON.parse(message.data).at; } catch { at = undefined; }
+    requestAnimationFrame(() => setTimeout(() => {
+      const painted = performance.now();
+      window.__eventToPaint.push(painted - arrived);
+      if (typeof at === 'number') window.__hostEventToPaint.push(performance.timeOrigin + painted - at);
+    }, 0));
+    return result;
+  }`,
+);
 
 // For the floor: every event but the turn's start and end is dropped before the app sees it, so
 // the page draws the person's message and the turn's end and nothing of the batch.
-const DRAW_NO_BATCH = `(() => {
-  const kept = new Set(['turn/start', 'turn/end']);
-  const own = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
-  Object.defineProperty(WebSocket.prototype, 'onmessage', {
-    configurable: true,
-    get() { return own.get.call(this); },
-    set(handler) {
-      own.set.call(this, function (message) {
-        let type;
-        try { type = JSON.parse(message.data).type; } catch { type = undefined; }
-        if (typeof type === 'string' && type.includes('/') && !kept.has(type)) return undefined;
-        return handler.call(this, message);
-      });
-    },
-  });
-})()`;
+const DRAW_NO_BATCH = wrapSocketMessages(
+  "const kept = new Set(['turn/start', 'turn/end']);",
+  `function (handler, message) {
+    let type;
+    try { type = JSON.parse(message.data).type; } catch { type = undefined; }
+    if (typeof type === 'string' && type.includes('/') && !kept.has(type)) return undefined;
+    return handler.call(this, message);
+  }`,
+);
 
 /** Starts a count of the CPU time all of `browser`'s processes use; `perSecond()` gives ms per wall second since. */
 export async function chromiumCpu(browser: Browser): Promise<{ perSecond(): Promise<number> }> {
