@@ -17,6 +17,8 @@ const REDRAW_STEP_PX = 600;
 const LOAD_OLDER_PX = 4000;
 /** The height of the line saying older messages are being read (styles.css `.chat-older`), above the turns. */
 const OLDER_LINE_PX = 36;
+/** Room kept above a question held in sight (px), so the call it belongs to shows with it. */
+const QUESTION_MARGIN_PX = 12;
 
 /** The turn at the top of the view, where the model places it, and how far into it the view begins. */
 interface Anchor {
@@ -66,6 +68,10 @@ export function ChatView() {
   const heights = useRef(new Map<string, number>());
   const measuredSum = useRef({ total: 0, count: 0 });
   const anchor = useRef<Anchor | undefined>(undefined);
+  // Where the view stopped following the end to keep a question in sight, and the questions the
+  // person scrolled away from (not held again).
+  const heldQuestion = useRef<{ key: string; scrollTop: number } | undefined>(undefined);
+  const letGo = useRef(new Set<string>());
   const [view, setView] = useState({ top: 0, height: 800 });
   const [measured, setMeasured] = useState(0);
 
@@ -136,9 +142,15 @@ export function ChatView() {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    // New output moves the view to the end while the person has not scrolled up to read.
+    // New output moves the view to the end while the person has not scrolled up to read, but never
+    // past a question waiting for them: rows drawn and ending below it must not push it out of sight.
     if (pinned.current) {
-      element.scrollTop = element.scrollHeight;
+      const end = element.scrollHeight - element.clientHeight;
+      const question = questionInView(element, letGo.current);
+      const stop = question === undefined ? end : Math.min(end, question.top - QUESTION_MARGIN_PX);
+      element.scrollTop = stop;
+      heldQuestion.current =
+        question !== undefined && stop < end ? { key: question.key, scrollTop: element.scrollTop } : undefined;
       return;
     }
     // Turns added or measured above the anchor: the view moves by as much, so what it shows stays.
@@ -153,8 +165,15 @@ export function ChatView() {
     const element = scroller.current;
     if (!element) return;
     const scrollTop = element.scrollTop;
-    // Follow new output only while the person has not scrolled up to read.
-    pinned.current = element.scrollHeight - scrollTop - element.clientHeight < 48;
+    // Follow new output only while the person has not scrolled up to read. A scroll of their own
+    // while a question is held lets that question go.
+    const hold = heldQuestion.current;
+    const ours = hold !== undefined && Math.abs(scrollTop - hold.scrollTop) < 1;
+    if (hold !== undefined && !ours) {
+      letGo.current.add(hold.key);
+      heldQuestion.current = undefined;
+    }
+    pinned.current = ours || element.scrollHeight - scrollTop - element.clientHeight < 48;
     const { sizes: heightsNow, turnIds: ids, lead: leadNow } = model.current;
     const at = itemAt(heightsNow, scrollTop - leadNow);
     const id = ids[at.index];
@@ -174,6 +193,8 @@ export function ChatView() {
     const element = scroller.current;
     anchor.current = undefined;
     pinned.current = true;
+    heldQuestion.current = undefined;
+    letGo.current.clear();
     if (element) setView({ top: element.scrollTop, height: element.clientHeight });
   }, [openId]);
 
@@ -224,4 +245,18 @@ export function ChatView() {
       <Composer />
     </main>
   );
+}
+
+/**
+ * The first question for the person drawn in the view and not let go: its key and where its call's
+ * row starts in the scrolled content (px). Read only while following the end, which lays out anyway.
+ */
+function questionInView(scroller: HTMLElement, letGo: ReadonlySet<string>): { key: string; top: number } | undefined {
+  for (const card of scroller.querySelectorAll<HTMLElement>('.approval-card')) {
+    const key = card.dataset.approvalId ?? card.dataset.callId ?? '';
+    if (letGo.has(key)) continue;
+    const start = (card.closest('.tool-row') ?? card).getBoundingClientRect().top;
+    return { key, top: start - scroller.getBoundingClientRect().top + scroller.scrollTop };
+  }
+  return undefined;
 }
