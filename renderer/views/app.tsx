@@ -4,6 +4,7 @@ import { ChatView } from './chat-view.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { LiveRegions } from './live-regions.tsx';
 import { SidePanel } from './side-panel.tsx';
+import { FontWarmup } from './font-warmup.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { shownNotice } from '../state/app-slice.ts';
@@ -34,6 +35,7 @@ export function App() {
         Skip to the message box
       </a>
       <AppHeader />
+      <FontWarmup />
       {notice && (
         <div className="notice" role="alert" data-testid="notice">
           <span className="notice-text">{notice.text}</span>
