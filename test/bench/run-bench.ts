@@ -243,6 +243,16 @@ function contextLine(context: unknown): string {
   ].join('\n');
 }
 
+/** The frame that first draws the batch, the frames while it streams into its panel, and the frame that ends it. */
+function phasesText(run: Partial<UiFramesEntry>): string {
+  if (run.firstBatchFrameMs === undefined) return 'not recorded';
+  const streaming =
+    run.streamingP95FrameMs === undefined
+      ? 'no frames between'
+      : `streaming ${run.streamingFrames} frames p95 ${run.streamingP95FrameMs.toFixed(1)} ms, max ${run.streamingMaxFrameMs?.toFixed(1)} ms, ${run.streamingLongFrames} over 50 ms`;
+  return `first ${run.firstBatchFrameMs.toFixed(1)} ms, ${streaming}, end ${run.batchEndFrameMs?.toFixed(1)} ms`;
+}
+
 function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
@@ -254,6 +264,7 @@ function uiLine(ui: unknown): string {
     run.floor
       ? `  the same turn drawing nothing of the batch: p95 ${run.floor.p95FrameMs.toFixed(1)} ms, max ${run.floor.maxFrameMs.toFixed(1)} ms, ${run.floor.longFrames} over 50 ms; event to paint p95 ${run.floor.eventToPaintP95Ms.toFixed(1)} ms`
       : `  the same turn drawing nothing of the batch: FAILED (${run.floorFailed ?? 'not measured'})`,
+    `  by phase, drawn / drawing nothing: ${phasesText(run)} / ${run.floor ? phasesText(run.floor) : 'not measured'}`,
   ]);
   const history = entry.history as (UiHistoryEntry & { failed?: string }) | undefined;
   if (history?.failed !== undefined) lines.push(`Long conversation: FAILED (${history.failed})`);

@@ -9,6 +9,7 @@ import { callHost } from '../e2e/helpers/call-host.ts';
 import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts';
 import { makeHostFolder, type HostFolder, type ScriptedReply } from '../e2e/helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from '../e2e/helpers/start-host.ts';
+import { splitBatchFrames, type BatchFramePhases } from './batch-frame-phases.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = chromiumLaunchOptions.executablePath ?? '/usr/bin/chromium';
@@ -89,6 +90,19 @@ export interface UiFramesEntry {
   cpuMsPerSecond: number;
   idleCpuMsPerSecond: number;
   /**
+   * The turn's frames split at its batch (batch-frame-phases.ts), absent when the recording did not
+   * hold them: the frame that took the batch's first event (it draws the panel and its first rows),
+   * the frames while the rest of the batch streams into the drawn panel (\`streaming*\`: without the
+   * turn's edges, the Send click, the person's message, the panel's first drawing, its end and the
+   * reply's text), and the frame that took \`batch/end\`.
+   */
+  firstBatchFrameMs?: number;
+  streamingFrames?: number;
+  streamingP95FrameMs?: number;
+  streamingMaxFrameMs?: number;
+  streamingLongFrames?: number;
+  batchEndFrameMs?: number;
+  /**
    * The same turn on a fresh host and page that draw none of it: the page drops every event but
    * the turn's start and end before the app sees it. What the machine, the host, the socket and the
    * Send click cost the frames by themselves, measured in the same run: how near the window comes
@@ -108,6 +122,13 @@ export interface UiFramesFloor {
   idleP95FrameMs: number;
   /** From a message's arrival to the paint after it, with nothing drawn for it. */
   eventToPaintP95Ms: number;
+  /** The same split as the drawn run's (\`UiFramesEntry.firstBatchFrameMs\` …), with nothing of the batch drawn. */
+  firstBatchFrameMs?: number;
+  streamingFrames?: number;
+  streamingP95FrameMs?: number;
+  streamingMaxFrameMs?: number;
+  streamingLongFrames?: number;
+  batchEndFrameMs?: number;
 }
 
 /** A conversation of many batches, seeded straight into the store: how long it takes to open, and its frames while scrolled. */
@@ -137,15 +158,31 @@ export type UiFramesResult = UiFramesEntry & { entries: UiFramesEntry[]; history
 // inside the callback, not taken from its argument: that is the vsync the frame was due at, which
 // hides up to a frame of a long task (a 200 ms block measured 183 ms).
 export const FRAME_RECORDER = `(() => {
-  const state = { stamps: [], recording: false };
+  const state = { stamps: [], recording: false, session: 0 };
   const tick = () => { if (state.recording) state.stamps.push(performance.now()); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   const intervals = (stamps) => stamps.slice(1).map((time, index) => time - stamps[index]);
   window.__uiFrames = {
-    start() { state.stamps = []; state.recording = true; },
-    stop() { state.recording = false; return intervals(state.stamps); },
+    start() { state.stamps = []; state.recording = true; state.session += 1; },
+    // The intervals until now; two more frames are still stamped for \`stamps()\` (the batch's phases
+    // need the frame after its end, which may be the turn's last).
+    stop() {
+      const kept = state.stamps.length;
+      const until = state.stamps.length + 2;
+      const session = state.session;
+      state.finished = new Promise((resolve) => {
+        const check = () => {
+          if (state.session !== session) resolve([]);
+          else if (state.stamps.length >= until) { state.recording = false; resolve([...state.stamps]); }
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      });
+      return intervals(state.stamps.slice(0, kept));
+    },
+    stamps() { return state.finished; },
     recordFor(ms) {
-      state.stamps = []; state.recording = true;
+      state.stamps = []; state.recording = true; state.session += 1;
       return new Promise((resolve) => {
         const check = () => {
           const first = state.stamps[0];
@@ -190,13 +227,19 @@ function wrapSocketMessages(setup: string, wrapper: string): string {
 // paint). The page sees a message only when its main thread takes it: one that waited behind a long
 // task counts from then. So each event's own stamp (`at`, the host's clock, the same machine's) is
 // kept too: from it to the same paint covers the host's recording, the socket and that wait.
+// It also keeps when the page took the batch's first event and its batch/end (\`__batchMarks\`), where
+// the turn's frames are split (batch-frame-phases.ts).
 const EVENT_TO_PAINT_RECORDER = wrapSocketMessages(
-  'window.__eventToPaint = []; window.__hostEventToPaint = [];',
+  'window.__eventToPaint = []; window.__hostEventToPaint = []; window.__batchMarks = {};',
   `function (handler, message) {
     const arrived = performance.now();
     const result = handler.call(this, message);
     let at;
-    try { at = JSON.parse(message.data).at; } catch { at = undefined; }
+    let type;
+    try { ({ at, type } = JSON.parse(message.data)); } catch { at = undefined; }
+    const marks = window.__batchMarks;
+    if ((type === 'batch/open' || type === 'batch/start') && marks.firstBatchEventAt === undefined) marks.firstBatchEventAt = arrived;
+    if (type === 'batch/end') marks.batchEndAt = arrived;
     requestAnimationFrame(() => setTimeout(() => {
       const painted = performance.now();
       window.__eventToPaint.push(painted - arrived);
@@ -324,6 +367,7 @@ async function measureFrames(
   hostEventToPaint: number[];
   idleCpu: number;
   busyCpu: number;
+  phases: BatchFramePhases | undefined;
 }> {
   await page.addInitScript(EVENT_TO_PAINT_RECORDER);
   if (drawNoBatch) await page.addInitScript(DRAW_NO_BATCH);
@@ -339,12 +383,18 @@ async function measureFrames(
   await page.getByTestId('send-button').click();
   await page.evaluate(TURN_ENDED);
   const busy = await page.evaluate<number[]>('window.__uiFrames.stop()');
+  const stamps = await page.evaluate<number[]>('window.__uiFrames.stamps()');
+  const marks = await page.evaluate<{ firstBatchEventAt?: number; batchEndAt?: number }>('window.__batchMarks');
   const busyCpu = await busyCount.perSecond();
   const eventToPaint = await page.evaluate<number[]>('window.__eventToPaint');
   const hostEventToPaint = await page.evaluate<number[]>('window.__hostEventToPaint');
   const status = await page.getByTestId('turn').first().getAttribute('data-status');
   if (status !== 'done') throw new Error(`the turn ended '${status}', not done`);
-  return { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu };
+  const phases =
+    marks.firstBatchEventAt !== undefined && marks.batchEndAt !== undefined
+      ? splitBatchFrames(stamps, { firstBatchEventAt: marks.firstBatchEventAt, batchEndAt: marks.batchEndAt })
+      : undefined;
+  return { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases };
 }
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
@@ -362,12 +412,62 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
         longFrames: floor.longFrames,
         idleP95FrameMs: floor.idleP95FrameMs,
         eventToPaintP95Ms: floor.eventToPaintP95Ms,
+        ...pickPhaseFigures(floor),
       },
     };
   } catch (error) {
     if (options.signal.aborted) throw error;
     return { ...drawn, floorFailed: (error as Error)?.message ?? String(error) };
   }
+}
+
+type PhaseFigures = Pick<
+  UiFramesEntry,
+  | 'firstBatchFrameMs'
+  | 'streamingFrames'
+  | 'streamingP95FrameMs'
+  | 'streamingMaxFrameMs'
+  | 'streamingLongFrames'
+  | 'batchEndFrameMs'
+>;
+
+/** The phase fields of an entry (none when the phases were not recorded). */
+function phaseFigures(phases: BatchFramePhases | undefined): PhaseFigures {
+  if (phases === undefined) return {};
+  const sorted = [...phases.streaming].sort((a, b) => a - b);
+  return {
+    firstBatchFrameMs: round(phases.firstFrameMs),
+    streamingFrames: sorted.length,
+    ...(sorted.length > 0
+      ? {
+          streamingP95FrameMs: round(percentile(sorted, 0.95)),
+          streamingMaxFrameMs: round(sorted[sorted.length - 1]!),
+        }
+      : {}),
+    streamingLongFrames: sorted.filter((interval) => interval > LONG_FRAME_MS).length,
+    batchEndFrameMs: round(phases.endFrameMs),
+  };
+}
+
+function pickPhaseFigures(entry: UiFramesEntry): PhaseFigures {
+  const {
+    firstBatchFrameMs,
+    streamingFrames,
+    streamingP95FrameMs,
+    streamingMaxFrameMs,
+    streamingLongFrames,
+    batchEndFrameMs,
+  } = entry;
+  return Object.fromEntries(
+    Object.entries({
+      firstBatchFrameMs,
+      streamingFrames,
+      streamingP95FrameMs,
+      streamingMaxFrameMs,
+      streamingLongFrames,
+      batchEndFrameMs,
+    }).filter(([, value]) => value !== undefined),
+  );
 }
 
 /** One run on a fresh host and browser; with `drawNoBatch`, the page draws none of the batch (the floor). */
@@ -395,7 +495,7 @@ async function frameRun(options: {
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu } = await measureFrames(
+      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases } = await measureFrames(
         page,
         host,
         browser,
@@ -426,6 +526,7 @@ async function frameRun(options: {
         events: sortedPaint.length,
         cpuMsPerSecond: busyCpu,
         idleCpuMsPerSecond: idleCpu,
+        ...phaseFigures(phases),
       };
     } catch (error) {
       if (signal.aborted) throw new Error(`the UI bench was stopped: ${String(signal.reason)}`, { cause: error });
