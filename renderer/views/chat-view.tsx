@@ -63,6 +63,12 @@ export function ChatView() {
     state.openConversationId ? state.loadingOlder[state.openConversationId] === true : false,
   );
   const loadOlder = useAppStore((state) => state.loadOlderEvents);
+  // Whether a question waits in this conversation: only then is the page searched for one to hold.
+  const questionWaiting = useAppStore((state) =>
+    Object.values(state.approvals).some(
+      (approval) => approval.status === 'waiting' && approval.conversationId === state.openConversationId,
+    ),
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const heights = useRef(new Map<string, number>());
@@ -146,7 +152,7 @@ export function ChatView() {
     // past a question waiting for them: rows drawn and ending below it must not push it out of sight.
     if (pinned.current) {
       const end = element.scrollHeight - element.clientHeight;
-      const question = questionInView(element, letGo.current);
+      const question = questionWaiting ? questionInView(element, letGo.current) : undefined;
       const stop = question === undefined ? end : Math.min(end, question.top - QUESTION_MARGIN_PX);
       element.scrollTop = stop;
       heldQuestion.current =
