@@ -36,7 +36,7 @@ test('conversations start at the first message, are titled from it, kept in the 
 
   // New conversation stores nothing until its first message.
   await page.getByTestId('new-conversation-button').click();
-  expect(openId(page)).toBeNull();
+  await expect.poll(() => openId(page)).toBeNull();
   await expect(page.getByTestId('turn')).toHaveCount(0);
   expect(await stored(host)).toHaveLength(1);
   await send(page, 'What is the weather?');
@@ -90,7 +90,7 @@ test('conversations start at the first message, are titled from it, kept in the 
   await page.getByTestId('conversation-delete-confirm').click();
   await expect(page.getByTestId('conversation-row')).toHaveCount(1);
   expect((await stored(host)).map((entry) => entry.id)).toEqual([porch]);
-  expect(openId(page)).toBeNull();
+  await expect.poll(() => openId(page)).toBeNull();
   await page.reload();
   await expect(page.getByTestId('conversation-row')).toHaveCount(1);
   await expect(page.getByTestId('turn')).toHaveCount(0);
@@ -105,5 +105,35 @@ test('an address naming a conversation that is gone opens none', async ({ page, 
   await expect(page.getByTestId('connection-status')).toHaveText('Connected');
   await expect(page.getByTestId('chat-title')).toHaveText('New conversation');
   await expect.poll(() => openId(page)).toBeNull();
+  expect(problems).toEqual([]);
+});
+
+test('the address is written after the Send that begins a conversation, not inside it', async ({ page, harness }) => {
+  // Each pushState and replaceState, and the event being handled when it ran (none once that ended).
+  await page.addInitScript(() => {
+    const writes: { kind: string; during: string | null; url: string }[] = [];
+    (window as unknown as { __addressWrites: typeof writes }).__addressWrites = writes;
+    for (const kind of ['pushState', 'replaceState'] as const) {
+      const own = history[kind].bind(history);
+      history[kind] = (...args: Parameters<History['pushState']>) => {
+        writes.push({ kind, during: window.event?.type ?? null, url: String(args[2]) });
+        own(...args);
+      };
+    }
+  });
+  const folder = await harness.folder([{ text: 'The porch light is on.' }]);
+  const host = await harness.host({ dataDir: folder.dataDir, scriptFile: folder.scriptFile });
+  const problems = await openPage(page, host);
+  await send(page, 'Switch the porch light on');
+  await expect.poll(() => openId(page)).toMatch(/^[0-9a-f-]{36}$/);
+  const writes = await page.evaluate(
+    () =>
+      (window as unknown as { __addressWrites: { kind: string; during: string | null; url: string }[] })
+        .__addressWrites,
+  );
+  // The page's own start (taking the token out of the address) writes too; these name the conversation.
+  expect(
+    writes.filter((write) => write.url.includes('conversation=')).map(({ kind, during }) => ({ kind, during })),
+  ).toEqual([{ kind: 'replaceState', during: null }]);
   expect(problems).toEqual([]);
 });
