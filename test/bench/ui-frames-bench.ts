@@ -65,7 +65,23 @@ export const uiBench64Replies: ScriptedReply[] = [
 ];
 
 /** The frame figures of one run; intervals between consecutive requestAnimationFrame callbacks. */
-export interface UiFramesEntry {
+/**
+ * A turn's frames split at its batch (batch-frame-phases.ts), absent when the recording did not hold
+ * them: the frame that took the batch's first event (it draws the panel and its first rows), the
+ * frames while the rest of the batch streams into the drawn panel (`streaming*`: without the turn's
+ * edges, the Send click, the person's message, the panel's first drawing, its end and the reply's
+ * text), and the frame that took `batch/end`. The floor has the same, with nothing of the batch drawn.
+ */
+export interface BatchPhaseFigures {
+  firstBatchFrameMs?: number;
+  streamingFrames?: number;
+  streamingP95FrameMs?: number;
+  streamingMaxFrameMs?: number;
+  streamingLongFrames?: number;
+  batchEndFrameMs?: number;
+}
+
+export interface UiFramesEntry extends BatchPhaseFigures {
   tools: number;
   frames: number;
   medianFrameMs: number;
@@ -90,19 +106,6 @@ export interface UiFramesEntry {
   cpuMsPerSecond: number;
   idleCpuMsPerSecond: number;
   /**
-   * The turn's frames split at its batch (batch-frame-phases.ts), absent when the recording did not
-   * hold them: the frame that took the batch's first event (it draws the panel and its first rows),
-   * the frames while the rest of the batch streams into the drawn panel (\`streaming*\`: without the
-   * turn's edges, the Send click, the person's message, the panel's first drawing, its end and the
-   * reply's text), and the frame that took \`batch/end\`.
-   */
-  firstBatchFrameMs?: number;
-  streamingFrames?: number;
-  streamingP95FrameMs?: number;
-  streamingMaxFrameMs?: number;
-  streamingLongFrames?: number;
-  batchEndFrameMs?: number;
-  /**
    * The same turn on a fresh host and page that draw none of it: the page drops every event but
    * the turn's start and end before the app sees it. What the machine, the host, the socket and the
    * Send click cost the frames by themselves, measured in the same run: how near the window comes
@@ -113,7 +116,7 @@ export interface UiFramesEntry {
 }
 
 /** The frames of a page that draws nothing of the batch (see `UiFramesEntry.floor`). */
-export interface UiFramesFloor {
+export interface UiFramesFloor extends BatchPhaseFigures {
   frames: number;
   medianFrameMs: number;
   p95FrameMs: number;
@@ -122,13 +125,6 @@ export interface UiFramesFloor {
   idleP95FrameMs: number;
   /** From a message's arrival to the paint after it, with nothing drawn for it. */
   eventToPaintP95Ms: number;
-  /** The same split as the drawn run's (\`UiFramesEntry.firstBatchFrameMs\` …), with nothing of the batch drawn. */
-  firstBatchFrameMs?: number;
-  streamingFrames?: number;
-  streamingP95FrameMs?: number;
-  streamingMaxFrameMs?: number;
-  streamingLongFrames?: number;
-  batchEndFrameMs?: number;
 }
 
 /** A conversation of many batches, seeded straight into the store: how long it takes to open, and its frames while scrolled. */
@@ -227,7 +223,7 @@ function wrapSocketMessages(setup: string, wrapper: string): string {
 // paint). The page sees a message only when its main thread takes it: one that waited behind a long
 // task counts from then. So each event's own stamp (`at`, the host's clock, the same machine's) is
 // kept too: from it to the same paint covers the host's recording, the socket and that wait.
-// It also keeps when the page took the batch's first event and its batch/end (\`__batchMarks\`), where
+// It also keeps when the page took the batch's first event and its batch/end (`__batchMarks`), where
 // the turn's frames are split (batch-frame-phases.ts).
 const EVENT_TO_PAINT_RECORDER = wrapSocketMessages(
   'window.__eventToPaint = []; window.__hostEventToPaint = []; window.__batchMarks = {};',
@@ -399,9 +395,10 @@ async function measureFrames(
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
 async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSignal }): Promise<UiFramesEntry> {
-  const drawn = await frameRun({ ...options, drawNoBatch: false });
+  const run = await frameRun({ ...options, drawNoBatch: false });
+  const drawn: UiFramesEntry = { ...run.entry, ...phaseFigures(run.phases) };
   try {
-    const floor = await frameRun({ ...options, drawNoBatch: true });
+    const { entry: floor, phases: floorPhases } = await frameRun({ ...options, drawNoBatch: true });
     return {
       ...drawn,
       floor: {
@@ -412,7 +409,7 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
         longFrames: floor.longFrames,
         idleP95FrameMs: floor.idleP95FrameMs,
         eventToPaintP95Ms: floor.eventToPaintP95Ms,
-        ...pickPhaseFigures(floor),
+        ...phaseFigures(floorPhases),
       },
     };
   } catch (error) {
@@ -421,18 +418,8 @@ async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSign
   }
 }
 
-type PhaseFigures = Pick<
-  UiFramesEntry,
-  | 'firstBatchFrameMs'
-  | 'streamingFrames'
-  | 'streamingP95FrameMs'
-  | 'streamingMaxFrameMs'
-  | 'streamingLongFrames'
-  | 'batchEndFrameMs'
->;
-
 /** The phase fields of an entry (none when the phases were not recorded). */
-function phaseFigures(phases: BatchFramePhases | undefined): PhaseFigures {
+function phaseFigures(phases: BatchFramePhases | undefined): BatchPhaseFigures {
   if (phases === undefined) return {};
   const sorted = [...phases.streaming].sort((a, b) => a - b);
   return {
@@ -449,33 +436,15 @@ function phaseFigures(phases: BatchFramePhases | undefined): PhaseFigures {
   };
 }
 
-function pickPhaseFigures(entry: UiFramesEntry): PhaseFigures {
-  const {
-    firstBatchFrameMs,
-    streamingFrames,
-    streamingP95FrameMs,
-    streamingMaxFrameMs,
-    streamingLongFrames,
-    batchEndFrameMs,
-  } = entry;
-  return Object.fromEntries(
-    Object.entries({
-      firstBatchFrameMs,
-      streamingFrames,
-      streamingP95FrameMs,
-      streamingMaxFrameMs,
-      streamingLongFrames,
-      batchEndFrameMs,
-    }).filter(([, value]) => value !== undefined),
-  );
-}
-
-/** One run on a fresh host and browser; with `drawNoBatch`, the page draws none of the batch (the floor). */
+/**
+ * One run on a fresh host and browser, and where its batch split the frames; with `drawNoBatch`, the
+ * page draws none of the batch (the floor).
+ */
 async function frameRun(options: {
   replies: ScriptedReply[];
   signal: AbortSignal;
   drawNoBatch: boolean;
-}): Promise<UiFramesEntry> {
+}): Promise<{ entry: UiFramesEntry; phases: BatchFramePhases | undefined }> {
   const { signal, drawNoBatch } = options;
   const tools = options.replies[0]!.toolCalls!.length;
   let folder: HostFolder | undefined;
@@ -511,7 +480,7 @@ async function frameRun(options: {
       const sortedIdle = [...idle].sort((a, b) => a - b);
       const sortedPaint = [...eventToPaint].sort((a, b) => a - b);
       const sortedHostPaint = [...hostEventToPaint].sort((a, b) => a - b);
-      return {
+      const entry: UiFramesEntry = {
         tools,
         frames: busy.length,
         medianFrameMs: round(percentile(sortedBusy, 0.5)),
@@ -526,8 +495,8 @@ async function frameRun(options: {
         events: sortedPaint.length,
         cpuMsPerSecond: busyCpu,
         idleCpuMsPerSecond: idleCpu,
-        ...phaseFigures(phases),
       };
+      return { entry, phases };
     } catch (error) {
       if (signal.aborted) throw new Error(`the UI bench was stopped: ${String(signal.reason)}`, { cause: error });
       throw error;
