@@ -3,6 +3,7 @@ import { expect, openPage, send, test } from './helpers/harness.ts';
 import { walkingSkeletonReplies } from './helpers/scripted-replies.ts';
 import { SCREENFUL_OF_ROWS } from '../../renderer/views/batch-panel.tsx';
 import { colourPixels } from './helpers/colour-pixels.ts';
+import { sendRelayQuestionBatch } from './helpers/relay-question-batch.ts';
 
 test('a row expands to its full arguments and result, or its error with the hint, and the bars have a legend', async ({
   page,
@@ -189,29 +190,7 @@ for (const { others, size } of [
     page,
     harness,
   }) => {
-    const sim = await harness.sim({ kinds: ['relay'] });
-    const relay = sim.devices.find((device) => device.id === 'relay-1')!;
-    // The relay's switch asks the person first; the batch stays live while it waits.
-    const folder = await harness.folder([
-      {
-        toolCalls: [
-          { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
-          ...Array.from({ length: others }, () => ({ name: 'output_list_channels', args: {} })),
-        ],
-      },
-      { text: 'Done.' },
-    ]);
-    const host = await harness.host({
-      dataDir: folder.dataDir,
-      scriptFile: folder.scriptFile,
-      sim: false,
-      extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
-    });
-    const problems = await openPage(page, host);
-    await page.getByTestId('composer-input').fill('switch relay 2 on and list the channels');
-    await page.getByTestId('composer-input').press('Enter');
-    const card = page.getByTestId('approval-card');
-    await expect(card).toBeVisible();
+    const { card, problems } = await sendRelayQuestionBatch(page, harness, { others, reply: 'Done.' });
     if (others > SCREENFUL_OF_ROWS) await expect(page.getByTestId('batch-panel')).toHaveClass(/batch-panel-many/);
     else await expect(page.getByTestId('batch-panel')).not.toHaveClass(/batch-panel-many/);
     await expect(page.getByTestId('timing-curtain')).toHaveCount(1);

@@ -1,33 +1,16 @@
 import type { Page } from '@playwright/test';
-import { expect, openPage, test, type Harness } from './helpers/harness.ts';
+import { expect, test, type Harness } from './helpers/harness.ts';
+import { sendRelayQuestionBatch } from './helpers/relay-question-batch.ts';
 
 // A live batch taller than the window, whose first call asks the person first: the rows below the
 // question keep being drawn and ending while it waits, and the view follows new output.
 const OTHERS = 40;
 
 async function askInLongBatch(page: Page, harness: Harness) {
-  const sim = await harness.sim({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1')!;
-  const folder = await harness.folder([
-    {
-      toolCalls: [
-        { name: 'relay__set', args: { device_id: 'relay-1', channel: 2, on: true } },
-        ...Array.from({ length: OTHERS }, () => ({ name: 'output_list_channels', args: {} })),
-      ],
-    },
-    { text: 'Relay 2 is handled and the channels are listed.' },
-  ]);
-  const host = await harness.host({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+  const { card, problems } = await sendRelayQuestionBatch(page, harness, {
+    others: OTHERS,
+    reply: 'Relay 2 is handled and the channels are listed.',
   });
-  const problems = await openPage(page, host);
-  await page.getByTestId('composer-input').fill('switch relay 2 on and list the channels');
-  await page.getByTestId('composer-input').press('Enter');
-  const card = page.getByTestId('approval-card');
-  await expect(card).toBeVisible();
   // Every row drawn, and every call but the question's ended: nothing more moves until the answer.
   await expect(page.getByTestId('tool-row')).toHaveCount(OTHERS + 1);
   await expect(page.locator('[data-testid="tool-row"][data-status="done"]')).toHaveCount(OTHERS);
