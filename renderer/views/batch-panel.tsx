@@ -5,8 +5,12 @@ import { computeBatchTimeline, curtainStyle, segmentStyle } from './batch-timeli
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
-/** Rows a panel adds per frame: a 64-call batch appears over four frames, none of them long. */
-export const ROWS_PER_FRAME = 16;
+/**
+ * Rows a panel adds per frame: a 64-call batch appears over eight frames. Each row costs about a
+ * millisecond to mount, lay out and paint on a 2-core machine; at 16 a frame the first frames of a
+ * 64-call batch ran 25–65 ms, and the calls' first events waited behind them (`npm run bench -- --only ui`).
+ */
+export const ROWS_PER_FRAME = 8;
 
 /** About the rows a screen holds (a row is about 34 px): a batch with more skips drawing those off screen (styles.css). */
 export const SCREENFUL_OF_ROWS = 16;

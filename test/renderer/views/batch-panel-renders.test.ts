@@ -5,7 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../../renderer/api/api-client.ts';
 import { createAppStore, type AppStore } from '../../../renderer/state/create-app-store.ts';
-import { BatchPanel, ROWS_PER_FRAME } from '../../../renderer/views/batch-panel.tsx';
+import { BatchPanel } from '../../../renderer/views/batch-panel.tsx';
 import { AppStoreContext } from '../../../renderer/views/use-app-store.ts';
 import { event, skeletonTurn } from '../helpers/agent-events.ts';
 import { MemoryStorage } from '../helpers/memory-storage.ts';
@@ -142,15 +142,14 @@ describe('a large batch', () => {
           createElement(AppStoreContext.Provider, { value: store }, createElement(BatchPanel, { batchId: 'b9' })),
         );
       });
-      const first = drawn().rows;
-      await nextFrame();
-      const second = drawn().rows;
-      await nextFrame();
-      const third = drawn().rows;
-      await nextFrame();
-      // 40 rows at 16 a frame: 16, then 16 more, then the last 8, then nothing.
-      expect([first.length, second.length, third.length, drawn().rows.length]).toEqual([ROWS_PER_FRAME, 16, 8, 0]);
-      expect(new Set([...first, ...second, ...third]).size).toBe(40);
+      const drawnPerFrame = [drawn().rows];
+      for (let frame = 0; frame < 5; frame += 1) {
+        await nextFrame();
+        drawnPerFrame.push(drawn().rows);
+      }
+      // 40 rows at 8 a frame: five frames of 8, then nothing.
+      expect(drawnPerFrame.map((rows) => rows.length)).toEqual([8, 8, 8, 8, 8, 0]);
+      expect(new Set(drawnPerFrame.flat()).size).toBe(40);
       expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(40);
       // More rows than a screen holds: the panel says so, and styles.css skips drawing those off screen;
       // the three-call panel drawn beside it does not.
