@@ -6,9 +6,10 @@ import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
 /**
- * Rows a panel adds per frame: a 64-call batch appears over eight frames. Each row costs about a
- * millisecond to mount, lay out and paint on a 2-core machine; at 16 a frame the first frames of a
- * 64-call batch ran 25–65 ms, and the calls' first events waited behind them (`npm run bench -- --only ui`).
+ * Rows a panel larger than a screen adds per frame: a 64-call batch appears over eight frames. At 16
+ * a frame the first frames of a 64-call batch ran 25–65 ms, and the calls' first events waited behind
+ * them; a batch a screen holds is drawn in one frame, since two frames of 8 cost more than one of 16
+ * (`npm run bench -- --only ui`, docs/architecture.md).
  */
 export const ROWS_PER_FRAME = 8;
 
@@ -18,7 +19,8 @@ export const SCREENFUL_OF_ROWS = 16;
 /**
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
  * and a timeline bar per call in index order, a legend for the bars, and its totals. A large batch
- * adds its rows a frame at a time (`ROWS_PER_FRAME`), so its first drawing is not one long frame.
+ * adds its rows a frame at a time (`ROWS_PER_FRAME`), so its first drawing is not one long frame; one that
+ * starts within a screenful (or empty, its calls still streaming) draws a screenful at once.
  */
 export const BatchPanel = memo(BatchPanelBody);
 
@@ -31,7 +33,7 @@ function BatchPanelBody(props: { batchId: string }) {
   // The axis changes only when now reaches its end: the one time passing alone draws the batch again.
   useRedrawAt(live && timeline ? now + timeline.spanMs - timeline.nowMs : undefined);
   const rows = batch?.calls.length ?? 0;
-  const [shown, setShown] = useState(ROWS_PER_FRAME);
+  const [shown, setShown] = useState(() => (rows > SCREENFUL_OF_ROWS ? ROWS_PER_FRAME : SCREENFUL_OF_ROWS));
   useEffect(() => {
     if (shown >= rows) return undefined;
     const frame = requestAnimationFrame(() => setShown((count) => count + ROWS_PER_FRAME));

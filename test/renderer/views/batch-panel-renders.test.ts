@@ -105,35 +105,36 @@ describe('a batch panel draws again only what changed', () => {
 });
 
 describe('a large batch', () => {
-  it('adds its rows a frame at a time, each row drawn once', async () => {
-    const calls = Array.from({ length: 40 }, (_, index) => ({
-      index,
-      callId: `big-${index}`,
-      name: 'lamp__get',
-      args: { device_id: 'lamp-1' },
-    }));
-    const where = { conversationId: 'c9', turnId: 't9' };
-    store.getState().applyEvents([
-      event({ ...where, type: 'batch/open', at: 2000, step: 1, batchId: 'b9' }),
-      event({
-        ...where,
-        type: 'batch/start',
-        at: 2001,
-        step: 1,
-        batchId: 'b9',
-        mode: 'parallel',
-        reason: 'x',
-        calls,
-      }),
-    ]);
-    // The frames are the test's to run: each runs what was asked of it, as the browser's would.
+  const where = { conversationId: 'c9', turnId: 't9' };
+  const opened = () => event({ ...where, type: 'batch/open', at: 2000, step: 1, batchId: 'b9' });
+  const started = (count: number) =>
+    event({
+      ...where,
+      type: 'batch/start',
+      at: 2001,
+      step: 1,
+      batchId: 'b9',
+      mode: 'parallel',
+      reason: 'x',
+      calls: Array.from({ length: count }, (_, index) => ({
+        index,
+        callId: `big-${index}`,
+        name: 'lamp__get',
+        args: { device_id: 'lamp-1' },
+      })),
+    });
+
+  /**
+   * Draws panel b9 on its own root, then runs `frames` animation frames (the test's to run: each runs
+   * what was asked of it, as the browser's would), after `between` when given: the rows drawn at each.
+   */
+  async function rowsPerFrame(
+    frames: number,
+    between?: () => void,
+  ): Promise<{ drawnPerFrame: string[][]; many: boolean }> {
     const asked: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => asked.push(callback));
     vi.stubGlobal('cancelAnimationFrame', (id: number) => delete asked[id - 1]);
-    const nextFrame = () =>
-      act(async () => {
-        for (const callback of asked.splice(0)) callback?.(performance.now());
-      });
     const big = createRoot(document.body.appendChild(document.createElement('div')));
     try {
       takeRenders();
@@ -143,22 +144,50 @@ describe('a large batch', () => {
         );
       });
       const drawnPerFrame = [drawn().rows];
-      for (let frame = 0; frame < 5; frame += 1) {
-        await nextFrame();
+      if (between) {
+        await act(async () => between());
         drawnPerFrame.push(drawn().rows);
       }
-      // 40 rows at 8 a frame: five frames of 8, then nothing.
-      expect(drawnPerFrame.map((rows) => rows.length)).toEqual([8, 8, 8, 8, 8, 0]);
-      expect(new Set(drawnPerFrame.flat()).size).toBe(40);
-      expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(40);
-      // More rows than a screen holds: the panel says so, and styles.css skips drawing those off screen;
-      // the three-call panel drawn beside it does not.
-      expect(document.querySelector('[data-batch-id="b9"]')?.classList.contains('batch-panel-many')).toBe(true);
-      expect(document.querySelector('[data-batch-id="b1"]')?.classList.contains('batch-panel-many')).toBe(false);
+      for (let frame = 0; frame < frames; frame += 1) {
+        await act(async () => {
+          for (const callback of asked.splice(0)) callback?.(performance.now());
+        });
+        drawnPerFrame.push(drawn().rows);
+      }
+      expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(new Set(drawnPerFrame.flat()).size);
+      const many = document.querySelector('[data-batch-id="b9"]')?.classList.contains('batch-panel-many') === true;
+      return { drawnPerFrame, many };
     } finally {
       await act(async () => big.unmount());
       vi.unstubAllGlobals();
     }
+  }
+
+  it('adds its rows a frame at a time, each row drawn once', async () => {
+    store.getState().applyEvents([opened(), started(40)]);
+    const { drawnPerFrame, many } = await rowsPerFrame(5);
+    // 40 rows at 8 a frame: five frames of 8, then nothing.
+    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([8, 8, 8, 8, 8, 0]);
+    expect(new Set(drawnPerFrame.flat()).size).toBe(40);
+    // More rows than a screen holds: the panel says so, and styles.css skips drawing those off screen;
+    // the three-call panel drawn beside it does not.
+    expect(many).toBe(true);
+    expect(document.querySelector('[data-batch-id="b1"]')?.classList.contains('batch-panel-many')).toBe(false);
+  });
+
+  it('draws a batch a screen holds in one frame: 16 rows, then nothing', async () => {
+    store.getState().applyEvents([opened(), started(16)]);
+    const { drawnPerFrame, many } = await rowsPerFrame(2);
+    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([16, 0, 0]);
+    expect(many).toBe(false);
+  });
+
+  it('opened while its calls stream, draws a screenful of the calls that then arrive, then 8 a frame', async () => {
+    store.getState().applyEvents([opened()]);
+    const { drawnPerFrame } = await rowsPerFrame(4, () => store.getState().applyEvents([started(40)]));
+    // Empty at first; 40 calls arrive: 16 at once, then 8, 8 and the last 8, then nothing.
+    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([0, 16, 8, 8, 8, 0]);
+    expect(new Set(drawnPerFrame.flat()).size).toBe(40);
   });
 });
 
