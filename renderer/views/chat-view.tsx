@@ -110,8 +110,15 @@ export function ChatView() {
   const model = useRef({ sizes, turnIds, lead });
   model.current = { sizes, turnIds, lead };
 
+  // What the observer reads of this drawing: whether a question waits here.
+  const waitingNow = useRef(questionWaiting);
+  waitingNow.current = questionWaiting;
+
   // One observer for every drawn turn. A measured height changes the model at once (before the
-  // frame is painted), so the view is moved by what changed above it in the same frame.
+  // frame is painted), so the view is moved by what changed above it in the same frame. Following
+  // the end, the view moves to the end itself, and the model is drawn again in a task of its own:
+  // the band drawn is the end either way, well within the overscan, and the frame that drew the
+  // new rows does not also draw the chat again and lay it out twice.
   const observer = useMemo(
     () =>
       typeof ResizeObserver === 'function'
@@ -130,7 +137,12 @@ export function ChatView() {
               if (before === undefined) measuredSum.current.count += 1;
               changed = true;
             }
-            if (changed) flushSync(() => setMeasured((count) => count + 1));
+            if (!changed) return;
+            const element = scroller.current;
+            if (pinned.current && element) {
+              heldQuestion.current = followEnd(element, waitingNow.current, letGo.current);
+              setMeasured((count) => count + 1);
+            } else flushSync(() => setMeasured((count) => count + 1));
           })
         : undefined,
     [],
@@ -151,12 +163,7 @@ export function ChatView() {
     // New output moves the view to the end while the person has not scrolled up to read, but never
     // past a question waiting for them: rows drawn and ending below it must not push it out of sight.
     if (pinned.current) {
-      const end = element.scrollHeight - element.clientHeight;
-      const question = questionWaiting ? questionInView(element, letGo.current) : undefined;
-      const stop = question === undefined ? end : Math.min(end, question.top - QUESTION_MARGIN_PX);
-      element.scrollTop = stop;
-      heldQuestion.current =
-        question !== undefined && stop < end ? { key: question.key, scrollTop: element.scrollTop } : undefined;
+      heldQuestion.current = followEnd(element, questionWaiting, letGo.current);
       return;
     }
     // Turns added or measured above the anchor: the view moves by as much, so what it shows stays.
@@ -251,6 +258,22 @@ export function ChatView() {
       <Composer />
     </main>
   );
+}
+
+/**
+ * Moves the view to the end of new output, but never past the row of a question waiting for the
+ * person (`questionWaiting`) that they have not let go: the question held, and where, or undefined.
+ */
+function followEnd(
+  element: HTMLElement,
+  questionWaiting: boolean,
+  letGo: ReadonlySet<string>,
+): { key: string; scrollTop: number } | undefined {
+  const end = element.scrollHeight - element.clientHeight;
+  const question = questionWaiting ? questionInView(element, letGo) : undefined;
+  const stop = question === undefined ? end : Math.min(end, question.top - QUESTION_MARGIN_PX);
+  element.scrollTop = stop;
+  return question !== undefined && stop < end ? { key: question.key, scrollTop: element.scrollTop } : undefined;
 }
 
 /**

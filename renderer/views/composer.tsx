@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { turnIsStopping } from '../state/chat-slice.ts';
@@ -6,9 +6,12 @@ import { turnIsStopping } from '../state/chat-slice.ts';
 /**
  * The message box: Enter or Send sends, Shift+Enter breaks the line, Stop aborts the running turn.
  * It has the focus when the page opens, after a message is sent and when a conversation is opened.
- * A message that was not sent stays in the box, with why and what to do above it.
+ * A message that was not sent stays in the box, with why and what to do above it. Memoised: the chat
+ * around it draws again whenever a turn's height changes, and the box has no part in that.
  */
-export function Composer() {
+export const Composer = memo(ComposerBody);
+
+function ComposerBody() {
   const [text, setText] = useState('');
   const sending = useAppStore((state) => state.sending);
   const openId = useAppStore((state) => state.openConversationId);
