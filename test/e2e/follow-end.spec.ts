@@ -1,0 +1,70 @@
+import { expect, openPage, test } from './helpers/harness.ts';
+
+/**
+ * Where the chat stands each time a drawn turn changes size while a 48-call batch is drawn (8 rows a
+ * frame) and ends: how far above the end of the messages the view is. Read by a ResizeObserver made
+ * after the app's, so it runs after the app's own in the same frame, once layout is done and before
+ * paint: what it reads is what that frame shows. (A task posted from a frame would also see rows
+ * React added between frames, before any frame showed them.)
+ */
+const RECORD_DISTANCE_FROM_END = `(() => {
+  const samples = [];
+  const watched = new WeakSet();
+  const observer = new ResizeObserver(() => {
+    const element = document.querySelector('.chat-scroll');
+    if (!element) return;
+    samples.push({
+      distance: element.scrollHeight - element.scrollTop - element.clientHeight,
+      rows: document.querySelectorAll('[data-testid="tool-row"]').length,
+    });
+  });
+  // Each turn drawn, as it is drawn.
+  const watch = () => {
+    for (const slot of document.querySelectorAll('[data-turn-id]')) {
+      if (watched.has(slot)) continue;
+      watched.add(slot);
+      observer.observe(slot);
+    }
+  };
+  const changes = new MutationObserver(watch);
+  changes.observe(document.body, { childList: true, subtree: true });
+  watch();
+  window.__followEnd = { stop: () => { changes.disconnect(); observer.disconnect(); return samples; } };
+})()`;
+
+test('following the end, the view stands at the end in every frame while a large batch is drawn', async ({
+  page,
+  harness,
+}) => {
+  const folder = await harness.folder([
+    {
+      toolCalls: Array.from({ length: 48 }, (_, n) =>
+        n % 2 === 0
+          ? { name: 'thermometer__read', args: { device_id: 'thermometer-1' } }
+          : { name: 'lamp__get', args: { device_id: 'lamp-1' } },
+      ),
+    },
+    { text: 'All forty-eight checks ran.' },
+  ]);
+  const host = await harness.host({
+    dataDir: folder.dataDir,
+    scriptFile: folder.scriptFile,
+    extraArgs: ['--sim-latency-ms', '150'],
+  });
+  const problems = await openPage(page, host);
+  await page.evaluate(RECORD_DISTANCE_FROM_END);
+  await page.getByTestId('composer-input').fill('check everything');
+  await page.getByTestId('composer-input').press('Enter');
+  await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('turn').getByText('All forty-eight checks ran.')).toBeVisible();
+  const samples = await page.evaluate<{ distance: number; rows: number }[]>('window.__followEnd.stop()');
+
+  // The rows really arrived over several frames (else this would check nothing).
+  const counts = new Set(samples.map((sample) => sample.rows));
+  expect(counts.size).toBeGreaterThanOrEqual(5);
+  expect(Math.max(...counts)).toBe(48);
+  // Every painted frame had the view at the end (a pixel of rounding at most).
+  const away = samples.filter((sample) => sample.distance > 1);
+  expect(away).toEqual([]);
+  expect(problems).toEqual([]);
+});
