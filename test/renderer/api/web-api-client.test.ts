@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
-import type { HostAgentEvent } from '../../../host/contract/api-contract.ts';
+import { hostNoticeSchema, type HostAgentEvent } from '../../../host/contract/api-contract.ts';
 import { ApiCallError, type ApiClient, type ConnectionState } from '../../../renderer/api/api-client.ts';
 import { createWebApiClient } from '../../../renderer/api/web-api-client.ts';
 import { event } from '../helpers/agent-events.ts';
@@ -105,6 +105,32 @@ describe('createWebApiClient', () => {
     host.broadcast(event({ type: 'turn/end', at: 2, reason: 'done' }));
     expect((await received).map((entry) => entry.type)).toEqual(['turn/start', 'turn/end']);
     expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('tells notices from events by their type, each checked by its own schema only', async () => {
+    host = await startLoopbackHost();
+    const api = connect();
+    const notices: string[] = [];
+    api.onNotice((notice) =>
+      notices.push(notice.type === 'device/event' ? `${notice.type} ${notice.deviceId}` : notice.type),
+    );
+    const received = nextEvents(api, 1);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const noticeChecks = vi.spyOn(hostNoticeSchema, 'safeParse');
+    await host.connections(1);
+    host.broadcast(JSON.stringify({ type: 'devices/changed' }));
+    // A notice's type without what that notice carries: dropped, and not taken for an event either.
+    host.broadcast(JSON.stringify({ type: 'device/event', event: 'pressed', data: {} }));
+    host.broadcast(JSON.stringify({ type: 'device/event', deviceId: 'button-1', event: 'pressed', data: {} }));
+    host.broadcast(event({ type: 'turn/end', at: 2, reason: 'done' }));
+    expect((await received).map((entry) => entry.type)).toEqual(['turn/end']);
+    expect(notices).toEqual(['devices/changed', 'device/event button-1']);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toContain('notice');
+    // An event is checked against the events' schema alone: the notices' (a failed check, each time) only for the three notices.
+    expect(noticeChecks).toHaveBeenCalledTimes(3);
+    noticeChecks.mockRestore();
     warn.mockRestore();
   });
 
