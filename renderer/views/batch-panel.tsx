@@ -11,7 +11,7 @@ import { ToolRow } from './tool-row.tsx';
  * them; a batch a screen holds is drawn in one frame, since two frames of 8 cost more than one of 16
  * (`npm run bench -- --only ui`, docs/architecture.md).
  */
-export const ROWS_PER_FRAME = 8;
+const ROWS_PER_FRAME = 8;
 
 /** About the rows a screen holds (a row is about 34 px): a batch with more skips drawing those off screen (styles.css). */
 export const SCREENFUL_OF_ROWS = 16;

@@ -110,7 +110,7 @@ export function ChatView() {
   const model = useRef({ sizes, turnIds, lead });
   model.current = { sizes, turnIds, lead };
 
-  // What the observer reads of this drawing: whether a question waits here.
+  // Whether a question waits here, as this drawing knows: what both ways of following the end read.
   const waitingNow = useRef(questionWaiting);
   waitingNow.current = questionWaiting;
 
@@ -163,7 +163,7 @@ export function ChatView() {
     // New output moves the view to the end while the person has not scrolled up to read, but never
     // past a question waiting for them: rows drawn and ending below it must not push it out of sight.
     if (pinned.current) {
-      heldQuestion.current = followEnd(element, questionWaiting, letGo.current);
+      heldQuestion.current = followEnd(element, waitingNow.current, letGo.current);
       return;
     }
     // Turns added or measured above the anchor: the view moves by as much, so what it shows stays.
