@@ -7,6 +7,7 @@ import { startEventBridge } from './state/event-bridge.ts';
 import { startConversationUrl } from './state/conversation-url.ts';
 import { browserStorageAreas } from './state/persisted-keys.ts';
 import { App } from './views/app.tsx';
+import { warmUpBatchDrawing } from './views/batch-warmup.tsx';
 import { AppStoreContext } from './views/use-app-store.ts';
 import './styles.css';
 
@@ -32,3 +33,14 @@ createRoot(container).render(
     </AppStoreContext.Provider>
   </StrictMode>,
 );
+
+// The first batch's code runs once at the first idle moment, not in the frame that draws it (batch-warmup.tsx).
+const warmUp = (): void => {
+  try {
+    warmUpBatchDrawing(api);
+  } catch (error) {
+    console.warn('The batch warm-up failed: the first batch will take longer to draw.', error);
+  }
+};
+if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warmUp, { timeout: 1000 });
+else window.setTimeout(warmUp, 0);

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { apiContract } from '../../host/contract/api-contract.ts';
+import { BATCH_WARMUP_MEASURE } from '../../renderer/views/batch-warmup-measure.ts';
 import { callHost } from '../e2e/helpers/call-host.ts';
 import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts';
 import { makeHostFolder, type HostFolder, type ScriptedReply } from '../e2e/helpers/scripted-replies.ts';
@@ -105,6 +106,11 @@ export interface UiFramesEntry extends BatchPhaseFigures {
    */
   cpuMsPerSecond: number;
   idleCpuMsPerSecond: number;
+  /**
+   * How long the page's start-up drawing of a made-up batch took (`renderer/views/batch-warmup.tsx`):
+   * the work it moved out of the frame that draws the first batch, done before the idle baseline.
+   */
+  batchWarmupMs: number;
   /**
    * The same turn on a fresh host and page that draw none of it: the page drops every event but
    * the turn's start and end before the app sees it. What the machine, the host, the socket and the
@@ -364,11 +370,18 @@ async function measureFrames(
   idleCpu: number;
   busyCpu: number;
   phases: BatchFramePhases | undefined;
+  warmupMs: number;
 }> {
   await page.addInitScript(EVENT_TO_PAINT_RECORDER);
   if (drawNoBatch) await page.addInitScript(DRAW_NO_BATCH);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  // The page's start-up work ends before the idle baseline: its batch warm-up runs at its first idle moment.
+  const warmupMs = await page
+    .waitForFunction((name) => performance.getEntriesByName(name)[0]?.duration, BATCH_WARMUP_MEASURE, {
+      timeout: STEP_TIMEOUT_MS,
+    })
+    .then(async (handle) => Number(await handle.jsonValue()));
   await page.evaluate(FRAME_RECORDER);
   const idleCount = await chromiumCpu(browser);
   const idle = await page.evaluate<number[]>(`window.__uiFrames.recordFor(${IDLE_MS})`);
@@ -390,7 +403,7 @@ async function measureFrames(
     marks.firstBatchEventAt !== undefined && marks.batchEndAt !== undefined
       ? splitBatchFrames(stamps, { firstBatchEventAt: marks.firstBatchEventAt, batchEndAt: marks.batchEndAt })
       : undefined;
-  return { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases };
+  return { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases, warmupMs };
 }
 
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
@@ -464,7 +477,7 @@ async function frameRun(options: {
     const closeOnAbort = (): void => void browser?.close();
     signal.addEventListener('abort', closeOnAbort, { once: true });
     try {
-      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases } = await measureFrames(
+      const { idle, busy, eventToPaint, hostEventToPaint, idleCpu, busyCpu, phases, warmupMs } = await measureFrames(
         page,
         host,
         browser,
@@ -495,6 +508,7 @@ async function frameRun(options: {
         events: sortedPaint.length,
         cpuMsPerSecond: busyCpu,
         idleCpuMsPerSecond: idleCpu,
+        batchWarmupMs: round(warmupMs),
       };
       return { entry, phases };
     } catch (error) {
