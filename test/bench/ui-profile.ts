@@ -9,6 +9,7 @@ import { makeHostFolder } from '../e2e/helpers/scripted-replies.ts';
 import { startHost } from '../e2e/helpers/start-host.ts';
 import { seedHistory } from '../e2e/helpers/seed-history.ts';
 import { FRAME_RECORDER, uiBench64Replies, uiBenchReplies } from './ui-frames-bench.ts';
+import { BATCH_WARMUP_MEASURE } from '../../renderer/views/batch-warmup-measure.ts';
 
 const scenario = process.argv[2] ?? '16';
 const outDir = process.argv[3];
@@ -55,6 +56,8 @@ try {
   page.setDefaultTimeout(120_000);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor();
+  // The page's start-up batch warm-up is not part of what is traced.
+  await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, BATCH_WARMUP_MEASURE);
   await page.evaluate(FRAME_RECORDER);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
