@@ -3,12 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { agentEventSchema, type HostAgentEvent } from '../../host/contract/api-contract.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import { createAppStore } from '../state/create-app-store.ts';
+import { SCREENFUL_OF_ROWS } from './batch-panel.tsx';
 import { TurnView } from './turn-view.tsx';
 import { AppStoreContext } from './use-app-store.ts';
 import { BATCH_WARMUP_MEASURE } from './batch-warmup-measure.ts';
 
 /** As many calls as a screen holds: the warm-up's batch takes the path a batch of a screenful draws. */
-const WARMUP_CALLS = 16;
+const WARMUP_CALLS = SCREENFUL_OF_ROWS;
 const CONVERSATION = 'batch-warmup';
 const TURN = 'batch-warmup-turn';
 const BATCH = 'batch-warmup-batch';
@@ -21,10 +22,10 @@ const BATCH = 'batch-warmup-batch';
  * Without it the first batch of a page pays, inside the frame that draws its panel, for every
  * function of the socket's check, the fold and the batch's views running for the first time (V8
  * compiles each on its first call) and for the first styling and layout of its rows: in traces of a
- * 16-call batch that frame's React work was 44 ms cold and 7–13 ms after this warm-up, and in the
- * bench a page that had drawn a batch before drew its next one's first frame in 18–40 ms against
- * 34–75 ms (docs/architecture.md). Run at the page's first idle moment, the cost moves to start-up,
- * before a person can have sent anything.
+ * 16-call batch that frame's React work was 44 ms cold and 7–13 ms after this warm-up, and, with the
+ * bench's turn, a page that had drawn a batch before drew its next one's first frame in 18–40 ms
+ * against 34–75 ms for a fresh page (docs/architecture.md). Run at the page's first idle moment,
+ * the cost moves to start-up, before a person can have sent anything.
  *
  * Nothing of it reaches the app's store, the host or anything that looks at the page: the container
  * is added and removed within one task, so no query, paint or accessibility update sees it (and it
@@ -63,7 +64,7 @@ export function warmUpBatchDrawing(api: ApiClient, now: number = Date.now()): vo
 }
 
 /** The warm-up turn's events, in the groups a live turn's frames take them. */
-export function warmupTurn(now: number): HostAgentEvent[][] {
+function warmupTurn(now: number): HostAgentEvent[][] {
   const base = { conversationId: CONVERSATION, turnId: TURN };
   const calls = Array.from({ length: WARMUP_CALLS }, (_, index) => ({
     index,
