@@ -6,6 +6,7 @@ import { createAppStore } from './state/create-app-store.ts';
 import { startEventBridge } from './state/event-bridge.ts';
 import { startConversationUrl } from './state/conversation-url.ts';
 import { browserStorageAreas } from './state/persisted-keys.ts';
+import { whenIdle } from './state/when-idle.ts';
 import { App } from './views/app.tsx';
 import { warmUpBatchDrawing } from './views/batch-warmup.tsx';
 import { AppStoreContext } from './views/use-app-store.ts';
@@ -42,5 +43,4 @@ const warmUp = (): void => {
     console.warn('The batch warm-up failed: the first batch will take longer to draw.', error);
   }
 };
-if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warmUp, { timeout: 1000 });
-else window.setTimeout(warmUp, 0);
+whenIdle(window, warmUp);

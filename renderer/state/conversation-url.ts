@@ -1,4 +1,5 @@
 import type { AppStore } from './create-app-store.ts';
+import { whenIdle } from './when-idle.ts';
 
 const PARAMETER = 'conversation';
 const ID = /^[\w.:-]{1,200}$/;
@@ -79,14 +80,4 @@ export function startConversationUrl(options: { store: AppStore; window: Window 
     page.removeEventListener('popstate', onPopState);
     unsubscribe();
   };
-}
-
-/** Runs `run` when `page` is next idle (within a second), or in a task of its own where idle callbacks do not exist; returns the cancel. */
-function whenIdle(page: Window, run: () => void): () => void {
-  if (typeof page.requestIdleCallback === 'function') {
-    const handle = page.requestIdleCallback(run, { timeout: 1000 });
-    return () => page.cancelIdleCallback(handle);
-  }
-  const handle = page.setTimeout(run, 0);
-  return () => page.clearTimeout(handle);
 }

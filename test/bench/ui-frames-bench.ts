@@ -356,6 +356,19 @@ async function checkNoBatchShown(page: Page): Promise<void> {
     );
 }
 
+/**
+ * Waits for the page's batch warm-up (`renderer/views/batch-warmup.tsx`, run at its first idle
+ * moment) and gives how long it took: what a page does at start-up is not measured as its frames.
+ */
+export async function batchWarmupDone(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(
+    (name) => performance.getEntriesByName(name)[0]?.duration,
+    BATCH_WARMUP_MEASURE,
+    { timeout: STEP_TIMEOUT_MS },
+  );
+  return Number(await handle.jsonValue());
+}
+
 /** The idle baseline, then the frames from Send until the turn is done. */
 async function measureFrames(
   page: Page,
@@ -376,12 +389,8 @@ async function measureFrames(
   if (drawNoBatch) await page.addInitScript(DRAW_NO_BATCH);
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor({ timeout: STEP_TIMEOUT_MS });
-  // The page's start-up work ends before the idle baseline: its batch warm-up runs at its first idle moment.
-  const warmupMs = await page
-    .waitForFunction((name) => performance.getEntriesByName(name)[0]?.duration, BATCH_WARMUP_MEASURE, {
-      timeout: STEP_TIMEOUT_MS,
-    })
-    .then(async (handle) => Number(await handle.jsonValue()));
+  // The page's start-up work ends before the idle baseline.
+  const warmupMs = await batchWarmupDone(page);
   await page.evaluate(FRAME_RECORDER);
   const idleCount = await chromiumCpu(browser);
   const idle = await page.evaluate<number[]>(`window.__uiFrames.recordFor(${IDLE_MS})`);

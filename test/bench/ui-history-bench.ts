@@ -6,8 +6,14 @@ import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts
 import { makeHostFolder, type HostFolder } from '../e2e/helpers/scripted-replies.ts';
 import { seedHistory } from '../e2e/helpers/seed-history.ts';
 import { startHost, type RunningHost } from '../e2e/helpers/start-host.ts';
-import { BATCH_WARMUP_MEASURE } from '../../renderer/views/batch-warmup-measure.ts';
-import { FRAME_RECORDER, chromiumCpu, percentile, round, type UiHistoryEntry } from './ui-frames-bench.ts';
+import {
+  FRAME_RECORDER,
+  batchWarmupDone,
+  chromiumCpu,
+  percentile,
+  round,
+  type UiHistoryEntry,
+} from './ui-frames-bench.ts';
 
 const CHROMIUM = chromiumLaunchOptions.executablePath ?? '/usr/bin/chromium';
 const STEP_TIMEOUT_MS = 120_000;
@@ -61,8 +67,8 @@ export async function benchHistory(options: { batches: number; signal: AbortSign
       await page.goto(host.url);
       await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor();
       await page.getByTestId('conversation-item').first().waitFor();
-      // The page's start-up work (its batch warm-up) ends before the conversation is opened.
-      await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, BATCH_WARMUP_MEASURE);
+      // The page's start-up work ends before the conversation is opened.
+      await batchWarmupDone(page);
       await page.evaluate(FRAME_RECORDER);
       const openMs = await page.evaluate<number>(OPEN_AND_WAIT(`Turn ${options.batches - 1}, lamps`));
       const scrollCount = await chromiumCpu(browser);

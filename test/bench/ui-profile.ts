@@ -8,8 +8,7 @@ import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts
 import { makeHostFolder } from '../e2e/helpers/scripted-replies.ts';
 import { startHost } from '../e2e/helpers/start-host.ts';
 import { seedHistory } from '../e2e/helpers/seed-history.ts';
-import { FRAME_RECORDER, uiBench64Replies, uiBenchReplies } from './ui-frames-bench.ts';
-import { BATCH_WARMUP_MEASURE } from '../../renderer/views/batch-warmup-measure.ts';
+import { FRAME_RECORDER, batchWarmupDone, uiBench64Replies, uiBenchReplies } from './ui-frames-bench.ts';
 
 const scenario = process.argv[2] ?? '16';
 const outDir = process.argv[3];
@@ -57,7 +56,7 @@ try {
   await page.goto(host.url);
   await page.getByTestId('connection-status').filter({ hasText: 'Connected' }).waitFor();
   // The page's start-up batch warm-up is not part of what is traced.
-  await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, BATCH_WARMUP_MEASURE);
+  await batchWarmupDone(page);
   await page.evaluate(FRAME_RECORDER);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
