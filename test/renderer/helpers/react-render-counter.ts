@@ -50,7 +50,11 @@ let previousTree = new Set<Fiber>();
   },
 };
 
-/** Every render counted since the last call, and starts counting afresh. */
+/**
+ * Every render counted since the last call, and starts counting afresh. The in-process project runs
+ * a worker's files one after another in one module graph (vitest.config.ts, isolate: false), so the
+ * first call of a test also returns what an earlier file drew: call it before what is counted.
+ */
 export function takeRenders(): Render[] {
   return renders.splice(0);
 }

@@ -46,6 +46,8 @@ function drawn(): { rows: string[]; panels: number } {
 }
 
 beforeEach(async () => {
+  // The counter is shared by every file a worker runs (isolate: false): what an earlier one drew is not this test's.
+  takeRenders();
   store = createAppStore({ api: noHost, storage: { local: new MemoryStorage(), session: new MemoryStorage() } });
   runningBatch();
   root = createRoot(document.body.appendChild(document.createElement('div')));
