@@ -59,9 +59,12 @@ test('following the end, the view stands at the end in every frame while a large
   await expect(page.getByTestId('turn').getByText('All forty-eight checks ran.')).toBeVisible();
   const samples = await page.evaluate<{ distance: number; rows: number }[]>('window.__followEnd.stop()');
 
-  // The rows really arrived over several frames (else this would check nothing).
+  // The rows really arrived over several frames (else this would check nothing): at least two frames
+  // showed the batch part drawn. Not every step of 8 is seen: the observer reads only frames whose
+  // layout changed a turn's size, and on a loaded machine two steps can land between two frames (in
+  // 10 runs beside another worker it saw 6 or 7 different row counts, and in one full-suite run 4).
   const counts = new Set(samples.map((sample) => sample.rows));
-  expect(counts.size).toBeGreaterThanOrEqual(5);
+  expect([...counts].filter((rows) => rows > 0 && rows < 48).length).toBeGreaterThanOrEqual(2);
   expect(Math.max(...counts)).toBe(48);
   // Every painted frame had the view at the end (a pixel of rounding at most).
   const away = samples.filter((sample) => sample.distance > 1);
