@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateDirectory } from './private-directory.ts';
 import { isAlive, simulatorIndexDirectory } from './simulator-index.ts';
 
 /** What the last simulator in a folder ran: its kinds and the names of their ports (and default ids), in order. */
@@ -61,6 +62,8 @@ export async function claimSimulatorFolder(options: {
     return folder(options.directory, options.kinds, []);
   }
   const index = options.index ?? simulatorIndexDirectory();
+  // The folders inside are made with the index's privacy: another user must not plant a port there.
+  await ensurePrivateDirectory(index);
   const candidates = Array.from({ length: DEFAULT_FOLDERS }, (_, number) => join(index, `sim-${number + 1}`));
   const passedOver: { directory: string; pid: number }[] = [];
   // First a folder that last ran these kinds, then any free one.

@@ -1,7 +1,8 @@
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateDirectory, isOwnDirectory } from './private-directory.ts';
 
 /** A port a running `home-agent sim` offers, as it announced it. */
 export interface AnnouncedPort {
@@ -43,10 +44,14 @@ const SIMULATOR_FILE = /^(\d+)\.json$/;
  * Where running simulators announce their ports, one small JSON file per process: pseudo-terminals
  * appear in no serial port list, so this is how a scan finds them without opening anything. Running
  * hosts announce their devices here too, and `home-agent sim` keeps its default port folders here.
- * `HOME_AGENT_SIM_INDEX` moves it (tests keep their simulators to themselves).
+ * It is the user's own (0700): `$XDG_RUNTIME_DIR/home-agent-sims`, else `home-agent-sims-<uid>` in
+ * the temp folder, never one folder shared by every user of the machine. `HOME_AGENT_SIM_INDEX`
+ * moves it (tests keep their simulators to themselves).
  */
-export function simulatorIndexDirectory(): string {
-  return process.env.HOME_AGENT_SIM_INDEX || join(tmpdir(), 'home-agent-sims');
+export function simulatorIndexDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.HOME_AGENT_SIM_INDEX) return env.HOME_AGENT_SIM_INDEX;
+  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, 'home-agent-sims');
+  return join(tmpdir(), `home-agent-sims-${process.getuid?.() ?? 'user'}`);
 }
 
 /** Announces this process's simulated ports; `close()` withdraws them (a killed process is skipped by its pid). */
@@ -103,7 +108,7 @@ export async function writeAnnouncement(options: {
   name: string;
   content: { pid: number } & Record<string, unknown>;
 }): Promise<string> {
-  await mkdir(options.directory, { recursive: true });
+  await ensurePrivateDirectory(options.directory);
   await sweepDeadAnnouncements(options.directory);
   const file = join(options.directory, options.name);
   const partial = `${file}.${process.pid}.partial`;
@@ -114,13 +119,15 @@ export async function writeAnnouncement(options: {
 
 /**
  * The announcements in `directory` whose names match `pattern`, that parse with `schema` and whose
- * process is alive, in name order. Never throws: a missing folder or an unreadable file is none.
+ * process is alive, in name order. Never throws: a missing folder, one of another user's (its files
+ * are not this user's word) or an unreadable file is none.
  */
 export async function readLiveAnnouncements<T extends { pid: number }>(options: {
   directory: string;
   pattern: RegExp;
   schema: z.ZodType<T>;
 }): Promise<T[]> {
+  if (!(await isOwnDirectory(options.directory))) return [];
   let names: string[];
   try {
     names = (await readdir(options.directory)).filter((name) => options.pattern.test(name)).sort();
@@ -160,7 +167,7 @@ async function sweepDeadAnnouncements(directory: string): Promise<void> {
     const pid = Number(/^(?:[a-z]+-)?(\d+)\.json$/.exec(name)?.[1]);
     if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
       await rm(join(directory, name), { force: true }).catch(() => {
-        // Another user's file in a shared folder: skipping it is harmless, readers ignore dead pids.
+        // Removed meanwhile by another process sweeping too: readers ignore dead pids anyway.
       });
   }
 }

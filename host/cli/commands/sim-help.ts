@@ -26,7 +26,7 @@ export const SIM_HELP: CommandHelp = {
     },
     {
       flag: '--dir DIR',
-      text: 'Put the ports in DIR (default: a folder of its own under the temp folder, the same each time; another when a running sim holds it).',
+      text: 'Put the ports in DIR (default: a folder of its own in your private simulator index, $XDG_RUNTIME_DIR/home-agent-sims or home-agent-sims-<uid> in the temp folder, the same each time; another when a running sim holds it).',
     },
     {
       flag: '--ids ID,…',

@@ -54,11 +54,21 @@ function whenFolderHolds(folder: string, names: string[], boundMs: number): Prom
   });
 }
 
+function withoutIndexVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { XDG_RUNTIME_DIR: _runtime, HOME_AGENT_SIM_INDEX: _index, ...rest } = env;
+  return rest;
+}
+
 /** Runs `home-agent …` with its own temp folder; resolves once `ready` matches a stdout line. */
 function startUntil(args: string[], ready: RegExp, temporary: string) {
   const child = spawn(process.execPath, [...homeAgentCommand(), ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TMPDIR: temporary, HOME_AGENT_NO_OLLAMA_PROBE: '1' },
+    // No runtime folder and no index of the run's: the index is the user's own in this temp folder.
+    env: {
+      ...withoutIndexVariables(process.env),
+      TMPDIR: temporary,
+      HOME_AGENT_NO_OLLAMA_PROBE: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -96,7 +106,7 @@ describe.skipIf(!hasSocat)(
       const args = ['sim', '--latency-ms', '0', '--devices', 'lamp,thermometer'];
       const first = startUntil(args, /thermometer-1 thermometer /, temporary);
       await first.started;
-      const ports = path.join(temporary, 'home-agent-sims', 'sim-1');
+      const ports = path.join(temporary, `home-agent-sims-${process.getuid?.()}`, 'sim-1');
       expect(readdirSync(ports).sort()).toEqual([
         'home-agent-sim.json',
         'home-agent-sim.pid',
