@@ -10,6 +10,8 @@ import { guardNavigation } from './navigation-guard.ts';
 import { secureWebPreferences } from './secure-web-preferences.ts';
 import { safeStorageCipher } from './safe-storage-cipher.ts';
 import { EncryptedFileSecretStore } from '../host/secrets/encrypted-file-secret-store.ts';
+import { resolveDataDir } from '../host/config/data-dir.ts';
+import { adoptDataFolder } from '../host/config/adopt-data-folder.ts';
 
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
 declare const MAIN_WINDOW_VITE_NAME: string;
@@ -24,17 +26,19 @@ const devServerUrl =
     : undefined;
 
 async function start(): Promise<void> {
+  // One home for the window and the CLI (and the `home-agent mcp` an MCP client starts): the CLI's
+  // data folder. Earlier versions kept the window's in Electron's own folder: moved once.
+  const dataDir = resolveDataDir();
+  const adopted = adoptDataFolder({ from: app.getPath('userData'), to: dataDir });
+  if (adopted !== undefined) console.error(`home-agent: ${adopted}`);
   // The desktop app runs on the embedded defaults: the simulated devices and the demo model,
   // unless settings come from the environment (HOME_AGENT_PROVIDER, …: see README, Models).
   const flags = {
-    ...readCommonFlags({
-      sim: process.env.HOME_AGENT_SIM !== '0',
-      'data-dir': process.env.HOME_AGENT_DATA_DIR ?? app.getPath('userData'),
-    }),
+    ...readCommonFlags({ sim: process.env.HOME_AGENT_SIM !== '0', 'data-dir': dataDir }),
     settings: readSettingEnvironment(process.env),
   };
   const secrets = new EncryptedFileSecretStore({
-    file: path.join(app.getPath('userData'), 'secrets.json'),
+    file: path.join(dataDir, 'secrets.json'),
     cipher: safeStorageCipher,
   });
   host = await bootHost({

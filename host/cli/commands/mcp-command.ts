@@ -55,7 +55,7 @@ export const MCP_HELP: CommandHelp = {
       text: 'The simulated home for an MCP client: its lamps, thermometer and display.',
     },
     {
-      command: 'home-agent mcp --data-dir ~/.config/home-agent',
+      command: 'home-agent mcp --data-dir ~/.local/share/home-agent',
       text: 'The paired devices of that data folder, with the grants given in the app.',
     },
   ],
