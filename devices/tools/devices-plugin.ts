@@ -8,6 +8,7 @@ import { checkDeviceArguments } from './check-device-arguments.ts';
 import { mergeParameterSchemas, sameSchema } from './merge-parameter-schemas.ts';
 import { deviceToolName } from '../protocol/device-tool-name.ts';
 import { safeText } from '../../core/text/safe-text.ts';
+import { DEVICES_HEADING, deviceLine } from '../../core/prompt/devices-section.ts';
 
 interface ActionGroup {
   kind: string;
@@ -30,13 +31,34 @@ export function createDevicesPlugin(registry: DeviceRegistry): Plugin {
     promptSections: (): PromptSection[] => {
       const devices = registry.list();
       if (devices.length === 0) return [];
-      const lines = devices.map(
-        (device) =>
-          `- ${device.id} (${device.kind}${device.alias !== device.id ? `, "${safeText(device.alias)}"` : ''}): ${device.online ? 'online' : device.status}`,
+      const lines = devices.map((device) =>
+        deviceLine({
+          id: device.id,
+          kind: device.kind,
+          ...(device.alias !== device.id ? { alias: safeText(device.alias) } : {}),
+          state: device.online ? 'online' : device.status,
+          notGranted: notGranted(registry, device.id),
+        }),
       );
-      return [{ id: 'devices', order: 50, text: `Devices (pass device_id to device tools):\n${lines.join('\n')}` }];
+      return [{ id: 'devices', order: 50, text: `${DEVICES_HEADING}\n${lines.join('\n')}` }];
     },
   };
+}
+
+/**
+ * The actions a trusted device declares that the person has not granted (none for a device not
+ * trusted): the model can tell the person which grant to give instead of that no such device exists.
+ */
+function notGranted(registry: DeviceRegistry, id: string): string[] {
+  const entry = registry.get(id);
+  if (entry === undefined || !entry.trusted) return [];
+  const kind = entry.trustedIdentity.kind;
+  return entry.tools
+    .map((tool) => tool.name)
+    .filter(
+      (action) => !authorisedDevices(registry, { kind, action }).some((device) => device.trustedIdentity.id === id),
+    )
+    .sort();
 }
 
 /** Groups the authorised devices' declared actions by kind and action, in name order. */

@@ -1,4 +1,5 @@
 import type { ModelTool } from '../model-adapter.ts';
+import { listedDevices } from '../../prompt/devices-section.ts';
 
 /** A device the demo planner may use, as its tools describe it. */
 export interface DemoDevice {
@@ -8,6 +9,8 @@ export interface DemoDevice {
   alias?: string;
   /** The actions granted on it (`set`, `get`, …), each with its tool. */
   actions: Map<string, ModelTool>;
+  /** The actions it declares that the person has not granted (from the prompt's devices section). */
+  notGranted: string[];
 }
 
 /** Every device the tools name, by id, in id order. */
@@ -24,9 +27,10 @@ export function deviceIdsOf(tool: ModelTool): string[] {
 /**
  * Pure: the devices behind the device tools (`<kind>__<action>` with a `device_id` enum, as the
  * devices plugin lists only granted actions), with the aliases their descriptions quote
- * (`Devices: lamp-1 ("Kitchen"), lamp-2.`).
+ * (`Devices: lamp-1 ("Kitchen"), lamp-2.`), and every paired device the system prompt lists, with
+ * the actions not granted on it (a device with none granted has no actions).
  */
-export function devicesOf(tools: readonly ModelTool[]): DemoDevices {
+export function devicesOf(tools: readonly ModelTool[], system = ''): DemoDevices {
   const devices: DemoDevices = new Map();
   for (const tool of tools) {
     const match = DEVICE_TOOL.exec(tool.name);
@@ -36,14 +40,30 @@ export function devicesOf(tools: readonly ModelTool[]): DemoDevices {
       [...tool.description.matchAll(/([\w.:-]+) \("([^"]+)"\)/g)].map((found) => [found[1], found[2]]),
     );
     for (const id of deviceIdsOf(tool)) {
-      const device = devices.get(id) ?? { id, kind, actions: new Map<string, ModelTool>() };
+      const device = devices.get(id) ?? { id, kind, actions: new Map<string, ModelTool>(), notGranted: [] };
       const alias = aliases.get(id);
       if (alias !== undefined) device.alias = alias;
       device.actions.set(action, tool);
       devices.set(id, device);
     }
   }
+  for (const listed of listedDevices(system)) {
+    const device: DemoDevice = devices.get(listed.id) ?? {
+      id: listed.id,
+      kind: listed.kind,
+      actions: new Map<string, ModelTool>(),
+      notGranted: [],
+    };
+    if (listed.alias !== undefined && device.alias === undefined) device.alias = listed.alias;
+    device.notGranted = listed.notGranted;
+    devices.set(listed.id, device);
+  }
   return new Map([...devices.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)));
+}
+
+/** The devices it may use at least one action of. */
+export function usableDevices(devices: DemoDevices): DemoDevices {
+  return new Map([...devices].filter(([, device]) => device.actions.size > 0));
 }
 
 /** What the person calls a device: the name they gave it at pairing, else its id. */

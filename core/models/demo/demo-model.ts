@@ -1,7 +1,7 @@
 import type { ModelAdapter, ModelRequest, ModelStreamPart, ModelTool } from '../model-adapter.ts';
 import type { AssistantMessage, ConversationMessage, ToolResultMessage } from '../conversation-message.ts';
 import { planDemoCalls, type PlannedCall } from './plan-demo-calls.ts';
-import { deviceIdsOf, devicesOf, listInWords, spokenNameOf } from './demo-devices.ts';
+import { deviceIdsOf, devicesOf, listInWords, spokenNameOf, usableDevices } from './demo-devices.ts';
 import { disabledPluginNames } from '../../prompt/disabled-plugins-section.ts';
 import { describeResult } from './describe-result.ts';
 
@@ -12,7 +12,7 @@ const HELP =
 
 /** The help, with the devices it may use now (or that none is granted yet). */
 function help(tools: readonly ModelTool[]): string {
-  const ids = [...devicesOf(tools).keys()];
+  const ids = [...usableDevices(devicesOf(tools)).keys()];
   return `${HELP} ${ids.length > 0 ? `The devices I may use now: ${listInWords(ids)}.` : 'No device is granted to me yet: allow some in the Devices tab.'}`;
 }
 
@@ -66,11 +66,12 @@ function temperatureText(results: readonly ToolResultMessage[]): string | undefi
  * "Done." only when every call succeeded, nothing was refused and something was done (a reading
  * alone is just said); otherwise it says plainly that not everything worked.
  */
-function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
+function summary(state: TurnSoFar, request: ModelRequest): string {
+  const { tools } = request;
   const argsOf = new Map(
     state.assistants.flatMap((message) => message.toolCalls.map((call) => [call.id, call.args] as const)),
   );
-  const devices = devicesOf(tools);
+  const devices = devicesOf(tools, request.system);
   const described = state.results.map((result) => ({
     ...describeResult(
       result,
@@ -80,7 +81,7 @@ function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
     ),
     acted: !/__(get|read)$/.test(result.toolName),
   }));
-  const refusals = planDemoCalls(state.userText, tools).refusals;
+  const refusals = planDemoCalls(state.userText, request).refusals;
   const lines = [...described.map((entry) => entry.line), ...refusals];
   const failed = described.filter((entry) => entry.kind === 'failed').length + refusals.length;
   if (failed === 0 && !described.some((entry) => entry.acted)) return lines.join('\n');
@@ -92,13 +93,13 @@ function summary(state: TurnSoFar, tools: readonly ModelTool[]): string {
 export function planDemoReply(request: ModelRequest): { text: string; calls: PlannedCall[] } {
   const state = turnSoFar(request.messages);
   if (state.assistants.length === 0) {
-    const plan = planDemoCalls(state.userText, request.tools);
+    const plan = planDemoCalls(state.userText, request);
     if (plan.calls.length === 0 && disabledPluginNames(request.system).includes('devices'))
       return { text: DEVICES_OFF, calls: [] };
     if (plan.calls.length === 0 && plan.refusals.length === 0) return { text: help(request.tools), calls: [] };
     return { text: [...plan.doing, ...plan.refusals].join(' '), calls: plan.calls };
   }
-  const wantsDisplay = planDemoCalls(state.userText, request.tools).wantsDisplay;
+  const wantsDisplay = planDemoCalls(state.userText, request).wantsDisplay;
   const shown = state.assistants.some((message) => message.toolCalls.some((call) => /display/.test(call.name)));
   const temperature = temperatureText(state.results);
   if (wantsDisplay && !shown && temperature) {
@@ -109,7 +110,7 @@ export function planDemoReply(request: ModelRequest): { text: string; calls: Pla
         calls: [call],
       };
   }
-  return { text: summary(state, request.tools), calls: [] };
+  return { text: summary(state, request), calls: [] };
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { ModelTool } from '../model-adapter.ts';
+import type { ModelRequest } from '../model-adapter.ts';
 import {
   devicesOf,
+  usableDevices,
   devicesOfKind,
   listInWords,
   spokenName,
@@ -63,13 +64,18 @@ function grantHint(device: DemoDevice, action: string): string {
   return `I may not ${action === 'set' ? 'switch' : action} ${spokenName(device)}: its ${action} action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant ${device.id} ${action}`;
 }
 
-/** The lamps the text names: by number, by alias, else all; or why none can be named. */
+/**
+ * The lamps the text names, by number or by alias, among every paired lamp (granted or not), else
+ * every lamp it may use; or why none can be named.
+ */
 function lampTargets(
   text: string,
   lamps: DemoDevice[],
   verb: string,
 ): { ok: true; lamps: DemoDevice[] } | { ok: false; refusal: string } {
-  const known = `The lamps I may use are ${listInWords(lamps.map(spokenName))}`;
+  const usable = lamps.filter((lamp) => lamp.actions.size > 0);
+  const known =
+    usable.length > 0 ? `The lamps I may use are ${listInWords(usable.map(spokenName))}` : 'I may use no lamp yet';
   const numbered = [...text.matchAll(/\blamp[\s-]?(\d+)\b/g)].map((found) => `lamp-${found[1]}`);
   if (numbered.length > 0) {
     const missing = numbered.find((id) => !lamps.some((lamp) => lamp.id === id));
@@ -82,11 +88,20 @@ function lampTargets(
     if (matching.length === 0)
       return {
         ok: false,
-        refusal: `I know no lamp called "${named}". ${known}: name one of them, e.g. "${verb} ${lamps[0]?.id ?? 'lamp-1'}".`,
+        refusal: `I know no lamp called "${named}". ${known}: name one of them, e.g. "${verb} ${usable[0]?.id ?? 'lamp-1'}".`,
       };
     return { ok: true, lamps: matching };
   }
-  return { ok: true, lamps };
+  return { ok: true, lamps: usable.length > 0 ? usable : lamps };
+}
+
+/** Why a device it may not read is not read: the grant to give, when the person withheld its read action. */
+function readRefusals(devices: DemoDevice[]): string[] {
+  return devices.flatMap((device) => {
+    if (READ_ACTIONS.some((name) => device.actions.has(name))) return [];
+    const withheld = READ_ACTIONS.find((name) => device.notGranted.includes(name));
+    return withheld ? [grantHint(device, withheld)] : [];
+  });
 }
 
 /** Reads of every device of a kind through its read action (`get` or `read`), or nothing. */
@@ -127,6 +142,7 @@ function planLamps(text: string, devices: DemoDevices, plan: DemoPlan): void {
   }
   if (!wantsChange) {
     const reads = readsOf(targets.lamps);
+    plan.refusals.push(...readRefusals(targets.lamps));
     plan.calls.push(...reads);
     if (reads.length > 0)
       plan.doing.push(`Reading ${listInWords(reads.map((call) => spokenNameOf(devices, call.args.device_id)))}.`);
@@ -166,8 +182,10 @@ function planThermometers(text: string, devices: DemoDevices, plan: DemoPlan): v
     return;
   }
   const reads = readsOf(thermometers);
+  plan.refusals.push(...readRefusals(thermometers));
   if (reads.length === 0) {
-    if (!status) plan.refusals.push('There is no thermometer among the devices I may use.');
+    if (!status && thermometers.length === 0)
+      plan.refusals.push('There is no thermometer among the devices I may use.');
     return;
   }
   plan.calls.push(...reads);
@@ -186,9 +204,11 @@ function cannotSwitch(device: DemoDevice): string {
  * displays are known by name; every other device is planned from its tools (planOtherDevices).
  * What it cannot do is refused by name — no such device, not granted (with the grant to give), out of range.
  */
-export function planDemoCalls(userText: string, tools: readonly ModelTool[]): DemoPlan {
+export function planDemoCalls(userText: string, request: Pick<ModelRequest, 'tools' | 'system'>): DemoPlan {
   const text = userText.toLowerCase();
-  const devices = devicesOf(tools);
+  // Every paired device, so one it may not use yet is named with the grant to give, not denied.
+  const paired = devicesOf(request.tools, request.system);
+  const devices = usableDevices(paired);
   const plan: DemoPlan = {
     calls: [],
     doing: [],
@@ -199,14 +219,14 @@ export function planDemoCalls(userText: string, tools: readonly ModelTool[]): De
     if (new RegExp(`\\b${thing}s?\\b`).test(text) && devicesOfKind(devices, thing.replace(/ /g, '_')).length === 0)
       plan.refusals.push(`There is no ${thing} among the devices I may use (${[...devices.keys()].join(', ')}).`);
   }
-  planLamps(text, devices, plan);
+  planLamps(text, paired, plan);
   if (/\bstatus\b/.test(text) && !LAMP_WORDS.test(text)) {
     const reads = readsOf(devicesOfKind(devices, 'lamp'));
     plan.calls.push(...reads);
     if (reads.length > 0)
       plan.doing.push(`Reading ${listInWords(reads.map((call) => spokenNameOf(devices, call.args.device_id)))}.`);
   }
-  planThermometers(text, devices, plan);
+  planThermometers(text, paired, plan);
   const others = planOtherDevices({
     text,
     devices,

@@ -56,6 +56,19 @@ describe('createDevicesPlugin', () => {
     expect([set.parallelSafe, set.serial]).toEqual([true, false]);
   });
 
+  it('lists every paired device in the prompt with the actions the person has not granted', async () => {
+    const { registry } = await setUp(['lamp', 'lamp', 'thermometer'], { 'lamp-1': 'all', 'lamp-2': ['set'] });
+    const sections = createDevicesPlugin(registry).promptSections!();
+    expect(sections.map((section) => section.text)).toEqual([
+      [
+        'Devices (pass device_id to device tools):',
+        '- lamp-1 (lamp): online',
+        '- lamp-2 (lamp): online; not granted: get',
+        '- thermometer-1 (thermometer): online; not granted: read',
+      ].join('\n'),
+    ]);
+  });
+
   it('runs a granted call on the named device', async () => {
     const { sim, tool } = await setUp(['lamp', 'lamp'], { 'lamp-1': 'all', 'lamp-2': 'all' });
     expect(await runTool(tool('lamp__set'), { device_id: 'lamp-2', on: true })).toEqual({

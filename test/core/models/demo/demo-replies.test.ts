@@ -295,3 +295,46 @@ describe('the demo planner’s last reply', () => {
     expect(reply.text).toBe('thermometer-1 reads 21.5 °C, 45 % humidity');
   });
 });
+
+describe('the demo model and paired devices it may not use', () => {
+  /** The prompt's devices section as the devices plugin writes it (written by hand here). */
+  const system = [
+    'Devices (pass device_id to device tools):',
+    '- display-1 (display): online',
+    '- lamp-1 (lamp): online',
+    '- lamp-2 (lamp, "Desk lamp"): online; not granted: get',
+    '- lamp-3 (lamp): online; not granted: get, set',
+    '- thermometer-1 (thermometer): online; not granted: read',
+  ].join('\n');
+  /** lamp-1 fully granted, lamp-2 only `set`, lamp-3 and the thermometer nothing. */
+  const tools = [
+    deviceTool('display__show', ['display-1']),
+    deviceTool('lamp__get', ['lamp-1']),
+    deviceTool('lamp__set', ['lamp-1', 'lamp-2 ("Desk lamp")']),
+  ];
+  const ask = (text: string) => planDemoReply({ system, messages: [{ role: 'user', text }], tools });
+
+  it('names the grant to give for a paired lamp with no grants, instead of saying there is no such lamp', () => {
+    expect(ask('turn on lamp 3')).toEqual({
+      text: 'I may not switch lamp-3: its set action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant lamp-3 set',
+      calls: [],
+    });
+  });
+
+  it('says get is not granted when asked whether a lamp with only set granted is on', () => {
+    expect(ask('is the desk lamp on?')).toEqual({
+      text: 'I may not get Desk lamp: its get action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant lamp-2 get',
+      calls: [],
+    });
+  });
+
+  it('says read is not granted on a thermometer it may not read', () => {
+    expect(ask('what is the temperature?').text).toBe(
+      'I may not read thermometer-1: its read action is not granted to me. Grant it in the Devices tab, or run: home-agent devices grant thermometer-1 read',
+    );
+  });
+
+  it('still says there is no such lamp when none is paired under that number', () => {
+    expect(ask('turn on lamp 7').text).toBe('There is no lamp-7. The lamps I may use are lamp-1 and Desk lamp.');
+  });
+});
