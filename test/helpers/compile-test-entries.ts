@@ -1,50 +1,13 @@
 // Compiles the entry points tests start as processes (compiled-entries.ts) with esbuild, for the
 // global setups of Vitest and Playwright.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { compileEntries } from '../../scripts/compile-entries.mjs';
 import { COMPILED_ENTRIES_ENV, COMPILED_ENTRIES_PARENT, REPO_ROOT, TEST_ENTRIES } from './compiled-entries.ts';
 
-/** Each module keeps its own `import.meta` (a bundle would give every module the chunk's). */
-const ownImportMeta: Plugin = {
-  name: 'own-import-meta',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes('import.meta')) return undefined;
-      const contents = source
-        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-        .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path)))
-        .replaceAll('import.meta.filename', JSON.stringify(args.path));
-      return { contents, loader: 'ts' };
-    });
-  },
-};
-
-/**
- * Compiles every test entry into `outdir` (same relative paths, `.mjs`), packages left to Node
- * (so `outdir` must lie inside the repository, where Node finds `node_modules`)
- * and dynamic imports kept lazy (code splitting), so a process loads what the tsx run would load.
- */
+/** Compiles every test entry into `outdir`, as the CLI's own build does (scripts/compile-entries.mjs). */
 export async function compileTestEntries(outdir: string): Promise<void> {
-  await build({
-    absWorkingDir: REPO_ROOT,
-    entryPoints: [...TEST_ENTRIES],
-    outdir,
-    outbase: REPO_ROOT,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunks/[name]-[hash]',
-    plugins: [ownImportMeta],
-    logLevel: 'warning',
-  });
+  await compileEntries({ root: REPO_ROOT, entryPoints: [...TEST_ENTRIES], outdir });
 }
 
 /**

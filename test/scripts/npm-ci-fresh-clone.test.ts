@@ -141,6 +141,18 @@ describe.skipIf(gitMissing)(
       expect(existsSync(path.join(clone, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
     });
 
+    it('builds the CLI during `npm ci`, so the first command starts compiled without building or a loader', () => {
+      expect(install.status, install.output).toBe(0);
+      expect(existsSync(path.join(clone, 'dist/cli/build.json'))).toBe(true);
+      const version = spawnSync(process.execPath, ['bin/home-agent.mjs', '--version'], {
+        cwd: clone,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
+      expect({ status: version.status, stderr: version.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    });
+
     it('leaves no install script to npm defaults: every one is allowed or denied in package.json', () => {
       // npm 12 blocks unreviewed install scripts where npm 11 runs them; a reviewed list behaves the same in both.
       const listed = spawnSync('npm', ['install-scripts', 'ls'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
