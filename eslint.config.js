@@ -1,4 +1,4 @@
-// Layer rules from DESIGN.md: imports point down only. One rule per folder, no exemption lists.
+// Layer rules (docs/architecture.md, "Layers"): imports point down only. One rule per folder, no exemption lists.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -34,7 +34,7 @@ function forbid(layers, packages, options = {}) {
         patterns: [
           ...layers.map((layer) => ({
             group: [`**/${layer}/*`, `**/${layer}`],
-            message: `Bad layering: this folder must not import ${layer}/ (DESIGN.md, Layers).`,
+            message: `Bad layering: this folder must not import ${layer}/ (docs/architecture.md, Layers).`,
           })),
           ...(options.aboveTheSeam
             ? wayInFolders.map((folder) => ({
@@ -43,7 +43,12 @@ function forbid(layers, packages, options = {}) {
               }))
             : []),
           ...(packages.length
-            ? [{ group: packages, message: 'Bad layering: this package belongs to another layer (DESIGN.md, Layers).' }]
+            ? [
+                {
+                  group: packages,
+                  message: 'Bad layering: this package belongs to another layer (docs/architecture.md, Layers).',
+                },
+              ]
             : []),
         ],
       },
@@ -109,11 +114,11 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(core|devices|electron)/|^(\\.\\./)+host/(?!contract/)',
-              message: 'Bad layering: the renderer sees only host/contract (DESIGN.md, Layers).',
+              message: 'Bad layering: the renderer sees only host/contract (docs/architecture.md, Layers).',
             },
             {
               group: ['electron', 'serialport', 'better-sqlite3', 'node:*', 'ws'],
-              message: 'Bad layering: the renderer never touches Node (DESIGN.md, Layers).',
+              message: 'Bad layering: the renderer never touches Node (docs/architecture.md, Layers).',
             },
           ],
         },

@@ -1,6 +1,6 @@
 import type { WebPreferences } from 'electron';
 
-/** The window's web preferences: an isolated, sandboxed renderer without Node (DESIGN.md, Security). */
+/** The window's web preferences: an isolated, sandboxed renderer without Node (docs/security.md). */
 export function secureWebPreferences(preloadPath: string): WebPreferences {
   return {
     preload: preloadPath,

@@ -13,6 +13,7 @@ import { titleFromMessage } from './title-from-message.ts';
 import { RequestHistories } from './request-history.ts';
 import { ContextKeeper } from '../context/context-keeper.ts';
 import { InMemoryContextMemory } from '../context/context-memory.ts';
+import type { ArgumentBounds } from '../tools/argument-bounds.ts';
 
 export type { AgentSettings } from './assemble-turn.ts';
 
@@ -35,6 +36,11 @@ export interface AgentOptions {
   readBackTimeoutMs?: number;
   /** What is known of models' context windows (the host remembers it in the data folder); default: this process only. */
   context?: ContextKeeper;
+  /**
+   * The size bound of call arguments (the host's `maxToolArgumentBytes`), read at each step; give
+   * the events' bus the same. The depth bound always applies.
+   */
+  argumentBounds?: () => ArgumentBounds;
 }
 
 export interface TurnOutcome {
@@ -152,12 +158,14 @@ export class Agent {
     const signal = AbortSignal.any([options.signal, stop.signal]);
     let journalFailure: string | undefined;
     const unknownCalls = new UnknownCallTracker();
-    const emit = (input: AgentEventInput): void => {
+    const emit = (input: AgentEventInput): boolean => {
       unknownCalls.observe(input);
       const event = { ...input, at: Date.now(), conversationId, turnId } as AgentEvent;
-      if (this.options.events.emit(event) || journalFailure !== undefined) return;
+      const journaled = this.options.events.emit(event);
+      if (journaled || journalFailure !== undefined) return journaled;
       journalFailure = `the journal could not record ${event.type}, so the turn was stopped (nothing may happen in the home that is not recorded); check the disk of the data folder`;
       stop.abort(new Error(journalFailure));
+      return false;
     };
     const scope: TurnScope = { conversationId, turnId, signal, emit };
     const chosen = await this.chooseModel();
@@ -220,6 +228,7 @@ export class Agent {
             pipeline: {
               ...(this.options.approve ? { approve: this.options.approve } : {}),
               ...(this.options.afterTool ? { afterTool: this.options.afterTool } : {}),
+              ...(this.options.argumentBounds ? { argumentBounds: this.options.argumentBounds } : {}),
             },
           });
         } finally {

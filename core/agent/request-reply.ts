@@ -57,10 +57,13 @@ export async function requestReply(options: {
     const reply = await options.stream(prepared.request);
     if (context && budget && attempt === 1 && isContextRefusal(reply) && !signal.aborted) {
       const overflow = parseContextOverflow((reply.error as ModelError).message) ?? {};
-      if (context.learnOverflow(model, overflow, size.sentBytes)) {
+      const fixedBytes = size.systemBytes + size.toolsBytes;
+      const lesson = context.learnOverflow(model, overflow, { sentBytes: size.sentBytes, fixedBytes });
+      if (lesson.learned) {
         budget = await context.budget(model, options.settings, signal);
         continue;
       }
+      if (lesson.implausible !== undefined) return { ok: false, error: lesson.implausible };
     }
     const inputTokens = reply.usage?.inputTokens;
     if (context && budget && inputTokens !== undefined) {

@@ -11,6 +11,7 @@ import { BatchRun, type BatchCallResult } from '../batch/run-batch.ts';
 import type { AccumulatedToolCall } from '../stream/tool-call-accumulator.ts';
 import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
+import { boundedArgumentsText, type ArgumentBounds } from '../tools/argument-bounds.ts';
 import { streamReply } from './stream-reply.ts';
 import { requestReply } from './request-reply.ts';
 import type { RequestHistory } from './request-history.ts';
@@ -43,8 +44,10 @@ export async function runStep(options: {
   const { step, store, assembled, scope } = options;
   const { conversationId, signal, emit } = scope;
   const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
+  // Read once a step: the reply's calls, their journal events and their messages keep one bound.
+  const bounds = options.pipeline.argumentBounds?.();
   const prepare = (call: AccumulatedToolCall): PreparedCall => {
-    const parsed = parseToolArguments(call.argumentsText);
+    const parsed = parseToolArguments(call.argumentsText, bounds);
     const name = call.name as string;
     const tool = assembled.byName.get(name);
     const withheld = tool === undefined ? assembled.withheld?.(name) : undefined;
@@ -106,7 +109,7 @@ export async function runStep(options: {
               : 'the stream ended before the call was complete'
           }.`;
     if (batch && batch.offeredCalls.length > 0)
-      return cutWithEarlyCalls({ ...options, batch, text: reply.text, why, argumentsTexts });
+      return cutWithEarlyCalls({ ...options, batch, text: reply.text, why, argumentsTexts, bounds });
     if (reply.text) store.appendMessage(conversationId, { role: 'assistant', text: reply.text, toolCalls: [] });
     if (signal.aborted) return { kind: 'end', reason: 'aborted' };
     if (reply.error !== undefined) {
@@ -124,6 +127,7 @@ export async function runStep(options: {
   const toolCalls = toolCallRecords(
     prepared,
     (callId) => reply.calls.find((call) => call.id === callId)?.argumentsText,
+    bounds,
   );
   // Journaled first, as every step is: a process killed between the two leaves an event without its
   // message, never a stored message (whose calls the start-up repair answers) the journal lacks.
@@ -153,11 +157,12 @@ async function cutWithEarlyCalls(options: {
   text: string;
   why: string;
   argumentsTexts: ReadonlyMap<string, string>;
+  bounds: ArgumentBounds | undefined;
 }): Promise<StepResult> {
   const { scope, step, store, batch } = options;
   await batch.stopEarly();
   const calls = batch.offeredCalls;
-  const toolCalls = toolCallRecords(calls, (callId) => options.argumentsTexts.get(callId));
+  const toolCalls = toolCallRecords(calls, (callId) => options.argumentsTexts.get(callId), options.bounds);
   scope.emit({ type: 'message/assistant', step, text: options.text, toolCalls });
   store.appendMessage(scope.conversationId, { role: 'assistant', text: options.text, toolCalls });
   const stopped = scope.signal.aborted;
@@ -179,16 +184,22 @@ async function cutWithEarlyCalls(options: {
   };
 }
 
-/** The calls as the assistant message stores them (with the model's text where its arguments were not JSON). */
+/**
+ * The calls as the assistant message stores them (with the model's text where its arguments were not
+ * JSON, cut to a preview when it is over the size bound: the journal and the messages keep the same).
+ */
 function toolCallRecords(
   calls: readonly PreparedCall[],
   argumentsTextOf: (callId: string) => string | undefined,
+  bounds: ArgumentBounds | undefined,
 ): ToolCallRecord[] {
   return calls.map((call) => ({
     id: call.callId,
     name: call.name,
     args: call.args,
-    ...(call.argumentsProblem !== undefined ? { argumentsText: argumentsTextOf(call.callId) ?? '' } : {}),
+    ...(call.argumentsProblem !== undefined
+      ? { argumentsText: boundedArgumentsText(argumentsTextOf(call.callId) ?? '', bounds) }
+      : {}),
   }));
 }
 

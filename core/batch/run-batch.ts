@@ -4,6 +4,9 @@ import type { ToolOutcome } from '../tools/tool-result.ts';
 import type { CallOutcome } from '../tools/call-outcome.ts';
 import { decideBatchMode, outputChannelOf, type BatchPlan } from './decide-batch-mode.ts';
 import { runToolCall, type PreparedCall, type ToolCallPipeline } from './run-tool-call.ts';
+import { notJournaledOutcome } from './not-journaled.ts';
+import { boundedArguments } from '../tools/argument-bounds.ts';
+import { roundMs } from '../events/round-ms.ts';
 
 /** The result of one call, in the batch's index order. */
 export interface BatchCallResult {
@@ -48,7 +51,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchCallResult[]
  * call (`batch/start` with the final mode: a parallel batch starts all the rest at once, a serial
  * one goes on in order) or, when the reply was cut or stopped, `stopEarly` and `closeCut` (nothing
  * more starts; the calls offered but never started are answered `not_sent`). Every call's result
- * comes back once, in index order; `batch/end` closes it on every path.
+ * comes back once, in index order; `batch/end` closes it on every path. A call runs only once the
+ * journal holds its declaration and its start: when `batch/start` or its `tool/start` cannot be
+ * journaled it is answered `not_sent` without running. Arguments that break a bound are journaled
+ * as a bounded stand-in (and refused by runToolCall).
  */
 export class BatchRun {
   private readonly now: () => number;
@@ -63,6 +69,8 @@ export class BatchRun {
   private readonly offered: PreparedCall[] = [];
   private inFlight: Promise<void> | undefined;
   private early = true;
+  /** The journal could not record `batch/start`: no call that had not started may start. */
+  private undeclared = false;
 
   constructor(private readonly options: Omit<BatchOptions, 'calls'>) {
     this.now = options.now ?? (() => performance.now());
@@ -138,24 +146,7 @@ export class BatchRun {
     });
     for (const call of calls) {
       if (this.started.has(call.callId)) continue;
-      const outcome: ToolOutcome = { ok: false, error: { reason: 'aborted', detail: why(call) } };
-      const queuedMs = round(this.now() - this.origin);
-      this.results.set(call.callId, { call, outcome, callOutcome: 'not_sent', media: [], queuedMs, runMs: 0 });
-      const at = this.wallStart + queuedMs;
-      this.options.scope.emit({
-        type: 'tool/end',
-        batchId: this.options.batchId,
-        callId: call.callId,
-        name: call.name,
-        index: call.index,
-        ok: false,
-        error: outcome.error,
-        outcome: 'not_sent',
-        queuedMs,
-        runMs: 0,
-        startedAt: at,
-        endedAt: at,
-      });
+      this.answerUnrun(call, { ok: false, error: { reason: 'aborted', detail: why(call) } });
     }
     this.emitEnd();
     return calls.map((call) => this.results.get(call.callId) as BatchCallResult);
@@ -172,13 +163,41 @@ export class BatchRun {
   }
 
   private declare(calls: readonly PreparedCall[], plan: BatchPlan): void {
-    this.options.scope.emit({
+    const bounds = this.options.pipeline.argumentBounds?.();
+    const journaled = this.options.scope.emit({
       type: 'batch/start',
       step: this.options.step,
       batchId: this.options.batchId,
       mode: plan.mode,
       reason: plan.reason,
-      calls: calls.map((call) => ({ index: call.index, callId: call.callId, name: call.name, args: call.args })),
+      calls: calls.map((call) => ({
+        index: call.index,
+        callId: call.callId,
+        name: call.name,
+        args: boundedArguments(call.args, bounds),
+      })),
+    });
+    if (journaled === false) this.undeclared = true;
+  }
+
+  /** Answers a call that never started (nothing was sent): its result, and a `tool/end` without a `tool/start`. */
+  private answerUnrun(call: PreparedCall, outcome: ToolOutcome): void {
+    const queuedMs = roundMs(this.now() - this.origin);
+    this.results.set(call.callId, { call, outcome, callOutcome: 'not_sent', media: [], queuedMs, runMs: 0 });
+    const at = this.wallStart + queuedMs;
+    this.options.scope.emit({
+      type: 'tool/end',
+      batchId: this.options.batchId,
+      callId: call.callId,
+      name: call.name,
+      index: call.index,
+      ok: false,
+      ...(outcome.ok ? {} : { error: outcome.error }),
+      outcome: 'not_sent',
+      queuedMs,
+      runMs: 0,
+      startedAt: at,
+      endedAt: at,
     });
   }
 
@@ -186,7 +205,7 @@ export class BatchRun {
     this.options.scope.emit({
       type: 'batch/end',
       batchId: this.options.batchId,
-      wallMs: round(this.now() - this.origin),
+      wallMs: roundMs(this.now() - this.origin),
       executed: this.executed,
     });
   }
@@ -210,14 +229,22 @@ export class BatchRun {
     this.started.add(call.callId);
     const startedAt = this.now();
     const queuedMs = startedAt - this.origin;
-    scope.emit({
-      type: 'tool/start',
-      batchId,
-      callId: call.callId,
-      name: call.name,
-      index: call.index,
-      ...(early ? { early: true as const, args: call.args } : {}),
-    });
+    const refused = this.undeclared
+      ? 'batch/start'
+      : scope.emit({
+            type: 'tool/start',
+            batchId,
+            callId: call.callId,
+            name: call.name,
+            index: call.index,
+            ...(early ? { early: true as const, args: boundedArguments(call.args, pipeline.argumentBounds?.()) } : {}),
+          }) === false
+        ? 'tool/start'
+        : undefined;
+    if (refused !== undefined) {
+      this.answerUnrun(call, notJournaledOutcome({ name: call.name, what: refused }));
+      return;
+    }
     const run = await runToolCall({
       pipeline,
       call,
@@ -256,11 +283,11 @@ export class BatchRun {
       ok: run.outcome.ok,
       ...(run.outcome.ok ? { result: run.outcome.value } : { error: run.outcome.error }),
       outcome: run.callOutcome,
-      queuedMs: round(queuedMs),
-      runMs: round(runMs),
+      queuedMs: roundMs(queuedMs),
+      runMs: roundMs(runMs),
       ...(run.approvalMs !== undefined ? { approvalMs: run.approvalMs } : {}),
-      startedAt: this.wallStart + round(startedAt - this.origin),
-      endedAt: this.wallStart + round(endedAt - this.origin),
+      startedAt: this.wallStart + roundMs(startedAt - this.origin),
+      endedAt: this.wallStart + roundMs(endedAt - this.origin),
     });
   }
 }
@@ -278,8 +305,4 @@ function planOf(calls: readonly PreparedCall[], policy: BatchRunPolicy): BatchPl
         ? `${plan.reason}, but the cap of 1 parallel call ran them one after another`
         : `${plan.reason}; the cap let at most ${cap} run at once`,
   };
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
 }

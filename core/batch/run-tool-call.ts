@@ -11,6 +11,8 @@ import { validateArguments } from '../tools/validate-arguments.ts';
 import { normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts';
 import { classifyCallOutcome, type CallOutcome } from '../tools/call-outcome.ts';
 import { toolNotFound } from '../tools/not-found.ts';
+import { argumentBoundError, argumentBoundProblem, type ArgumentBounds } from '../tools/argument-bounds.ts';
+import { roundMs } from '../events/round-ms.ts';
 
 /** A refusal that says why nobody allowed the call and what would (e.g. `ask` does not prompt). */
 export interface ApprovalRefusal {
@@ -55,6 +57,11 @@ export interface ToolCallPipeline {
   approve?: ApprovalGate;
   afterTool?: readonly AfterToolHook[];
   defaultTimeoutMs: number;
+  /**
+   * The size bound of arguments (the host's `maxToolArgumentBytes`), read at each call; the depth
+   * bound always applies. Give the journal's bus (AgentEvents) the same, so what runs is what it keeps.
+   */
+  argumentBounds?: () => ArgumentBounds;
 }
 
 /** How one call ended: its structured outcome, what is known of its effect, media, output, approval wait. */
@@ -78,7 +85,7 @@ interface CallProgress {
 
 /**
  * Runs one call through the kernel's pipeline, in this order: look-up (typed not-found), the
- * CanUse gate, the approval gate, argument validation, the handler (with its timeout and the
+ * argument bounds (depth, size), the CanUse gate, the approval gate, argument validation, the handler (with its timeout and the
  * caller's AbortSignal), result normalisation, `after-tool` hooks. Never throws.
  */
 export async function runToolCall(options: {
@@ -183,6 +190,9 @@ async function dispatch(options: {
       },
     };
   }
+  // Before anything walks them (the gates, the approval question, validation): a loop that stops at the bound.
+  const breach = argumentBoundProblem(call.args, options.pipeline.argumentBounds?.());
+  if (breach) return { ok: false, error: argumentBoundError(call.name, breach).toData() };
   const refusal = await authorizeToolCall({ context: options.authorization, tool, args: call.args });
   if (refusal) return { ok: false, error: refusal.toData() };
   if (options.pipeline.approve) {
@@ -200,7 +210,7 @@ async function dispatch(options: {
       caller: options.authorization.caller,
     });
     // Only a question that was really put to the person counts as waiting for them.
-    if (tool.needsApproval) progress.approvalMs = round(options.now() - asked);
+    if (tool.needsApproval) progress.approvalMs = roundMs(options.now() - asked);
     if (approved !== true)
       return {
         ok: false,
@@ -254,8 +264,4 @@ function guarded(signal: AbortSignal, name: string, work: () => Promise<ToolOutc
       },
     );
   });
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
 }

@@ -1,7 +1,16 @@
 import type { ContextOverflow } from '../models/context-overflow.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
-import { keyText, type ContextKey, type ContextMemory, type LearnedContext } from './context-memory.ts';
+import {
+  keyText,
+  windowFilterMatches,
+  type ContextKey,
+  type ContextMemory,
+  type ForgottenWindow,
+  type LearnedContext,
+  type WindowFilter,
+} from './context-memory.ts';
 import { documentedContextWindow } from './documented-context-windows.ts';
+import { implausibleWindowMessage, learnedWindowFloor, MIN_LEARNED_WINDOW_TOKENS } from './learned-window-floor.ts';
 import { DEFAULT_BYTES_PER_TOKEN, tokensOf } from './request-bytes.ts';
 
 /** Ollama's `num_ctx` when the setting `ollamaNumCtx` is empty (its memory use grows with it). */
@@ -33,11 +42,23 @@ export interface ContextBudget {
   contextLength?: number;
   /** The bytes the request may take in all; undefined without a window. */
   budgetBytes?: number;
+  /** When the window is a learned one: whose, so a message can say how to forget it. */
+  learnedFor?: ContextKey;
 }
 
 interface ModelState {
+  key: ContextKey;
   learned: LearnedContext;
+  /** Set when the memory refused a write: what this process learned is kept, not read over. */
+  unsaved?: true;
   lookup?: Promise<number | undefined>;
+}
+
+/** What a refusal taught: whether anything new (then sending again may help), and why a window it stated was not believed. */
+export interface OverflowLesson {
+  learned: boolean;
+  /** The turn's error when the stated window was below the floor (core/context/learned-window-floor.ts). */
+  implausible?: string;
 }
 
 /**
@@ -60,10 +81,13 @@ export class ContextKeeper {
   /**
    * The budget of a request to `model` now. Looks the window up the first time (unless
    * `contextTokens` is set; Ollama's own length is still asked, since num_ctx must not exceed it).
+   * `contextTokens`, set by the person, wins over a learned window.
    */
   async budget(model: ModelAdapter, settings: ContextSettings, signal: AbortSignal): Promise<ContextBudget> {
     const info = model.context;
     const state = this.stateOf(model);
+    // The data folder is the truth: another process may have forgotten (or learned) a window since.
+    if (state.unsaved === undefined) state.learned = this.read(state.key);
     const perRequest = info?.setsContextLength === true;
     let found: number | undefined;
     let source: ContextSource | undefined;
@@ -88,9 +112,10 @@ export class ContextKeeper {
       found = Math.min(settings.contextTokens, contextLength ?? Number.POSITIVE_INFINITY);
       source = settings.contextTokens <= (contextLength ?? Number.POSITIVE_INFINITY) ? 'setting' : 'num_ctx';
     }
-    // A 400 proved the server keeps no more than this, whatever else says so.
-    const learned = state.learned.windowTokens;
-    if (learned !== undefined && (found === undefined || learned < found)) {
+    // A 400 proved the server keeps no more than this, whatever else but the person says. One under the
+    // floor was kept before the floor existed: not believed.
+    const learned = settings.contextTokens === undefined ? state.learned.windowTokens : undefined;
+    if (learned !== undefined && learned >= MIN_LEARNED_WINDOW_TOKENS && (found === undefined || learned < found)) {
       found = learned;
       source = 'learned';
     }
@@ -104,6 +129,7 @@ export class ContextKeeper {
     if (found === undefined || source === undefined) return budget;
     budget.windowTokens = found;
     budget.source = source;
+    if (source === 'learned') budget.learnedFor = state.key;
     budget.replyTokens = Math.min(info?.maxTokens ?? Math.floor(found / 8), Math.floor(found / 2));
     budget.budgetBytes = Math.floor((found - budget.replyTokens) * bytesPerToken);
     return budget;
@@ -125,12 +151,26 @@ export class ContextKeeper {
   }
 
   /**
-   * Learns from a context-exceeded error for a request of `sentBytes`: the window it states, and
-   * the ratio from the prompt tokens it counted. An error without numbers shrinks the window to
-   * three quarters of what was sent. Returns false when nothing new was learned (sending again cannot help).
+   * Learns from a context-exceeded error for a request of `sentBytes`, of which `fixedBytes` are the
+   * system prompt and tool declarations: the window it states, and the ratio from the prompt tokens
+   * it counted. An error without numbers shrinks the window to three quarters of what was sent. A
+   * window below the floor (the fixed part, or 1,024 tokens) teaches nothing: a stated one is
+   * reported as implausible. `learned` is false when nothing new was learned (sending again cannot help).
    */
-  learnOverflow(model: ModelAdapter, overflow: ContextOverflow, sentBytes: number): boolean {
+  learnOverflow(
+    model: ModelAdapter,
+    overflow: ContextOverflow,
+    request: { sentBytes: number; fixedBytes: number },
+  ): OverflowLesson {
+    const { sentBytes } = request;
     const state = this.stateOf(model);
+    const fixedTokens = tokensOf(request.fixedBytes, state.learned.bytesPerToken ?? DEFAULT_BYTES_PER_TOKEN);
+    const floor = learnedWindowFloor(fixedTokens);
+    if (overflow.limitTokens !== undefined && overflow.limitTokens < floor)
+      return {
+        learned: false,
+        implausible: implausibleWindowMessage({ label: model.label, statedTokens: overflow.limitTokens, fixedTokens }),
+      };
     const learned: LearnedContext = { ...state.learned };
     if (overflow.promptTokens !== undefined && sentBytes > 0) {
       const measured = sentBytes / overflow.promptTokens;
@@ -140,12 +180,29 @@ export class ContextKeeper {
     if (overflow.limitTokens !== undefined) learned.windowTokens = overflow.limitTokens;
     else if (overflow.promptTokens === undefined) {
       const sentTokens = tokensOf(sentBytes, learned.bytesPerToken ?? DEFAULT_BYTES_PER_TOKEN);
-      learned.windowTokens = Math.min(learned.windowTokens ?? sentTokens, Math.floor(sentTokens * 0.75));
+      const shrunk = Math.min(learned.windowTokens ?? sentTokens, Math.floor(sentTokens * 0.75));
+      if (shrunk < floor) return { learned: false };
+      learned.windowTokens = shrunk;
     }
     const changed =
       learned.windowTokens !== state.learned.windowTokens || learned.bytesPerToken !== state.learned.bytesPerToken;
     if (changed) this.remember(model, learned);
-    return changed;
+    return { learned: changed };
+  }
+
+  /**
+   * Forgets the learned windows `filter` matches, here and in the memory (the ratios stay), and
+   * returns them: the next budget finds each model's window again.
+   */
+  forgetWindows(filter: WindowFilter): ForgottenWindow[] {
+    const forgotten = this.options.memory.forgetWindows(filter);
+    for (const state of this.states.values())
+      if (windowFilterMatches(filter, state.key) && state.learned.windowTokens !== undefined) {
+        const rest = { ...state.learned };
+        delete rest.windowTokens;
+        state.learned = rest;
+      }
+    return forgotten;
   }
 
   /**
@@ -166,7 +223,7 @@ export class ContextKeeper {
     const text = keyText(key);
     let state = this.states.get(text);
     if (state === undefined) {
-      state = { learned: this.read(key) };
+      state = { key, learned: this.read(key) };
       this.states.set(text, state);
     }
     return state;
@@ -183,10 +240,13 @@ export class ContextKeeper {
 
   private remember(model: ModelAdapter, learned: LearnedContext): void {
     const key = keyOf(model);
-    this.stateOf(model).learned = learned;
+    const state = this.stateOf(model);
+    state.learned = learned;
     try {
       this.options.memory.write(key, learned);
+      delete state.unsaved;
     } catch (error) {
+      state.unsaved = true;
       // Kept for this process; the next one learns it again.
       this.options.log?.(`could not remember ${key.model}'s context: ${(error as Error).message}`);
     }

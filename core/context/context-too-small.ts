@@ -1,4 +1,5 @@
 import type { ContextBudget, ContextSource } from './context-keeper.ts';
+import { forgetWindowCommand } from './forget-window-command.ts';
 import { tokensOf } from './request-bytes.ts';
 
 const SOURCES: Readonly<Record<ContextSource, string>> = {
@@ -37,11 +38,15 @@ export function contextTooSmallMessage(options: {
       : budget.source === 'num_ctx'
         ? ', or raise ollamaNumCtx if the model and the machine allow it'
         : '';
+  const forget = budget.learnedFor
+    ? ` If the server stated it wrongly, forget it: ${forgetWindowCommand(budget.learnedFor)} ` +
+      `(or Forget learned windows in the Settings tab).`
+    : '';
   return (
     `This turn does not fit the model's context window: it needs about ${formatTokens(need)} tokens — ` +
     `${formatTokens(prompt)} for the system prompt, ${formatTokens(tools)} for the tool declarations, ` +
     `${formatTokens(turn)} for this turn's messages, ${formatTokens(budget.replyTokens)} kept for the reply — ` +
     `but ${options.label} has ${formatTokens(budget.windowTokens)} (${SOURCES[budget.source]}). Nothing was sent. ` +
-    `Disable plugins you do not need (Plugins tab), ask in a shorter message, or choose a model with a larger window${raise}.`
+    `Disable plugins you do not need (Plugins tab), ask in a shorter message, or choose a model with a larger window${raise}.${forget}`
   );
 }

@@ -1,5 +1,7 @@
 import type { AgentEvent } from './agent-event.ts';
 import { Emitter, type ListenerErrorHandler } from './emitter.ts';
+import { boundEventArguments } from './bound-event-arguments.ts';
+import type { ArgumentBounds } from '../tools/argument-bounds.ts';
 
 /** Where agent events are kept (the host's SQLite journal; memory in tests). */
 export interface EventJournal {
@@ -16,21 +18,32 @@ export interface JournalFailure {
  * The one way agent events leave the kernel: each is journaled, then broadcast to every listener
  * (the CLI, the web socket, the Electron window). The agent and the approval gate both emit
  * through it. A failed journal write is still broadcast (the person must see what happens), and is
- * reported: `emit` says so, and `onJournalFailure` listeners hear it.
+ * reported: `emit` says so, and `onJournalFailure` listeners hear it. Every way in emits here, so
+ * here call arguments are bounded before they are journaled or broadcast: those nested past
+ * MAX_JSON_DEPTH or over `argumentBounds` become a bounded stand-in (runToolCall refuses the same
+ * calls, given the same bounds).
  */
 export class AgentEvents {
   private readonly listeners: Emitter<AgentEvent>;
   private readonly failures = new Emitter<JournalFailure>({ name: 'journal failure' });
 
-  constructor(private readonly options: { journal: EventJournal; onListenerError?: ListenerErrorHandler<AgentEvent> }) {
+  constructor(
+    private readonly options: {
+      journal: EventJournal;
+      onListenerError?: ListenerErrorHandler<AgentEvent>;
+      /** The size bound of call arguments (the host's `maxToolArgumentBytes`); the depth bound always applies. */
+      argumentBounds?: () => ArgumentBounds;
+    },
+  ) {
     this.listeners = new Emitter<AgentEvent>({
       name: 'agent event',
       ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
     });
   }
 
-  /** Journals then broadcasts one event; false when the journal could not keep it. */
-  emit(event: AgentEvent): boolean {
+  /** Bounds its arguments, journals then broadcasts one event; false when the journal could not keep it. */
+  emit(input: AgentEvent): boolean {
+    const event = boundEventArguments(input, () => this.options.argumentBounds?.());
     let journaled = true;
     try {
       this.options.journal.appendEvent(event);

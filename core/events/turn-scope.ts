@@ -9,5 +9,6 @@ export interface TurnScope {
   readonly conversationId: string;
   readonly turnId: string;
   readonly signal: AbortSignal;
-  emit(event: AgentEventInput): void;
+  /** Stamps, journals and broadcasts one event; returns `false` when the journal could not keep it (anything else: kept). */
+  emit(event: AgentEventInput): unknown;
 }

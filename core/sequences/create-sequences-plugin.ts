@@ -178,6 +178,8 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
       required: ['name'],
     },
     serial: true,
+    // Sent once a call inside may have acted: a run stopped before that is known not_sent, not unknown.
+    reportsDelivery: true,
     timeoutMs: budget.wallTimeMs + 5_000,
     handler: async (args, context) => {
       const name = String(args.name);
@@ -202,6 +204,7 @@ export function createSequencesPlugin(options: SequencesPluginOptions): Plugin {
         input: (args.input as Record<string, unknown> | undefined) ?? {},
         budget,
         maxCallDepth,
+        onLeave: () => context.markSent(),
       });
       // A run its budget stopped is a failure the person sees, not a report that merely says ok: false.
       return budgetStopError(report) ?? report;

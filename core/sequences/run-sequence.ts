@@ -1,6 +1,7 @@
 import type { ToolApi } from '../tools/tool-api.ts';
 import { ToolError, type ToolErrorData } from '../tools/tool-error.ts';
 import { errorDataOf, type ToolOutcome } from '../tools/tool-result.ts';
+import type { CallOutcome } from '../tools/call-outcome.ts';
 import { INPUT_SLOT, type Sequence, type SequenceCall } from './sequence-schema.ts';
 import { parseCondition } from './parse-condition.ts';
 import { ConditionError, evaluateCondition } from './evaluate-condition.ts';
@@ -30,6 +31,11 @@ export interface RunSequenceOptions {
   now?: () => number;
   /** `sequence:` hops allowed below this run (default 4). */
   maxCallDepth?: number;
+  /**
+   * Told when a call of the run (nested runs included) may have acted: its handler started, or its
+   * request left. Until then nothing of the run reached the home, so a stopped run is `not_sent`.
+   */
+  onLeave?: () => void;
 }
 
 interface Level {
@@ -44,7 +50,8 @@ interface Level {
 /**
  * Runs a sequence: groups one after another; the calls of a group concurrently, each through
  * `toolApi.call` (so the CanUse gate applies) with the run's AbortSignal; outcomes land in slots.
- * A failed call does not stop its group or later groups. The run's budget (calls, result size,
+ * A failed call does not stop its group or later groups; a failed or refused one carries what is
+ * known of its effect (`outcome`: never `unknown` for a call that never left). The run's budget (calls, result size,
  * wall time; nested runs included) is enforced while it runs: when one trips, the run's signal
  * aborts calls in progress, nothing more starts, and the report says `stopped` and which `budget`.
  * Never throws; returns the report.
@@ -245,13 +252,14 @@ async function runCall(
     caller: SEQUENCE_CALLER,
     signal: level.signal,
     ...(level.options.turnId !== undefined ? { turnId: level.options.turnId } : {}),
+    ...(level.options.onLeave ? { onLeave: level.options.onLeave } : {}),
   };
-  const outcome = await level.options.toolApi.call(context, tool, args);
+  const { outcome, callOutcome } = await level.options.toolApi.run(context, tool, args);
   const kept = level.budget.keepResult(outcome.value);
-  return fromOutcome(call, index, outcome.ok ? { ok: true, value: kept } : { ...outcome, value: kept });
+  return fromOutcome(call, index, outcome.ok ? { ok: true, value: kept } : { ...outcome, value: kept }, callOutcome);
 }
 
-function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome): CallResult {
+function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome, callOutcome: CallOutcome): CallResult {
   if (outcome.ok)
     return {
       report: { ...identify(call, index), status: 'ok', result: outcome.value },
@@ -260,6 +268,7 @@ function fromOutcome(call: SequenceCall, index: number, outcome: ToolOutcome): C
   // A refusal by the CanUse gate (unauthorized) or the person (denied) is reported as refused.
   const status = outcome.error.reason === 'unauthorized' || outcome.error.reason === 'denied' ? 'refused' : 'failed';
   const result = failed(call, index, outcome.error, status);
+  result.report.outcome = callOutcome;
   if (outcome.value !== undefined) {
     result.report.result = outcome.value;
     result.slot.result = outcome.value;

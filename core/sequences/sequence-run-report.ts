@@ -1,4 +1,5 @@
 import type { ToolErrorData } from '../tools/tool-error.ts';
+import type { CallOutcome } from '../tools/call-outcome.ts';
 import type { SequenceBudgetExceeded } from './sequence-budget.ts';
 
 /** ok: succeeded; failed: ran (or could not start) and failed; skipped: its condition was false or the run stopped; refused: not allowed (refused in sequences, or the CanUse/approval gate said no). */
@@ -22,6 +23,8 @@ export interface SequenceCallReport {
   status: SequenceCallStatus;
   result?: unknown;
   error?: ToolErrorData;
+  /** For a tool call that failed or was refused: what is known of its effect (`not_sent`: it never left). */
+  outcome?: CallOutcome;
   report?: SequenceRunReport;
 }
 

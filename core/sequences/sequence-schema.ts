@@ -33,7 +33,7 @@ export interface SequenceGroup {
   calls: SequenceCall[];
 }
 
-/** A saved tool program (see DESIGN.md, "Sequences (plugin)"). Plain JSON, as stored. */
+/** A saved tool program (docs/architecture.md, "Sequences"). Plain JSON, as stored. */
 export interface Sequence {
   name: string;
   description: string;

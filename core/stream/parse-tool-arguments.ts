@@ -1,29 +1,20 @@
-import { jsonNestingExceeds } from './json-nesting-exceeds.ts';
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from './json-nesting-exceeds.ts';
+import { argumentDepthProblem, argumentsTextProblem, type ArgumentBounds } from '../tools/argument-bounds.ts';
 
 /** The outcome of reading a call's argument text. */
 export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; detail: string };
 
 /**
- * How deep a call's arguments may nest (the arguments object itself is level 1). Real tool schemas
- * nest a handful of levels; 64 leaves room for any of them while keeping every recursive walk the
- * arguments meet later (validation, slot references, JSON writers with a replacer, the renderer)
- * far from the stack limit, which 2,500 nested arrays reached.
- */
-export const MAX_ARGUMENT_DEPTH = 64;
-
-/**
  * Reads streamed argument text: empty means `{}`; otherwise it must be one JSON object nested at
- * most `MAX_ARGUMENT_DEPTH` levels. Returns a result instead of throwing, since the text comes from the model.
+ * most `MAX_JSON_DEPTH` levels and, when `bounds` are given, at most `bounds.maxBytes` long.
+ * Returns a result instead of throwing, since the text comes from the model.
  */
-export function parseToolArguments(text: string): ParsedArguments {
+export function parseToolArguments(text: string, bounds?: ArgumentBounds): ParsedArguments {
   if (text.trim() === '') return { ok: true, args: {} };
+  const tooLarge = argumentsTextProblem(text, bounds);
+  if (tooLarge !== undefined) return { ok: false, detail: tooLarge };
   // Checked on the text, before JSON.parse builds the tree, with a loop rather than recursion.
-  if (jsonNestingExceeds(text, MAX_ARGUMENT_DEPTH)) {
-    return {
-      ok: false,
-      detail: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep; at most ${MAX_ARGUMENT_DEPTH} are allowed`,
-    };
-  }
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return { ok: false, detail: argumentDepthProblem() };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -32,7 +32,7 @@ function present(value: string | null | undefined): string | undefined {
 }
 
 /**
- * Collects streamed tool-call fragments into calls, keyed by stream index (DESIGN.md, step 4).
+ * Collects streamed tool-call fragments into calls, keyed by stream index (docs/architecture.md, one turn as data).
  * A new id at an index in use starts a new call; a fragment with neither index nor new id continues
  * the latest call; `''`/`null` ids and names are absent; a name is set once. A call is final when
  * the wire says so (its `tool-call-end`: `takeFinal`, and it never grows after) or at `flush`,

@@ -6,8 +6,12 @@ import { toolNotFound } from './not-found.ts';
 import type { ToolOutcome } from './tool-result.ts';
 import { runToolCall, type ToolCallPipeline, type ToolCallRun } from '../batch/run-tool-call.ts';
 
-/** Who calls through the ToolAPI, in which conversation and turn, and the signal that stops the call. */
-export type ToolApiCallContext = AuthorizationContext & { signal: AbortSignal; turnId?: string };
+/**
+ * Who calls through the ToolAPI, in which conversation and turn, and the signal that stops the call;
+ * `onLeave` is told once the call may have acted (its handler started, or, for a tool that reports
+ * delivery, its request left), so a caller that runs calls for its own tool (a sequence) knows too.
+ */
+export type ToolApiCallContext = AuthorizationContext & { signal: AbortSignal; turnId?: string; onLeave?: () => void };
 
 /** A call's own ids, given by a caller that journals the call itself (a fresh id when absent). */
 export interface ToolApiCallIds {
@@ -48,7 +52,8 @@ export function createToolApi(options: {
   const run: ToolApi['run'] = async (context, name, args) => {
     const callId = context.callId ?? newId();
     const batchId = context.batchId ?? `toolapi-${callId}`;
-    const tool = find(name);
+    const found = find(name);
+    const tool = found && context.onLeave ? toldWhenItLeaves(found, context.onLeave) : found;
     const withheld = tool === undefined ? options.withheld?.(name) : undefined;
     const ran = await runToolCall({
       pipeline: { defaultTimeoutMs: 30_000, ...options.pipeline },
@@ -72,5 +77,27 @@ export function createToolApi(options: {
     },
     call: async (context, name, args) => (await run(context, name, args)).outcome,
     run,
+  };
+}
+
+/** The tool with `onLeave` told when a call of it may have acted: at its request's delivery, or when its handler starts. */
+function toldWhenItLeaves(tool: ToolDefinition, onLeave: () => void): ToolDefinition {
+  return {
+    ...tool,
+    handler: (args, context) => {
+      if (tool.reportsDelivery !== true) onLeave();
+      return tool.handler(
+        args,
+        tool.reportsDelivery === true
+          ? {
+              ...context,
+              markSent: () => {
+                context.markSent();
+                onLeave();
+              },
+            }
+          : context,
+      );
+    },
   };
 }

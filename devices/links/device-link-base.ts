@@ -108,7 +108,7 @@ export abstract class DeviceLinkBase implements DeviceLink {
 
   /**
    * The hello to run `tool` under. A link still making its first connection (the app just started)
-   * is given `waitMs` to come up; one that was online and dropped fails fast, as DESIGN.md asks.
+   * is given `waitMs` to come up; one that was online and dropped fails fast (never a hang).
    * Rejects `device_offline` when not online, `failed` when the device has no such action.
    */
   protected async helloFor(

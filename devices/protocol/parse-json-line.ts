@@ -1,11 +1,4 @@
-import { jsonNestingExceeds } from '../../core/stream/json-nesting-exceeds.ts';
-
-/**
- * How deep a frame may nest. A hello's parameter schemas nest a few levels inside the frame, a
- * reading fewer; 64 leaves room for both, like a model's arguments, and keeps every recursive walk
- * of the value (validation, the journal's JSON, the web socket) far from the stack limit.
- */
-export const MAX_FRAME_DEPTH = 64;
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from '../../core/stream/json-nesting-exceeds.ts';
 
 /** The outcome of reading one line as JSON: a value, or why it is not one. */
 export type JsonLineResult =
@@ -13,17 +6,17 @@ export type JsonLineResult =
 
 /**
  * Safe-parses one untrusted line as JSON, refusing lines over `maxBytes` or nested deeper than
- * MAX_FRAME_DEPTH before parsing them.
+ * MAX_JSON_DEPTH (a hello's parameter schemas nest a few levels inside the frame) before parsing them.
  * The only place in devices/ that calls JSON.parse; callers validate the value with zod.
  */
 export function parseJsonLine(line: string, maxBytes: number): JsonLineResult {
   const bytes = Buffer.byteLength(line, 'utf8');
   if (bytes > maxBytes) return { ok: false, problem: 'oversized', detail: `${bytes} bytes > ${maxBytes}` };
-  if (jsonNestingExceeds(line, MAX_FRAME_DEPTH)) {
+  if (jsonNestingExceeds(line, MAX_JSON_DEPTH)) {
     return {
       ok: false,
       problem: 'invalid_json',
-      detail: `the frame is nested more than ${MAX_FRAME_DEPTH} levels deep; at most ${MAX_FRAME_DEPTH} are allowed`,
+      detail: `the frame is nested more than ${MAX_JSON_DEPTH} levels deep; at most ${MAX_JSON_DEPTH} are allowed`,
     };
   }
   try {

@@ -3,6 +3,7 @@ import { ModelError } from '../../core/models/model-error.ts';
 import { DEFAULT_BASE_URLS, modelProviderSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
 import { MODEL_SETTING_KEYS, type ModelSettingKey, type Settings } from '../contract/settings-table.ts';
 import { apiKeySecretName } from '../secrets/secret-store.ts';
+import { describeForgottenWindows } from '../models/describe-forgotten-windows.ts';
 import { ModelConfigError, resolveApiKey } from '../models/select-model.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
@@ -16,9 +17,11 @@ type ModelFields = Pick<Settings, ModelSettingKey>;
 /**
  * The model server, asked from the Settings form: the models it offers (the model picker) and
  * "Test connection". Fields the form sends (its drafts) win over the settings in use, so a choice
- * can be tried before it is saved. Neither ever sends a key back.
+ * can be tried before it is saved. Neither ever sends a key back. And "Forget learned windows".
  */
-export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | 'models/test'> {
+export function modelHandlers(
+  parts: HostParts,
+): ApiHandlersOf<'models/list' | 'models/test' | 'models/forget-windows'> {
   const storedApiKey = (provider: string): string | undefined => parts.secrets?.get(apiKeySecretName(provider));
 
   /** The models of the remote choice, or the message that says why they cannot be listed. */
@@ -77,6 +80,14 @@ export function modelHandlers(parts: HostParts): ApiHandlersOf<'models/list' | '
         ok: false,
         message: `${where}, but none named ${fields.model}${listed.models.length > 0 ? `. It offers: ${namesOf(listed.models)}` : ''}.`,
       };
+    },
+    'models/forget-windows': (input) => {
+      const filter = {
+        ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+        ...(input.model !== undefined ? { model: input.model } : {}),
+      };
+      const forgotten = parts.context.forgetWindows(filter);
+      return { forgotten, message: describeForgottenWindows(forgotten, filter) };
     },
   };
 }

@@ -2,7 +2,7 @@ import { Agent } from '../../core/agent/agent.ts';
 import { ContextKeeper } from '../../core/context/context-keeper.ts';
 import { AgentEvents } from '../../core/events/agent-events.ts';
 import { Emitter } from '../../core/events/emitter.ts';
-import { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
+import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../core/plugins/builtin/channels-plugin.ts';
 import { createSystemPlugin } from '../../core/plugins/builtin/system-plugin.ts';
 import { createToolApi, type ToolApi } from '../../core/tools/tool-api.ts';
@@ -22,12 +22,15 @@ import { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import { ModelContextStore } from '../store/model-context-store.ts';
 import { dataVersionOf } from '../store/data-version.ts';
 import { McpTrustStore } from '../store/mcp-trust-store.ts';
-import { settingsTable } from '../contract/settings-table.ts';
+import { settingsTable, settingValue } from '../contract/settings-table.ts';
+import type { ArgumentBounds } from '../../core/tools/argument-bounds.ts';
 import { mcpConfigOf } from '../mcp/client/mcp-config.ts';
 import type { McpClients } from '../mcp/client/mcp-clients.ts';
 import { PendingApprovalStore } from '../store/pending-approval-store.ts';
 import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
-import { MCP_CALLER, mcpApprovalWait } from '../mcp/server/mcp-approval-wait.ts';
+import { McpTurns } from '../mcp/server/mcp-turns.ts';
+import { SyncedPluginRegistry } from '../plugins/synced-plugin-registry.ts';
+import { turnedOffTool } from '../plugins/turned-off-tool.ts';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';
 import { databaseFileOf } from '../config/data-dir.ts';
@@ -85,6 +88,8 @@ export interface HostOptions {
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
   version: string;
+  /** How often the host looks for plugin state another process changed while nothing asks (default 200 ms). */
+  storePollMs?: number;
 }
 
 /** The composed application: one core for every front end. `dispose` closes everything it opened. */
@@ -107,6 +112,8 @@ export interface Host {
   settings: () => Settings;
   /** The configured MCP servers, each a plugin (absent when none is configured). */
   mcp?: McpClients;
+  /** The turns MCP sessions run here: their calls' questions, in sequences too, are the session's. */
+  mcpTurns: McpTurns;
   /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
@@ -125,6 +132,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let devices: DeviceLayer | undefined;
   let mcp: McpClients | undefined;
   let stopQuestions: (() => void) | undefined;
+  let stopPluginLooks: (() => void) | undefined;
   try {
     const onInvalidRow = (report: unknown): void =>
       options.log(`skipped an invalid stored row: ${JSON.stringify(report)}`);
@@ -169,7 +177,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
     // The turns this host journals: the store's other hosts relay them, this one never relays them back.
     const ownTurns = new OwnTurns();
+    // One bound for what runs and what is journaled: a call runs only with arguments its events can hold.
+    const argumentBounds = (): ArgumentBounds => ({ maxBytes: settingValue(settings(), 'maxToolArgumentBytes') });
     const events = new AgentEvents({
+      argumentBounds,
       journal: {
         appendEvent: (event) => {
           ownTurns.add(event.turnId);
@@ -199,9 +210,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       answerOwn: (answer): boolean => approvals.answer(answer),
       log: options.log,
     });
+    const mcpTurns = new McpTurns();
     const approvals = new PersonApprovalGate({
       questions: pendingApprovals.board,
-      waitFor: (caller) => (caller === MCP_CALLER ? mcpApprovalWait(settings()) : undefined),
+      waitFor: (request) => mcpTurns.approvalWait(request, settings()),
       log: options.log,
       policy: options.approvalPolicy ?? 'ask',
       emit: (event) => void events.emit(event),
@@ -214,12 +226,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     pendingApprovals.start();
     stopQuestions = () => pendingApprovals.dispose();
-    const plugins = new PluginRegistry({ disabled: pluginState.listDisabled() });
+    // Another process's toggle applies here before the next turn or call, as its grants do.
+    const plugins = new SyncedPluginRegistry({
+      listDisabled: () => pluginState.listDisabled(),
+      dataVersion: dataVersionOf(db),
+      onChange: () => notices.emit({ type: 'plugins/changed' }),
+      log: options.log,
+      ...(options.storePollMs !== undefined ? { pollMs: options.storePollMs } : {}),
+    });
     // Plugins reach tools only through the ToolAPI: the same gates as the agent's own calls, approval included.
     const toolApi = createToolApi({
       tools: () => plugins.enabledTools(),
-      pipeline: { approve: approvals.gate },
-      withheld: (name) => plugins.withheld(name),
+      pipeline: { approve: approvals.gate, argumentBounds },
+      withheld: (name) => plugins.withheld(name) ?? turnedOffTool(plugins, name),
     });
     plugins.register(createSystemPlugin(() => toolApi));
     plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
@@ -250,6 +269,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
         : undefined;
     const mcpClients = mcp;
     for (const plugin of mcpClients?.plugins ?? []) plugins.register(plugin);
+    // Every plugin is registered: the store's state as it is now, then a look every pollMs.
+    plugins.refresh();
+    plugins.start();
+    stopPluginLooks = () => plugins.stop();
     const stopMcpNotices = [
       mcpClients?.changes.subscribe(() => notices.emit({ type: 'plugins/changed' })),
       mcpClients?.approvalsChanged.subscribe(() => notices.emit({ type: 'approvals/changed' })),
@@ -269,6 +292,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
               throw error instanceof ModelConfigError ? new ModelConfigError(error.inWindow) : error;
             }),
       approve: approvals.gate,
+      argumentBounds,
       plugins,
       store,
       events,
@@ -310,6 +334,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       models,
       context,
       settings,
+      mcpTurns,
       ...(mcp ? { mcp } : {}),
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
@@ -331,6 +356,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   } catch (error) {
     await mcp?.dispose();
     stopQuestions?.();
+    stopPluginLooks?.();
     await devices?.dispose();
     db.close();
     throw error;

@@ -41,6 +41,11 @@ export interface ApprovalWait {
   waitMs: number;
   /** The refusal of a call nobody answered in time: that it did not run, and how to allow it. */
   refusal: (question: { toolName: string; deviceId?: string; waitMs: number }) => ApprovalRefusal;
+  /**
+   * Takes one of the caller's places for an open question before it is asked: the function that
+   * gives it back when the question ends, or a refusal (nothing is asked, the call does not run).
+   */
+  admit?: (question: { toolName: string }) => (() => void) | ApprovalRefusal;
 }
 
 interface WaitingQuestion {
@@ -87,8 +92,11 @@ export class PersonApprovalGate {
       newId?: () => string;
       /** Where open questions are kept for other processes' windows (the store); absent: this process only. */
       questions?: QuestionBoard;
-      /** A caller's own wait and refusal (an MCP client's calls); undefined: `waitMs` and a plain denial. */
-      waitFor?: (caller: string | undefined) => ApprovalWait | undefined;
+      /**
+       * A call's own wait, refusal and bound, from who made it and in which turn (an MCP client's
+       * calls, also inside a sequence it ran); undefined: `waitMs` and a plain denial.
+       */
+      waitFor?: (request: { caller?: string; turnId: string; conversationId: string }) => ApprovalWait | undefined;
       /** A problem the gate cannot put to the caller (the store refused the question board's write). */
       log?: (line: string) => void;
     },
@@ -119,7 +127,14 @@ export class PersonApprovalGate {
     }
     if (this.options.policy === 'allow') return true;
     if (this.options.policy === 'deny') return this.options.denial?.(request.tool.name) ?? false;
-    const wait = this.options.waitFor?.(request.caller);
+    const wait = this.options.waitFor?.({
+      ...(request.caller !== undefined ? { caller: request.caller } : {}),
+      turnId: request.turnId,
+      conversationId: request.conversationId,
+    });
+    const admitted = wait?.admit?.({ toolName: request.tool.name });
+    // Past the caller's bound nothing is asked: the refusal says so and the call never runs.
+    if (admitted !== undefined && typeof admitted !== 'function') return admitted;
     const waitMs = wait?.waitMs ?? this.options.waitMs ?? DEFAULT_WAIT_MS;
     const askedAt = Date.now();
     const answered = new Promise<{ approved: boolean; remember: boolean; why: 'answered' | 'timeout' | 'aborted' }>(
@@ -155,6 +170,7 @@ export class PersonApprovalGate {
       ...(target?.deviceId !== undefined ? { deviceId: target.deviceId } : {}),
     });
     const { approved, remember, why } = await answered;
+    admitted?.();
     const remembered = approved && remember && target !== undefined && this.options.standing !== undefined;
     if (remembered && this.options.standing?.add(target)) this.options.onStandingChange?.();
     this.options.emit({

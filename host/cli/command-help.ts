@@ -37,7 +37,8 @@ function listedOptions(help: CommandHelp): OptionHelp[] {
 /** Pure: a command's full help text. */
 export function formatHelp(help: CommandHelp): string {
   const options = listedOptions(help).map((option) =>
-    option.flag.length < OPTION_COLUMN - 2
+    // At least two spaces between a flag and its text, or the text starts on a line of its own.
+    option.flag.length <= OPTION_COLUMN - 4
       ? `  ${option.flag.padEnd(OPTION_COLUMN - 2)}${option.text}`
       : `  ${option.flag}\n  ${' '.repeat(OPTION_COLUMN - 2)}${option.text}`,
   );

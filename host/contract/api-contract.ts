@@ -105,6 +105,11 @@ const appInfo = z.object({
     ok: z.boolean().optional(),
   }),
   dataDir: z.string(),
+  /**
+   * Where MCP clients reach this server (`serve --mcp`) and the credential they send (or why it cannot
+   * be read); absent when it serves no MCP. Only the web token's holder, the person, is answered.
+   */
+  mcp: z.object({ url: z.string(), credential: z.string().optional(), problem: z.string().optional() }).optional(),
 });
 export type AppInfo = z.infer<typeof appInfo>;
 
@@ -199,6 +204,17 @@ export const apiContract = {
   },
   /** "Test connection": whether the model server answers and offers the model, in a sentence for the person. */
   'models/test': { input: modelFields, output: z.object({ ok: z.boolean(), message: z.string() }) },
+  /**
+   * Forgets the context windows learned from servers' refusals (Settings' "Forget learned windows"):
+   * all, or those of a base URL and a model; the measured ratios stay. `message` says what was done.
+   */
+  'models/forget-windows': {
+    input: z.object({ baseUrl: z.string().min(1).max(2000).optional(), model: z.string().min(1).max(400).optional() }),
+    output: z.object({
+      forgotten: z.array(z.object({ baseUrl: z.string(), model: z.string(), windowTokens: z.number().int() })),
+      message: z.string(),
+    }),
+  },
   'plugins/list': {
     input: z.object({}),
     output: z.object({

@@ -51,6 +51,9 @@ const toolOrderSchema = z
     }
   });
 
+/** The default of `maxToolArgumentBytes`: 64 KiB, far above what a device or sequence call needs. */
+const MAX_TOOL_ARGUMENT_BYTES = 65_536;
+
 /** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
 const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
 
@@ -227,6 +230,16 @@ export const settingsTable = {
     env: 'HOME_AGENT_MCP_APPROVAL_WAIT_MS',
     appliesAt: 'turn',
     default: MCP_APPROVAL_WAIT_DEFAULT_MS,
+  }),
+  maxToolArgumentBytes: settingWithDefault({
+    schema: wholeNumber({ min: 1024, max: 4_194_304, what: 'the size of one call’s arguments (bytes)' }),
+    label: 'Tool arguments: size limit (bytes)',
+    input: 'integer',
+    help: `How large one tool call’s arguments may be, as JSON, whoever made the call (the model, an MCP client, a sequence); a larger call is refused before it runs and only its start is kept in the journal. Empty: ${MAX_TOOL_ARGUMENT_BYTES.toLocaleString('en-US')} (64 KiB).`,
+    flag: 'max-tool-argument-bytes',
+    env: 'HOME_AGENT_MAX_TOOL_ARGUMENT_BYTES',
+    appliesAt: 'turn',
+    default: MAX_TOOL_ARGUMENT_BYTES,
   }),
   earlyToolStart: setting({
     schema: z.enum(['on', 'off'], { error: 'early tool start is on or off' }),

@@ -1,4 +1,5 @@
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import { isRecord } from '../../core/text/is-record.ts';
 
 /** What a device announced on its own (a button, a door), with when it arrived. */
 export interface RecentDeviceEvent {
@@ -73,8 +74,4 @@ export class DeviceActivity {
   dispose(): void {
     for (const stop of this.unsubscribe) stop();
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,27 @@ import { parseStoredJson, reportInvalidRow, type InvalidRowHandler } from './par
 const WITHOUT_TURN_START = `NOT EXISTS (SELECT 1 FROM events AS started
   WHERE started.conversation_id = events.conversation_id AND started.turn_id = events.turn_id AND started.type = 'turn/start')`;
 
+/**
+ * A `tool/start` or `tool/end` whose call its turn never declared: no `batch/start` of its batch in
+ * its turn lists the call, and no early `tool/start` of it carries its arguments (a `batch/start`
+ * the journal refused, or an edited journal). What ran is then not in the journal.
+ */
+const UNDECLARED_CALL = `events.type IN ('tool/start', 'tool/end')
+  AND NOT EXISTS (SELECT 1 FROM events AS declared, json_each(declared.payload, '$.calls') AS declaredCall
+    WHERE declared.turn_id = events.turn_id AND declared.conversation_id = events.conversation_id
+      AND declared.type = 'batch/start'
+      AND json_extract(declared.payload, '$.batchId') = json_extract(events.payload, '$.batchId')
+      AND json_extract(declaredCall.value, '$.callId') = json_extract(events.payload, '$.callId'))
+  AND NOT EXISTS (SELECT 1 FROM events AS early
+    WHERE early.turn_id = events.turn_id AND early.conversation_id = events.conversation_id
+      AND early.type = 'tool/start' AND json_extract(early.payload, '$.early') = 1
+      AND json_type(early.payload, '$.args') = 'object'
+      AND json_extract(early.payload, '$.batchId') = json_extract(events.payload, '$.batchId')
+      AND json_extract(early.payload, '$.callId') = json_extract(events.payload, '$.callId'))`;
+
+/** Why an event has no place: its conversation is gone, its turn has no `turn/start`, or its call was never declared. */
+export type UnplacedWhy = 'no_conversation' | 'no_turn_start' | 'no_batch_start';
+
 /** Turns that have events but no `turn/start`, with how many events each has, in journal order. */
 export function turnsWithoutStart(db: Database.Database): { conversationId: string; turnId: string; events: number }[] {
   return db
@@ -22,13 +43,16 @@ export function turnsWithoutStart(db: Database.Database): { conversationId: stri
 export interface UnplacedRows {
   /** Messages whose conversation does not exist. */
   messages: { conversationId: string; seq: number; message: ConversationMessage }[];
-  /** Events whose conversation does not exist (`no_conversation`) or whose turn has no `turn/start` (`no_turn_start`). */
-  events: { conversationId: string; seq: number; why: 'no_conversation' | 'no_turn_start'; event: AgentEvent }[];
+  /**
+   * Events whose conversation does not exist (`no_conversation`), whose turn has no `turn/start`
+   * (`no_turn_start`), or a call's `tool/start`/`tool/end` that no `batch/start` of its turn declares (`no_batch_start`).
+   */
+  events: { conversationId: string; seq: number; why: UnplacedWhy; event: AgentEvent }[];
 }
 
 /**
  * The messages and events of the store (or of one conversation id) that belong to no conversation,
- * or to no turn of one, in conversation and sequence order. Rows that do not validate go to
+ * or to no turn of one, and the events of calls their turn never declared, in conversation and sequence order. Rows that do not validate go to
  * `onInvalidRow`, as everywhere else in the store.
  */
 export function findUnplacedRows(options: {
@@ -47,9 +71,12 @@ export function findUnplacedRows(options: {
     )
     .all(parameters);
   const eventRows = db
-    .prepare<object, { conversationId: string; seq: number; orphan: 0 | 1; payload: string }>(
-      `SELECT conversation_id AS conversationId, seq, ${noConversation} AS orphan, payload FROM events
-       WHERE (${noConversation} OR ${WITHOUT_TURN_START}) ${only}
+    .prepare<object, { conversationId: string; seq: number; why: UnplacedWhy; payload: string }>(
+      `SELECT conversation_id AS conversationId, seq, payload,
+         CASE WHEN ${noConversation} THEN 'no_conversation' WHEN ${WITHOUT_TURN_START} THEN 'no_turn_start'
+           ELSE 'no_batch_start' END AS why
+       FROM events
+       WHERE (${noConversation} OR ${WITHOUT_TURN_START} OR (${UNDECLARED_CALL})) ${only}
        ORDER BY conversation_id, seq`,
     )
     .all(parameters);
@@ -68,7 +95,7 @@ export function findUnplacedRows(options: {
       unplaced.events.push({
         conversationId: row.conversationId,
         seq: row.seq,
-        why: row.orphan === 1 ? 'no_conversation' : 'no_turn_start',
+        why: row.why,
         event: parsed.value,
       });
   }

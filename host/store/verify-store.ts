@@ -9,7 +9,8 @@ import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { ConversationMessage } from '../../core/models/conversation-message.ts';
 import type { SqliteConversationStore } from './sqlite-conversation-store.ts';
 import { findJournalGaps, type JournalGap } from './find-journal-gaps.ts';
-import { turnsWithoutStart } from './orphaned-rows.ts';
+import { findUnplacedRows, turnsWithoutStart, type UnplacedWhy } from './orphaned-rows.ts';
+import type { InvalidRowHandler } from './parse-stored-row.ts';
 
 type RequestHeader = Extract<AgentEvent, { type: 'request/header' }>;
 
@@ -30,6 +31,17 @@ export interface ForeignKeyProblem {
   rows: number;
 }
 
+/** An event `export` cannot place (findUnplacedRows), named by where it is and, for a call's event, the call. */
+export interface UnplacedEvent {
+  conversationId: string;
+  seq: number;
+  turnId: string;
+  type: string;
+  callId?: string;
+  name?: string;
+  why: UnplacedWhy;
+}
+
 /** What `home-agent verify` found; `ok` only when every check holds (unverifiable steps do not fail it). */
 export interface VerifyReport {
   ok: boolean;
@@ -42,6 +54,8 @@ export interface VerifyReport {
   turnsWithoutStart: { conversationId: string; turnId: string; events: number }[];
   /** Messages no journal event records. */
   journalGaps: JournalGap[];
+  /** Events export cannot place: of no conversation, of a turn without `turn/start`, of a call no `batch/start` declares. */
+  unplacedEvents: UnplacedEvent[];
   unansweredCalls: (ToolAnswerProblem & { conversationId: string })[];
   steps: { verified: number; unverifiable: number; mismatched: StepMismatch[] };
 }
@@ -50,7 +64,8 @@ const declaredToolsSchema = z.array(z.object({ name: z.string() }).loose());
 
 /**
  * Checks a store without writing to it: SQLite's integrity and foreign key checks; every turn in the
- * journal opened and closed; every message recorded by the journal (findJournalGaps); every assistant
+ * journal opened and closed; every event placed in a conversation, a turn and (a call's) a declared
+ * call — what ran is in the journal (findUnplacedRows); every message recorded by the journal (findJournalGaps); every assistant
  * tool call answered exactly once, right after it, in the messages; and the rebuild
  * check of seed 000 — every step's `request/header` rebuilt from the system prompt and tool
  * declarations stored under its hashes and from the messages it carried (the same hashes the
@@ -61,6 +76,8 @@ const declaredToolsSchema = z.array(z.object({ name: z.string() }).loose());
 export async function verifyStore(options: {
   db: Database.Database;
   store: SqliteConversationStore;
+  /** Rows that do not validate, as the store reports them; absent: they throw. */
+  onInvalidRow?: InvalidRowHandler;
 }): Promise<VerifyReport> {
   const { db, store } = options;
   const integrity = (db.pragma('integrity_check') as { integrity_check: string }[])
@@ -96,15 +113,35 @@ export async function verifyStore(options: {
   }
   const openTurns = store.unfinishedTurns();
   const startless = turnsWithoutStart(db);
+  const unplacedEvents = findUnplacedRows({
+    db,
+    ...(options.onInvalidRow ? { onInvalidRow: options.onInvalidRow } : {}),
+  }).events.map(({ conversationId, seq, why, event }): UnplacedEvent => ({
+    conversationId,
+    seq,
+    turnId: event.turnId,
+    type: event.type,
+    ...('callId' in event && typeof event.callId === 'string' ? { callId: event.callId } : {}),
+    ...('name' in event && typeof event.name === 'string' ? { name: event.name } : {}),
+    why,
+  }));
   return {
-    ok: [integrity, foreignKeys, openTurns, startless, journalGaps, unansweredCalls, steps.mismatched].every(
-      (problems) => problems.length === 0,
-    ),
+    ok: [
+      integrity,
+      foreignKeys,
+      openTurns,
+      startless,
+      unplacedEvents,
+      journalGaps,
+      unansweredCalls,
+      steps.mismatched,
+    ].every((problems) => problems.length === 0),
     integrity,
     foreignKeys,
     openTurns,
     turnsWithoutStart: startless,
     journalGaps,
+    unplacedEvents,
     unansweredCalls,
     steps,
   };

@@ -5,7 +5,7 @@ export class HttpError extends Error {
   readonly body: Record<string, unknown>;
 
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 429 | 503,
     message: string,
     extra: { headers?: Record<string, string>; body?: Record<string, unknown> } = {},
   ) {

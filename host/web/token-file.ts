@@ -15,9 +15,23 @@ import {
 import path from 'node:path';
 import { createDataDir } from '../config/data-dir.ts';
 
-/** The web app's token file in the data folder: readable by its owner only. */
-export function webTokenFileOf(dataDir: string): string {
-  return path.join(dataDir, 'web-token');
+/** A credential kept in a file of the data folder: its file name, what a person calls it, and the command that replaces it. */
+export interface TokenFileKind {
+  fileName: string;
+  label: string;
+  rotateCommand: string;
+}
+
+/** The person's front ends' credential (window, browser UI, terminal): `web-token`. */
+export const WEB_TOKEN: TokenFileKind = {
+  fileName: 'web-token',
+  label: 'web token',
+  rotateCommand: '`home-agent token rotate`',
+};
+
+/** The file of a kind of token in the data folder: readable by its owner only. */
+export function tokenFileOf(dataDir: string, kind: TokenFileKind): string {
+  return path.join(dataDir, kind.fileName);
 }
 
 /** A token a person can guess or brute-force is no protection; generated ones are 32 characters. */
@@ -26,29 +40,29 @@ export const MIN_TOKEN_LENGTH = 16;
 const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${MIN_TOKEN_LENGTH},512}$`);
 /** The most a token file is read: a token of 512 characters with room for line ends and spaces. */
 const MAX_TOKEN_FILE_BYTES = 4096;
-const ROTATE = '`home-agent token rotate`';
 
 /** The stored token is missing its shape: named with its file and what to do. */
-export class WebTokenError extends Error {
-  override readonly name = 'WebTokenError';
+export class TokenFileError extends Error {
+  override readonly name = 'TokenFileError';
 }
 
 /**
- * The web token kept in the data folder, made (32 random URL-safe characters, file mode 0600) the
- * first time, so the address `serve` prints, a bookmark and an open tab stay valid across restarts.
+ * The token of `kind` kept in the data folder, made (32 random URL-safe characters, file mode 0600)
+ * the first time, so what `serve` prints, a bookmark and an open tab stay valid across restarts.
  * A file that does not hold a usable token is reported, never overwritten.
  */
-export function readOrCreateWebToken(dataDir: string): string {
-  return readWebToken(dataDir) ?? writeNewToken(dataDir);
+export function readOrCreateToken(dataDir: string, kind: TokenFileKind): string {
+  return readToken(dataDir, kind) ?? writeNewToken(dataDir, kind);
 }
 
 /**
- * The stored token, or undefined when none was made yet. The file must be a regular file (never a
+ * The stored token of `kind`, or undefined when none was made yet. The file must be a regular file (never a
  * link, a FIFO or a device), owned by this user, readable by nobody else, and small; otherwise a
- * WebTokenError says why and how to fix it. It is read without blocking and never past that size.
+ * TokenFileError says why and how to fix it. It is read without blocking and never past that size.
  */
-export function readWebToken(dataDir: string): string | undefined {
-  const file = webTokenFileOf(dataDir);
+export function readToken(dataDir: string, kind: TokenFileKind): string | undefined {
+  const file = tokenFileOf(dataDir, kind);
+  const rotate = kind.rotateCommand;
   let descriptor: number;
   try {
     // Neither follows a link nor waits for a FIFO's writer.
@@ -57,54 +71,54 @@ export function readWebToken(dataDir: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP')
-      throw new WebTokenError(
-        `${file} is a symbolic link (to ${linkTarget(file)}): the token is read only from a regular file of the data folder. Replace it with ${ROTATE}`,
+      throw new TokenFileError(
+        `${file} is a symbolic link (to ${linkTarget(file)}): the token is read only from a regular file of the data folder. Replace it with ${rotate}`,
       );
-    throw new WebTokenError(`cannot read the web token ${file}: ${(error as Error).message}`);
+    throw new TokenFileError(`cannot read the ${kind.label} ${file}: ${(error as Error).message}`);
   }
   let text: string;
   try {
-    checkTokenFile(file, fstatSync(descriptor));
+    checkTokenFile(file, fstatSync(descriptor), rotate);
     const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-    if (read > MAX_TOKEN_FILE_BYTES) throw tooBig(file, read);
+    if (read > MAX_TOKEN_FILE_BYTES) throw tooBig(file, read, rotate);
     text = buffer.subarray(0, read).toString('utf8');
   } finally {
     closeSync(descriptor);
   }
   const token = text.trim();
   if (!TOKEN_PATTERN.test(token))
-    throw new WebTokenError(
-      `${file} does not hold a usable token (16–512 letters, digits, - or _): replace it with ${ROTATE}`,
+    throw new TokenFileError(
+      `${file} does not hold a usable token (16–512 letters, digits, - or _): replace it with ${rotate}`,
     );
   return token;
 }
 
-function checkTokenFile(file: string, stats: Stats): void {
+function checkTokenFile(file: string, stats: Stats, rotate: string): void {
   if (!stats.isFile())
-    throw new WebTokenError(
-      `${file} is ${fileTypeOf(stats)}, not a regular file: remove it, then make a new token with ${ROTATE}`,
+    throw new TokenFileError(
+      `${file} is ${fileTypeOf(stats)}, not a regular file: remove it, then make a new token with ${rotate}`,
     );
   // Windows has no owner-only mode bits to check; its ACLs keep a profile's folders private.
   if (process.platform !== 'win32') {
     const uid = process.getuid?.();
     if (uid !== undefined && stats.uid !== uid)
-      throw new WebTokenError(
-        `${file} belongs to another user (uid ${stats.uid}), not to you (uid ${uid}): someone else chose this token. Replace it with ${ROTATE}`,
+      throw new TokenFileError(
+        `${file} belongs to another user (uid ${stats.uid}), not to you (uid ${uid}): someone else chose this token. Replace it with ${rotate}`,
       );
     if ((stats.mode & 0o077) !== 0) {
       const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
-      throw new WebTokenError(
-        `${file} can be read or written by other users (mode ${mode}), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with ${ROTATE}`,
+      throw new TokenFileError(
+        `${file} can be read or written by other users (mode ${mode}), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with ${rotate}`,
       );
     }
   }
-  if (stats.size > MAX_TOKEN_FILE_BYTES) throw tooBig(file, stats.size);
+  if (stats.size > MAX_TOKEN_FILE_BYTES) throw tooBig(file, stats.size, rotate);
 }
 
-function tooBig(file: string, size: number): WebTokenError {
-  return new WebTokenError(
-    `${file} holds ${size} bytes, more than a token file can (${MAX_TOKEN_FILE_BYTES}): replace it with ${ROTATE}`,
+function tooBig(file: string, size: number, rotate: string): TokenFileError {
+  return new TokenFileError(
+    `${file} holds ${size} bytes, more than a token file can (${MAX_TOKEN_FILE_BYTES}): replace it with ${rotate}`,
   );
 }
 
@@ -126,9 +140,9 @@ function linkTarget(file: string): string {
   }
 }
 
-/** Replaces the stored token with a new one (old addresses and open tabs stop working) and returns it. */
-export function rotateWebToken(dataDir: string): string {
-  return writeNewToken(dataDir);
+/** Replaces the stored token of `kind` with a new one (whatever held the old one stops working) and returns it. */
+export function rotateToken(dataDir: string, kind: TokenFileKind): string {
+  return writeNewToken(dataDir, kind);
 }
 
 /**
@@ -136,8 +150,8 @@ export function rotateWebToken(dataDir: string): string {
  * replaced, never followed): a reader sees the old token or the new one, never half of one, and
  * when anything fails the new file is removed, so no live token is left behind.
  */
-function writeNewToken(dataDir: string): string {
-  const file = webTokenFileOf(dataDir);
+function writeNewToken(dataDir: string, kind: TokenFileKind): string {
+  const file = tokenFileOf(dataDir, kind);
   createDataDir(dataDir);
   const token = randomBytes(24).toString('base64url');
   const partial = `${file}.${randomBytes(8).toString('hex')}.partial`;
@@ -159,11 +173,13 @@ function writeNewToken(dataDir: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
-      throw new WebTokenError(
-        `${file} is a directory, not a token file: remove it (it holds no token), then run ${ROTATE} again`,
+      throw new TokenFileError(
+        `${file} is a directory, not a token file: remove it (it holds no token), then run ${kind.rotateCommand} again`,
         { cause: error },
       );
-    throw new WebTokenError(`cannot write a new web token to ${file}: ${(error as Error).message}`, { cause: error });
+    throw new TokenFileError(`cannot write a new ${kind.label} to ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     if (!renamed) rmSync(partial, { force: true });
   }

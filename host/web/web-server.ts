@@ -15,8 +15,10 @@ interface Subscribable<T> {
 }
 import { createHostAllowlist, isLoopbackName } from './host-allowlist.ts';
 import { clientOf, WrongTokenLimiter } from './wrong-token-limiter.ts';
-import { MIN_TOKEN_LENGTH } from './token-file.ts';
+import { MIN_TOKEN_LENGTH, TokenFileError } from './token-file.ts';
 import { HttpError, parseRequestUrl } from './http-error.ts';
+import { bearerTokenOf } from './bearer-token-of.ts';
+import { SHOW_MCP_TOKEN } from '../mcp/server/mcp-token.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,18 +40,26 @@ const SECURITY_HEADERS = {
 /** The most bytes one request body (an API call, an MCP message) may have; stdio MCP messages too. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-function tokenMatches(expected: string, given: string | undefined | null): boolean {
-  if (!given) return false;
+function tokenMatches(expected: string | undefined, given: string | undefined | null): boolean {
+  if (!expected || !given) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** An MCP endpoint the server mounts at `/mcp` (`serve --mcp`): requests reach it admitted, with their body parsed. */
+/**
+ * An MCP endpoint the server mounts at `/mcp` (`serve --mcp`): requests reach it admitted (with its
+ * own credential, never the web token), with their body parsed.
+ */
 export interface McpEndpoint {
+  /** The credential `/mcp` takes now, read afresh at each request; undefined when none is kept. May throw TokenFileError. */
+  credential(): string | undefined;
   handle(request: http.IncomingMessage, response: http.ServerResponse, body: unknown): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Which credential a request must carry: the person's web token, or MCP clients' own. */
+type Door = 'api' | 'mcp';
 
 export interface WebServer {
   url: string;
@@ -77,7 +87,7 @@ export async function startWebServer(options: {
   allowedHosts?: readonly string[];
   /** The clock the wrong-token limit reads; injectable so tests need not wait. */
   now?: () => number;
-  /** Served at `/mcp` behind the same checks as the API (`serve --mcp`). */
+  /** Served at `/mcp` behind the same checks as the API, with its own credential (`serve --mcp`). */
   mcp?: McpEndpoint;
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
@@ -116,8 +126,12 @@ export async function startWebServer(options: {
     return url;
   }
 
-  /** The token check, slowed down per client: a client over its wrong-token allowance gets 429. */
-  function authenticate(request: http.IncomingMessage, given: string | null | undefined): void {
+  /**
+   * The credential check of a door, slowed down per client: a client over its wrong-token allowance
+   * gets 429. Each credential opens its own door only: the MCP credential at the API is a 403, the web
+   * token at `/mcp` a 401 naming the MCP credential. Neither is a guess, so neither counts as a wrong token.
+   */
+  function authenticate(request: http.IncomingMessage, given: string | null | undefined, door: Door): void {
     const client = clientOf(request.socket.remoteAddress);
     const waitMs = limiter.retryAfterMs(client);
     if (waitMs > 0) {
@@ -127,24 +141,60 @@ export async function startWebServer(options: {
         body: { reason: 'rate_limited', retryAfterSeconds: seconds },
       });
     }
+    if (door === 'mcp') {
+      if (tokenMatches(mcpCredential(), given)) return;
+      if (tokenMatches(options.token, given))
+        throw new HttpError(
+          401,
+          `this is the web token, for the person's own front ends; /mcp takes the MCP credential, which ${SHOW_MCP_TOKEN} prints`,
+        );
+      limiter.fail(client);
+      throw new HttpError(
+        401,
+        `missing or wrong MCP credential: send the one ${SHOW_MCP_TOKEN} prints as Authorization: Bearer …`,
+      );
+    }
     if (tokenMatches(options.token, given)) return;
+    if (options.mcp && tokenMatches(knownMcpCredential(), given))
+      throw new HttpError(
+        403,
+        'this is the MCP credential: it opens /mcp only, never the API or the event stream; the person’s front ends use the web token (`home-agent token show`)',
+      );
     limiter.fail(client);
     throw new HttpError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
+  }
+
+  /** The MCP credential to check `/mcp` against; a file that cannot be used refuses every client, saying why. */
+  function mcpCredential(): string | undefined {
+    try {
+      return options.mcp?.credential();
+    } catch (error) {
+      if (error instanceof TokenFileError) throw new HttpError(503, `/mcp is closed: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The MCP credential, for telling it apart at the API's door; an unusable file matches nothing (`/mcp` reports it). */
+  function knownMcpCredential(): string | undefined {
+    try {
+      return options.mcp?.credential();
+    } catch (error) {
+      if (error instanceof TokenFileError) return undefined;
+      throw error;
+    }
   }
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = admit(request);
     if (url.pathname === '/mcp' && options.mcp) {
-      // The same door as the API: Host and Origin (above), the token with its wrong-token limit, the body bound.
-      const auth = request.headers.authorization;
-      authenticate(request, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      // Checked as the API is: Host and Origin (above), a credential with its wrong-token limit, the body bound.
+      authenticate(request, bearerTokenOf(request), 'mcp');
       const body = request.method === 'POST' ? jsonOf(await readBody(request)) : undefined;
       await options.mcp.handle(request, response, body);
       return;
     }
     if (url.pathname.startsWith('/api/')) {
-      const auth = request.headers.authorization;
-      authenticate(request, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      authenticate(request, bearerTokenOf(request), 'api');
       if (request.method !== 'POST') throw new ApiError(400, 'API calls are POST requests with a JSON body');
       const body = await readBody(request);
       const input = body.length === 0 ? {} : jsonOf(body);
@@ -185,7 +235,7 @@ export async function startWebServer(options: {
     try {
       const url = admit(request);
       if (url.pathname !== '/api/events') throw new HttpError(404, 'the event stream is at /api/events');
-      authenticate(request, url.searchParams.get('token'));
+      authenticate(request, url.searchParams.get('token'), 'api');
     } catch (error) {
       const refusal = error instanceof HttpError ? error : new HttpError(400, (error as Error).message);
       const headers = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`);

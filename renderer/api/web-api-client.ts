@@ -154,11 +154,52 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
     delayMs = Math.min(delayMs * 2, maxDelayMs);
   }
 
+  /** The first call's answer, while the host has not yet taken the token. */
+  let tokenAsked: Promise<void> | undefined;
+  /** Whether the host answered a call with anything but 401 (the token is good, or the host did not say). */
+  let tokenTaken = false;
+
+  /** Whether the host refused this page's token (a state set by answers and the socket alike). */
+  function tokenRefused(): boolean {
+    return connection.status === 'unauthorized';
+  }
+
   async function call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
     if (disposed) throw new ApiCallError({ method, message: 'The API client was disposed.' });
     const body = apiContract[method].input.safeParse(input);
     if (!body.success)
       throw new ApiCallError({ method, message: `Invalid input for ${method}: ${body.error.message}` });
+    if (tokenRefused()) throw refusedHere(method);
+    // Until the host has taken the token once, one call asks and the others wait for its answer: a page
+    // opened with a wrong token spends one wrong-token answer, not one per call of its first moment.
+    if (!tokenTaken) {
+      if (tokenAsked === undefined) {
+        const asked = send(method, body.data);
+        tokenAsked = asked.then(
+          () => undefined,
+          () => undefined,
+        );
+        // Settled without a verdict (the host did not answer): the next call asks again.
+        void tokenAsked.then(() => (tokenAsked = undefined));
+        return asked;
+      }
+      await tokenAsked;
+      if (tokenRefused()) throw refusedHere(method);
+    }
+    return send(method, body.data);
+  }
+
+  /** A call not sent because the host already refused this page's token. */
+  function refusedHere(method: ApiMethod): ApiCallError {
+    return new ApiCallError({
+      method,
+      status: 401,
+      message:
+        connection.message ?? 'The host refused this page’s token. Open the address printed by home-agent serve.',
+    });
+  }
+
+  async function send<M extends ApiMethod>(method: M, data: unknown): Promise<ApiOutput<M>> {
     const controller = new AbortController();
     inFlight.add(controller);
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(requestTimeoutMs)]);
@@ -166,9 +207,10 @@ export function createWebApiClient(options: WebApiClientOptions): ApiClient {
       const response = await fetch(`${baseUrl}/api/${method}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
-        body: JSON.stringify(body.data),
+        body: JSON.stringify(data),
         signal,
       });
+      if (response.status !== 401) tokenTaken = true;
       const json = parseJson(await response.text());
       const envelope = json.ok ? envelopeSchema.safeParse(json.value) : undefined;
       if (!envelope?.success) {

@@ -1,4 +1,5 @@
 import type { HostAgentEvent } from '../../host/contract/api-contract.ts';
+import { canonicalJson } from '../../host/contract/canonical-json.ts';
 
 /**
  * Pure: the events to fold after a journal that was fetched while live events kept arriving.
@@ -22,14 +23,4 @@ export function mergeJournal(options: {
     else merged.push(event);
   }
   return merged;
-}
-
-/** JSON with object keys sorted, so the same event serialised by two transports compares equal. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, entry: unknown) => {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(entry).sort()) sorted[key] = (entry as Record<string, unknown>)[key];
-    return sorted;
-  });
 }

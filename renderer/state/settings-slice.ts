@@ -25,6 +25,9 @@ export interface ModelChoices {
 /** The last "Test connection": running, or what it found. */
 export type ConnectionTest = { phase: 'testing' } | { phase: 'done'; ok: boolean; message: string };
 
+/** The last "Forget learned windows": running, or what it did. */
+export type WindowsForgetting = { phase: 'forgetting' } | { phase: 'done'; ok: boolean; message: string };
+
 /** The outcome of the last Save, for the line under the form. */
 export interface SettingsSaveResult {
   saved: SettingKey[];
@@ -47,6 +50,9 @@ export interface SettingsSlice {
   fixedSettings: SettingKey[];
   modelChoices: ModelChoices;
   connectionTest: ConnectionTest | null;
+  windowsForgetting: WindowsForgetting | null;
+  /** Forgets every context window learned from a server's refusal (the next turn finds each again). */
+  forgetLearnedWindows(): Promise<void>;
   /** Asks the server which models it offers, for the model fields as the form shows them. */
   loadModelChoices(): Promise<void>;
   /** Tries the model fields as the form shows them (drafts included) against the server. */
@@ -105,6 +111,18 @@ export function createSettingsSlice(api: ApiClient): StateCreator<AppState, [], 
       fixedSettings: [],
       modelChoices: { status: 'idle', models: [] },
       connectionTest: null,
+      windowsForgetting: null,
+      async forgetLearnedWindows() {
+        set({ windowsForgetting: { phase: 'forgetting' } });
+        try {
+          const { message } = await api.call('models/forget-windows', {});
+          set({ windowsForgetting: { phase: 'done', ok: true, message } });
+        } catch (error) {
+          set({
+            windowsForgetting: { phase: 'done', ok: false, message: `Could not forget them: ${messageOf(error)}` },
+          });
+        }
+      },
       async loadModelChoices() {
         set((state) => ({ modelChoices: { ...state.modelChoices, status: 'loading' } }));
         await modelLookUps.run({

@@ -4,7 +4,8 @@ import { useAppStore } from './use-app-store.ts';
 /**
  * Beside the model fields: the models the server offers (a picker that fills in Model, and the
  * suggestions the Model field shows as you type) and Test connection, both trying the fields as
- * the form shows them, before they are saved. Results are announced.
+ * the form shows them, before they are saved; and Forget learned windows (context windows learned
+ * from servers' refusals). Results are announced.
  */
 export function ModelServerTools() {
   const choices = useAppStore((state) => state.modelChoices);
@@ -14,6 +15,8 @@ export function ModelServerTools() {
   const loadModelChoices = useAppStore((state) => state.loadModelChoices);
   const testConnection = useAppStore((state) => state.testConnection);
   const editSetting = useAppStore((state) => state.editSetting);
+  const forgetting = useAppStore((state) => state.windowsForgetting);
+  const forgetLearnedWindows = useAppStore((state) => state.forgetLearnedWindows);
   const model = draftModel ?? storedModel;
   const loading = choices.status === 'loading';
   const testing = test?.phase === 'testing';
@@ -36,6 +39,14 @@ export function ModelServerTools() {
           onPress={() => void testConnection()}
         >
           {testing ? 'Testing…' : 'Test connection'}
+        </AriaDisabledButton>
+        <AriaDisabledButton
+          className="button button-small"
+          data-testid="forget-learned-windows"
+          unavailable={forgetting?.phase === 'forgetting'}
+          onPress={() => void forgetLearnedWindows()}
+        >
+          {forgetting?.phase === 'forgetting' ? 'Forgetting…' : 'Forget learned windows'}
         </AriaDisabledButton>
       </div>
       {choices.status === 'loaded' && (
@@ -86,6 +97,13 @@ export function ModelServerTools() {
         data-ok={test?.phase === 'done' ? String(test.ok) : undefined}
       >
         {test?.phase === 'done' ? test.message : ''}
+      </p>
+      <p
+        className={forgetting?.phase === 'done' && !forgetting.ok ? 'setting-error' : 'setting-hint'}
+        role="status"
+        data-testid="forget-learned-windows-status"
+      >
+        {forgetting?.phase === 'done' ? forgetting.message : ''}
       </p>
     </div>
   );

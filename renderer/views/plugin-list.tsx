@@ -4,6 +4,7 @@ import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { StandingToolApprovals } from './standing-tool-approvals.tsx';
 import { McpServerState } from './mcp-server-state.tsx';
+import { McpClientsAccess } from './mcp-clients-access.tsx';
 
 /** The Plugins tab: every plugin with its tools and an on/off switch; a change applies from the next turn. */
 export function PluginList() {
@@ -14,6 +15,7 @@ export function PluginList() {
   const problems = useAppStore((state) => state.pluginProblems);
   return (
     <section className="side-section" aria-label="Plugins">
+      <McpClientsAccess />
       <p className="side-hint">A change applies from the next turn.</p>
       {crowded && (
         <p className="plugin-context-warning" data-testid="plugins-context-warning" role="note">

@@ -47,7 +47,7 @@ export async function connectOverStdio(options: { args: string[]; clientName?: s
     // Starting the host with simulated devices can take a while on a busy machine.
     await client.connect(transport, { timeout: 60_000 });
   } catch (error) {
-    // The SDK loses the child when connect fails (FACTS.md): end it by its pid.
+    // The SDK closes the transport and loses the child when connect fails: end it by its pid.
     if (transport.pid !== null) process.kill(transport.pid, 'SIGKILL');
     throw new Error(`home-agent mcp did not start: ${(error as Error).message}\n${stderr}`, { cause: error });
   }

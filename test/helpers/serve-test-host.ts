@@ -5,6 +5,9 @@ import { createHost, type Host, type HostOptions } from '../../host/app/create-h
 import { startWebServer, type WebServer } from '../../host/web/web-server.ts';
 import { ScriptedModel, type Script } from '../../core/models/scripted/scripted-model.ts';
 import { McpHttpEndpoint } from '../../host/mcp/server/mcp-http-endpoint.ts';
+import { MCP_TOKEN } from '../../host/mcp/server/mcp-token.ts';
+import { readOrCreateToken } from '../../host/web/token-file.ts';
+import { withMcpAccess } from '../../host/mcp/server/with-mcp-access.ts';
 
 type WebServerOptions = Parameters<typeof startWebServer>[0];
 
@@ -25,11 +28,20 @@ export async function serveTestHost(
     indexHtml?: string;
     /** Send the host's notices on the live stream too. */
     notices?: boolean;
-    /** Serve MCP at `/mcp` too, as `serve --mcp` does. */
-    mcp?: boolean;
+    /**
+     * Serve MCP at `/mcp` too, as `serve --mcp` does, with the MCP credential of the data folder;
+     * optionally with the endpoint's clock and log.
+     */
+    mcp?: boolean | { now?: () => number; log?: (line: string) => void };
     server?: Pick<WebServerOptions, 'allowedHosts' | 'now' | 'host'>;
   },
-): Promise<{ host: Host; server: WebServer }> {
+): Promise<{
+  host: Host;
+  server: WebServer;
+  dataDir: string;
+  /** With `mcp`: the endpoint and the MCP credential it takes now. */
+  mcp?: { endpoint: McpHttpEndpoint; token: string };
+}> {
   const dataDir = mkdtempSync(path.join(tmpdir(), options.dataDirPrefix));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   if (options.indexHtml !== undefined) writeFileSync(path.join(dataDir, 'index.html'), options.indexHtml);
@@ -42,16 +54,22 @@ export async function serveTestHost(
     version: 'test',
   });
   cleanups.push(() => host.dispose());
+  const mcpOptions = options.mcp === true ? {} : options.mcp || undefined;
+  const mcp = mcpOptions && {
+    token: readOrCreateToken(dataDir, MCP_TOKEN),
+    endpoint: new McpHttpEndpoint(host, { version: 'test', log: () => {}, dataDir, ...mcpOptions }),
+  };
   const server = await startWebServer({
-    handlers: host.handlers,
+    handlers: mcp ? withMcpAccess(host.handlers, mcp.endpoint) : host.handlers,
     bus: host.events,
     ...(options.notices ? { notices: host.notices } : {}),
-    ...(options.mcp ? { mcp: new McpHttpEndpoint(host, { version: 'test', log: () => {} }) } : {}),
+    ...(mcp ? { mcp: mcp.endpoint } : {}),
     staticDir: dataDir,
     port: 0,
     token: options.token,
     ...options.server,
   });
   cleanups.push(() => server.close());
-  return { host, server };
+  mcp?.endpoint.servedAt(`${server.url}mcp`);
+  return { host, server, dataDir, ...(mcp ? { mcp } : {}) };
 }

@@ -12,7 +12,7 @@ async function layeringErrors(file: string, code: string): Promise<string[]> {
     .map((message) => message.message);
 }
 
-describe('layer rules (DESIGN.md, Layers)', () => {
+describe('layer rules (docs/architecture.md, Layers)', () => {
   it('forbids core/ from importing another layer or a native package', async () => {
     expect(
       await layeringErrors(

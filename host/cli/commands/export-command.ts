@@ -14,8 +14,8 @@ export const EXPORT_HELP: CommandHelp = {
   description: [
     'Writes the conversations of the data folder (or the one named) as one JSON document on stdout:',
     'each with its messages, tool calls, results, outcomes and timings. Messages and events that belong',
-    'to no conversation, or to no turn of one (a store edited behind its back), are kept under',
-    '"unplaced" and counted on stderr. Read-only: nothing is written or created. Exit status: 0 written,',
+    'to no conversation, or to no turn of one (a store edited behind its back), and the events of calls',
+    'no batch/start declares (a journal write that failed) are kept under "unplaced" and counted on stderr. Read-only: nothing is written or created. Exit status: 0 written,',
     '1 the store cannot be read or holds nothing of the conversation named, 2 a wrong command line.',
   ].join('\n'),
   options: [
@@ -31,8 +31,8 @@ export const EXPORT_HELP: CommandHelp = {
 
 /**
  * `home-agent export`: writes the conversations of the data folder (or one) with their calls,
- * results and timings as one JSON document on stdout; rows no conversation or turn places go under
- * `unplaced`, counted on stderr. Read-only: the store is opened read-only and never written. Exit
+ * results and timings as one JSON document on stdout; rows no conversation or turn places, and the
+ * events of calls no `batch/start` declares, go under `unplaced`, counted on stderr. Read-only: the store is opened read-only and never written. Exit
  * status 0, 1 when the store cannot be read or holds nothing of the conversation named, 2 for a
  * wrong command line. A stored row that no longer validates is left out and named on stderr.
  */
@@ -61,10 +61,18 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
       exportConversations({ store, ...only, unplaced: findUnplacedRows({ db, ...only, onInvalidRow }) }),
   });
   const { unplaced } = document;
-  if (unplaced !== undefined)
-    io.stderr.write(
-      `home-agent export: ${unplaced.messages.length} message(s) and ${unplaced.events.length} event(s) belong to no conversation or no turn of one (its row or its turn/start is missing); they are under "unplaced"\n`,
-    );
+  if (unplaced !== undefined) {
+    const undeclared = unplaced.events.filter((row) => row.why === 'no_batch_start').length;
+    const placeless = unplaced.events.length - undeclared;
+    if (unplaced.messages.length + placeless > 0)
+      io.stderr.write(
+        `home-agent export: ${unplaced.messages.length} message(s) and ${placeless} event(s) belong to no conversation or no turn of one (its row or its turn/start is missing); they are under "unplaced"\n`,
+      );
+    if (undeclared > 0)
+      io.stderr.write(
+        `home-agent export: ${undeclared} event(s) of tool calls that no batch/start of their turn declares (the journal did not record what ran); they are under "unplaced"\n`,
+      );
+  }
   if (values.conversation !== undefined && document.conversations.length === 0 && unplaced === undefined) {
     io.stderr.write(
       `home-agent export: no conversation has the id ${values.conversation} (without --conversation, every conversation is exported)\n`,

@@ -17,6 +17,7 @@ const MCP_SETTINGS: readonly SettingKey[] = [
   'toolTimeoutMs',
   'deviceEventsPerSecond',
   'mcpMaxResultBytes',
+  'maxToolArgumentBytes',
 ];
 
 const mcpOptions = {

@@ -5,29 +5,56 @@ import { DEFAULT_API_KEY_ENV, MODEL_PROVIDERS, type ModelProvider } from '../../
 import { formatHelp, type CommandHelp } from '../command-help.ts';
 import { explainUsageError } from '../explain-usage-error.ts';
 import { closestWord } from '../closest-word.ts';
+import { UsageError } from '../cli-io.ts';
+import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
+import { forgetLearnedWindows } from './forget-learned-windows.ts';
+
+/** The actions besides listing; adding one is one entry. */
+const ACTIONS = ['forget-window'] as const;
+/** The flags only listing takes, and those only forget-window takes. */
+const LIST_FLAGS = ['provider', 'api-key-env', 'json'] as const;
+const FORGET_FLAGS = ['model', 'data-dir'] as const;
 
 export const MODELS_HELP: CommandHelp = {
   name: 'models',
-  summary: 'list the models a model server offers',
-  usage: ['models --provider openai|anthropic|gemini|ollama [--base-url URL] [--api-key-env VAR] [--json]'],
+  summary: 'list the models a model server offers, or forget learned context windows',
+  usage: [
+    'models --provider openai|anthropic|gemini|ollama [--base-url URL] [--api-key-env VAR] [--json]',
+    'models forget-window [--base-url URL] [--model M] [--data-dir DIR]',
+  ],
   description: [
     'Asks the model server which models it offers and prints one id per line (a display name after a tab',
     'where the server gives one). Use an id with --model, or pick it in the Settings tab. The key comes',
     'from --api-key-env, else the provider’s usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY,',
     'GEMINI_API_KEY); it is never printed. Exit status: 0 listed, 1 the server failed (why on stderr),',
     '2 a wrong command line.',
+    '',
+    '`forget-window` forgets the context windows the data folder learned from servers’ refusals: all of',
+    'them, or those of --base-url and --model. It prints one line each (base URL, model, window, tab',
+    'separated); the next turn finds the window again. It needs no --provider. Exit status: 0 (also',
+    'when none matched, as stderr says), 1 the store failed, 2 a wrong command line.',
   ].join('\n'),
   options: [
     { flag: '--provider P', text: `The server's wire format: ${MODEL_PROVIDERS.join(', ')}.` },
-    { flag: '--base-url URL', text: 'Where the server answers (default: the provider’s usual address).' },
+    {
+      flag: '--base-url URL',
+      text: 'Where the server answers (default: the provider’s usual address); forget-window: only its windows.',
+    },
     { flag: '--api-key-env VAR', text: 'The environment variable that holds the key.' },
     { flag: '--json', text: 'Print one JSON array of {id, name?} instead.' },
+    { flag: '--model M', text: 'forget-window: only the windows of this model.' },
+    { ...DATA_DIR_OPTION_HELP, text: `forget-window: ${DATA_DIR_OPTION_HELP.text}` },
   ],
   examples: [
     { command: 'home-agent models --provider ollama', text: 'The models pulled into the local Ollama.' },
     {
       command: 'home-agent models --provider openai --base-url http://127.0.0.1:1234/v1',
       text: 'An OpenAI-compatible server such as LM Studio.',
+    },
+    { command: 'home-agent models forget-window', text: 'Forget every context window learned from a refusal.' },
+    {
+      command: 'home-agent models forget-window --base-url http://127.0.0.1:8080/v1 --model qwen2.5',
+      text: 'Forget only the window learned of one model at one server.',
     },
   ],
 };
@@ -36,22 +63,27 @@ export const MODELS_HELP: CommandHelp = {
  * `home-agent models`: lists the models a server offers, one id per line (or one JSON array with
  * `--json`). Exit status 0 on success, 1 when the server fails (the reason on stderr), 2 for a
  * wrong command line. The key is read from `--api-key-env` or the provider's usual variable.
+ * `models forget-window` forgets learned context windows (forget-learned-windows.ts).
  */
 export async function runModelsCommand(
   argv: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal?: AbortSignal },
 ): Promise<number> {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
       options: {
         provider: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key-env': { type: 'string' },
         json: { type: 'boolean' },
+        model: { type: 'string' },
+        'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
+      allowPositionals: true,
       strict: true,
     }));
   } catch (error) {
@@ -62,6 +94,32 @@ export async function runModelsCommand(
     io.stdout.write(formatHelp(MODELS_HELP));
     return 0;
   }
+  const [action, ...rest] = positionals;
+  if (action !== undefined) {
+    if (!ACTIONS.some((known) => known === action)) {
+      const suggestion = closestWord(action, ACTIONS);
+      throw new UsageError(
+        `unknown models action '${action}'.${suggestion ? ` Did you mean ${suggestion}?` : ''} Actions: ${ACTIONS.join(', ')}; without one, models lists a server's models`,
+      );
+    }
+    if (rest.length > 0)
+      throw new UsageError(`forget-window takes no arguments (got ${rest.join(' ')}): use --model and --base-url`);
+    const stray = LIST_FLAGS.find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} is not for forget-window: a window is learned per base URL and model`);
+    return forgetLearnedWindows(
+      {
+        ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+        ...(values.model !== undefined ? { model: values.model } : {}),
+        ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+      },
+      io,
+    );
+  }
+  const forgetOnly = FORGET_FLAGS.find((flag) => values[flag] !== undefined);
+  if (forgetOnly)
+    throw new UsageError(
+      `--${forgetOnly} is only for forget-window (home-agent models forget-window --${forgetOnly} …)`,
+    );
   const provider = values.provider;
   if (!isProvider(provider)) {
     const suggestion = provider === undefined ? undefined : closestWord(provider, MODEL_PROVIDERS);

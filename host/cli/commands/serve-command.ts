@@ -8,9 +8,11 @@ import { startWebServer } from '../../web/web-server.ts';
 import { isLoopbackName } from '../../web/host-allowlist.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
-import { MIN_TOKEN_LENGTH, readOrCreateWebToken, readWebToken } from '../../web/token-file.ts';
+import { MIN_TOKEN_LENGTH, readOrCreateToken, readToken, WEB_TOKEN } from '../../web/token-file.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { McpHttpEndpoint } from '../../mcp/server/mcp-http-endpoint.ts';
+import { MCP_TOKEN } from '../../mcp/server/mcp-token.ts';
+import { withMcpAccess } from '../../mcp/server/with-mcp-access.ts';
 import { HOME_AGENT_VERSION } from '../../app/version.ts';
 
 export const SERVE_HELP: CommandHelp = {
@@ -22,7 +24,9 @@ export const SERVE_HELP: CommandHelp = {
     'serves until stopped (Ctrl+C). Every request needs the token; it binds 127.0.0.1 unless --host says',
     'otherwise, and a non-loopback address needs a token. Settings changed in the page apply to the next',
     'turn; flags given here win over them for this run. With --mcp it also serves the home’s tools to MCP',
-    'clients at /mcp (Streamable HTTP, the same token as a Bearer header; see docs/mcp.md).',
+    'clients at /mcp (Streamable HTTP) and prints "MCP clients: http://HOST:PORT/mcp with the header',
+    'Authorization: Bearer CREDENTIAL": MCP clients have a credential of their own (home-agent token show',
+    '--mcp), which opens /mcp and nothing else; the web token does not open /mcp (see docs/mcp.md).',
   ].join('\n'),
   options: [
     { flag: '--port P', text: 'The port (default 8123; a free one when 8123 is taken and --port is not given).' },
@@ -38,7 +42,7 @@ export const SERVE_HELP: CommandHelp = {
     { flag: '--static DIR', text: 'Serve the page from DIR instead of the built dist/renderer.' },
     {
       flag: '--mcp',
-      text: 'Also serve the tools to MCP clients at /mcp (Streamable HTTP; header Authorization: Bearer TOKEN).',
+      text: 'Also serve the tools to MCP clients at /mcp (Streamable HTTP; header Authorization: Bearer with the MCP credential, which home-agent token show --mcp prints).',
     },
     ...SETTING_FLAG_HELP,
     ...DEVICE_AND_DATA_FLAG_HELP,
@@ -71,8 +75,8 @@ function chooseToken(options: { flag: string | undefined; bindHost: string; data
       `${source} must be at least ${MIN_TOKEN_LENGTH} characters (got ${given.length}): a short token can be guessed. Generate one, e.g. --token "$(openssl rand -base64 24)"`,
     );
   if (given !== undefined) return given;
-  if (isLoopbackName(options.bindHost)) return readOrCreateWebToken(options.dataDir);
-  const stored = readWebToken(options.dataDir);
+  if (isLoopbackName(options.bindHost)) return readOrCreateToken(options.dataDir, WEB_TOKEN);
+  const stored = readToken(options.dataDir, WEB_TOKEN);
   if (stored !== undefined) return stored;
   throw new UsageError(
     `refusing to serve on ${options.bindHost} without a token: anyone on the network could control the home. Pass --token (at least ${MIN_TOKEN_LENGTH} characters, e.g. --token "$(openssl rand -base64 24)"), set HOME_AGENT_TOKEN, or make one with \`home-agent token rotate\`; or bind 127.0.0.1.`,
@@ -105,18 +109,16 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const flags = readCommonFlags(values);
   const log = stderrLog(io);
   // Checked before anything starts: a refused command line opens no database and no port.
-  const token = chooseToken({
-    flag: values.token,
-    bindHost: values.host ?? '127.0.0.1',
-    dataDir: resolveDataDir(flags.dataDir),
-  });
+  const dataDir = resolveDataDir(flags.dataDir);
+  const token = chooseToken({ flag: values.token, bindHost: values.host ?? '127.0.0.1', dataDir });
+  const mcpToken = values.mcp ? readOrCreateToken(dataDir, MCP_TOKEN) : undefined;
   const allowedHosts = values['allowed-host'] ?? [];
   const host = await bootHost({ flags, transport: 'web', log, signal: io.signal });
-  const mcp = values.mcp ? new McpHttpEndpoint(host, { version: HOME_AGENT_VERSION, log }) : undefined;
+  const mcp = values.mcp ? new McpHttpEndpoint(host, { version: HOME_AGENT_VERSION, log, dataDir }) : undefined;
   let server;
   const start = (listenPort: number) =>
     startWebServer({
-      handlers: host.handlers,
+      handlers: mcp ? withMcpAccess(host.handlers, mcp) : host.handlers,
       bus: host.events,
       notices: host.notices,
       staticDir: values.static ?? DEFAULT_STATIC_DIR,
@@ -131,7 +133,8 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       server = await start(port);
     } catch (error) {
       // The default port may be taken by another program; an explicit --port is never changed.
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || values.port !== undefined) throw error;
+      if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+      if (values.port !== undefined) throw portInUse({ port, host: values.host ?? '127.0.0.1' });
       log(`port ${port} is in use: serving on a free port instead`);
       server = await start(0);
     }
@@ -141,7 +144,10 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   }
   if (host.modelNotice) log(host.modelNotice);
   io.stdout.write(`Home Agent is serving at ${server.url}#token=${token}\n`);
-  if (mcp) io.stdout.write(`MCP clients: ${server.url}mcp with the header Authorization: Bearer ${token}\n`);
+  if (mcp) {
+    mcp.servedAt(`${server.url}mcp`);
+    io.stdout.write(`MCP clients: ${server.url}mcp with the header Authorization: Bearer ${mcpToken}\n`);
+  }
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -149,4 +155,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   await server.close();
   await host.dispose();
   return 0;
+}
+
+/** `--port P` taken by another program: what to do instead of Node's `listen EADDRINUSE …`. */
+function portInUse(options: { port: number; host: string }): Error {
+  return new Error(
+    `port ${options.port} on ${options.host} is in use by another program (another home-agent serve or npm start, perhaps): stop it, or choose another port with --port (0 takes a free one), or leave --port out to use 8123 or a free one`,
+  );
 }

@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
-import { verifyStore, type VerifyReport } from '../../store/verify-store.ts';
+import { verifyStore, type UnplacedEvent, type VerifyReport } from '../../store/verify-store.ts';
 import { readStoreSnapshot } from '../read-store-snapshot.ts';
+import type { InvalidRowReport } from '../../store/parse-stored-row.ts';
 
 export const VERIFY_HELP: CommandHelp = {
   name: 'verify',
@@ -11,7 +12,8 @@ export const VERIFY_HELP: CommandHelp = {
   usage: ['verify [--data-dir DIR] [--json]'],
   description: [
     'Reads the data folder’s store without writing to it (nothing is created beside it): SQLite’s',
-    'integrity and foreign key checks, every turn in the journal started and closed, every message',
+    'integrity and foreign key checks, every turn in the journal started and closed, every event placed',
+    'in a conversation and a turn, every call that started declared by its batch/start, every message',
     'recorded by the journal (answers the start-up repair wrote count as recorded), every tool call',
     'answered once right after its message, and every step’s request header rebuilt from the system',
     'prompt and tool declarations it stored (steps recorded before that are counted unverifiable, not',
@@ -27,7 +29,8 @@ export const VERIFY_HELP: CommandHelp = {
 
 /**
  * `home-agent verify`: checks the data folder's store without writing to it — SQLite's integrity
- * and foreign key checks, every turn started and closed, every message in the journal, every tool
+ * and foreign key checks, every turn started and closed, every event placed (a call's events
+ * declared by its batch/start), every message in the journal, every tool
  * call answered in the messages, and every step's request header rebuilt from what it stored. Exit 0 only when all hold; 1 otherwise (or when the store
  * cannot be read); 2 for a wrong command line. `--json` prints the report as one JSON object.
  */
@@ -37,13 +40,17 @@ export async function runVerifyCommand(argv: string[], io: CliIo): Promise<numbe
     options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   });
-  const invalidRows: string[] = [];
+  // A set: a row the store and the unplaced check both read is named once.
+  const invalid = new Set<string>();
+  const onInvalidRow = (row: InvalidRowReport): void =>
+    void invalid.add(`row ${row.key} of ${row.table}: ${row.detail}`);
   const { report, file } = await readStoreSnapshot({
     dataDir: values['data-dir'],
     olderSchema: true,
-    onInvalidRow: (row) => invalidRows.push(`row ${row.key} of ${row.table}: ${row.detail}`),
-    read: async ({ db, store, file }) => ({ report: await verifyStore({ db, store }), file }),
+    onInvalidRow,
+    read: async ({ db, store, file }) => ({ report: await verifyStore({ db, store, onInvalidRow }), file }),
   });
+  const invalidRows = [...invalid];
   const ok = report.ok && invalidRows.length === 0;
   if (values.json) io.stdout.write(`${JSON.stringify({ ...report, ok, invalidRows, file })}\n`);
   else io.stdout.write(describeReport({ report, invalidRows, file, ok }));
@@ -89,6 +96,12 @@ function describeReport(options: { report: VerifyReport; invalidRows: string[]; 
     ),
   );
   lines.push(
+    report.unplacedEvents.length === 0
+      ? 'ok      every event has its place (a call’s events, its batch/start)'
+      : `FAILED  ${report.unplacedEvents.length} event(s) export cannot place (under "unplaced"):`,
+    ...report.unplacedEvents.map((event) => `          ${describeUnplaced(event)}`),
+  );
+  lines.push(
     report.journalGaps.length === 0
       ? 'ok      every message is in the journal'
       : `FAILED  journal gaps: ${report.journalGaps.length} message(s) that no journal event records:`,
@@ -116,6 +129,18 @@ function describeReport(options: { report: VerifyReport; invalidRows: string[]; 
   );
   lines.push(options.ok ? 'All checks hold.' : 'Some checks failed.');
   return `${lines.join('\n')}\n`;
+}
+
+const UNPLACED_WHY: Record<UnplacedEvent['why'], string> = {
+  no_conversation: 'its conversation does not exist',
+  no_turn_start: 'its turn has no turn/start',
+  no_batch_start: 'no batch/start of its turn declares the call (what ran is not in the journal)',
+};
+
+function describeUnplaced(event: UnplacedEvent): string {
+  const call =
+    event.callId !== undefined ? ` of call ${event.callId}${event.name !== undefined ? ` (${event.name})` : ''}` : '';
+  return `conversation ${event.conversationId}, event #${event.seq} ${event.type}${call}, turn ${event.turnId}: ${UNPLACED_WHY[event.why]}`;
 }
 
 function sum(values: number[]): number {

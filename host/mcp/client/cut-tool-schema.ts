@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../../core/tools/json-schema.ts';
+import { isRecord } from '../../../core/text/is-record.ts';
 
 /** Levels of schema kept; deeper parts are left open (any value), so no walk over them ever recurses further. */
 export const MAX_SCHEMA_NESTING = 64;
@@ -65,10 +66,6 @@ function cutLevel(input: unknown, depth: number, state: { cut: boolean }): JsonS
   }
   if (isRecord(input.items)) schema.items = cutLevel(input.items, depth + 1, state);
   return schema;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isPrimitive(value: unknown): value is Primitive {

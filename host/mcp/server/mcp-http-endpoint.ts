@@ -2,19 +2,38 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AppInfo } from '../../contract/api-contract.ts';
+import { bearerTokenOf } from '../../web/bearer-token-of.ts';
+import { readToken, TokenFileError } from '../../web/token-file.ts';
 import { McpSession, type ServedHome } from './mcp-session.ts';
+import { MCP_TOKEN, SHOW_MCP_TOKEN } from './mcp-token.ts';
 
 /**
  * The most MCP sessions served at once over HTTP. Each keeps a little memory (its server, its
  * stream), so their number is bounded: a client past it takes the place of the session idle the
- * longest (no call running), or, when every one is running calls, is answered 503.
+ * longest (no call running), or, when none may give way, is answered 503. Many clients never end
+ * their sessions (the official conformance suite leaves 30 open in a few seconds), so the bound
+ * leaves room for them before anyone has to wait the idle time out.
  */
-export const MAX_HTTP_SESSIONS = 16;
+export const MAX_HTTP_SESSIONS = 64;
+/**
+ * A session gives way to a newcomer only once it has had no request for this long: a client in use
+ * talks far more often, and a credential holder opening sessions in a loop closes at most
+ * MAX_HTTP_SESSIONS of them a minute instead of ~150 a second.
+ */
+export const MIN_IDLE_BEFORE_EVICTION_MS = 60_000;
+/** Sessions closed to make room are logged at most once per this interval, with how many: a churn cannot flood the log. */
+export const EVICTION_LOG_INTERVAL_MS = 60_000;
+
+/** Where MCP clients reach this server, and the credential they send (or why it cannot be read). */
+export type McpAccess = NonNullable<AppInfo['mcp']>;
 
 interface HttpSession {
   session: McpSession;
   transport: StreamableHTTPServerTransport;
   lastUsed: number;
+  /** The MCP credential it was opened with: a rotation ends it. */
+  credential: string | undefined;
 }
 
 /**
@@ -27,11 +46,57 @@ export class McpHttpEndpoint {
   /** Sessions made but not yet initialized: counted against the bound too. */
   private opening = 0;
   private closed = false;
+  private url: string | undefined;
+  /** Sessions closed to make room and not logged yet, and when that was last logged. */
+  private evictedUnlogged = 0;
+  private evictionLoggedAt: number | undefined;
 
   constructor(
     private readonly home: ServedHome,
-    private readonly options: { version: string; log: (line: string) => void; now?: () => number },
+    private readonly options: {
+      version: string;
+      log: (line: string) => void;
+      /** The data folder whose `mcp-token` is the credential `/mcp` takes. */
+      dataDir: string;
+      now?: () => number;
+    },
   ) {}
+
+  /**
+   * The credential `/mcp` takes now, read afresh from the data folder (so a rotation holds from the
+   * next request); sessions opened with another one are closed first. Undefined when none is kept; a
+   * TokenFileError when the file cannot be used (then every session is closed).
+   */
+  credential(): string | undefined {
+    let current: string | undefined;
+    try {
+      current = readToken(this.options.dataDir, MCP_TOKEN);
+    } catch (error) {
+      this.closeSessionsNotOpenedWith(undefined);
+      throw error;
+    }
+    this.closeSessionsNotOpenedWith(current);
+    return current;
+  }
+
+  /** Records the address `/mcp` is served at, for `access()`. */
+  servedAt(url: string): void {
+    this.url = url;
+  }
+
+  /** Where MCP clients reach this server and with which credential, for the person's front ends; undefined before it serves. */
+  access(): McpAccess | undefined {
+    if (this.url === undefined) return undefined;
+    try {
+      const credential = this.credential();
+      return credential === undefined
+        ? { url: this.url, problem: `No MCP credential is kept in the data folder: ${SHOW_MCP_TOKEN} makes one.` }
+        : { url: this.url, credential };
+    } catch (error) {
+      if (error instanceof TokenFileError) return { url: this.url, problem: error.message };
+      throw error;
+    }
+  }
 
   /** Serves one admitted request (`body`: the parsed JSON of a POST, else undefined). */
   async handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
@@ -58,7 +123,7 @@ export class McpHttpEndpoint {
         response,
         503,
         -32000,
-        `All ${MAX_HTTP_SESSIONS} MCP sessions are running calls: try again when one has finished.`,
+        `All ${MAX_HTTP_SESSIONS} MCP sessions are in use (a session gives way once idle for ${MIN_IDLE_BEFORE_EVICTION_MS / 1000} s with no call running): try again later, or close a client you no longer use.`,
       );
     await this.open(request, response, body);
   }
@@ -66,6 +131,7 @@ export class McpHttpEndpoint {
   /** Closes every session (their running calls stop and are journaled). */
   async close(): Promise<void> {
     this.closed = true;
+    this.logEvictions();
     await Promise.allSettled([...this.sessions.values()].map((entry) => entry.session.close()));
     this.sessions.clear();
   }
@@ -86,6 +152,7 @@ export class McpHttpEndpoint {
         },
       }),
       lastUsed: this.now(),
+      credential: bearerTokenOf(request),
     };
     entry.transport.onclose = () => {
       const id = entry.transport.sessionId;
@@ -103,18 +170,49 @@ export class McpHttpEndpoint {
     if (entry.transport.sessionId === undefined) await session.close();
   }
 
-  /** True when a new session fits, after closing the longest-idle session with no call running if needed. */
+  /**
+   * True when a new session fits, after closing the session idle the longest if needed — one with no
+   * call running and no request for MIN_IDLE_BEFORE_EVICTION_MS.
+   */
   private async makeRoom(): Promise<boolean> {
     if (this.openSessions < MAX_HTTP_SESSIONS) return true;
+    const now = this.now();
     let idlest: [string, HttpSession] | undefined;
-    for (const pair of this.sessions)
-      if (pair[1].session.callsRunning === 0 && (idlest === undefined || pair[1].lastUsed < idlest[1].lastUsed))
-        idlest = pair;
+    for (const pair of this.sessions) {
+      const [, entry] = pair;
+      if (entry.session.callsRunning > 0 || now - entry.lastUsed < MIN_IDLE_BEFORE_EVICTION_MS) continue;
+      if (idlest === undefined || entry.lastUsed < idlest[1].lastUsed) idlest = pair;
+    }
     if (idlest === undefined) return false;
     this.sessions.delete(idlest[0]);
-    this.options.log(`closed the MCP session idle the longest to make room (at most ${MAX_HTTP_SESSIONS})`);
+    this.evictedUnlogged += 1;
+    if (this.evictionLoggedAt === undefined || now - this.evictionLoggedAt >= EVICTION_LOG_INTERVAL_MS) {
+      this.evictionLoggedAt = now;
+      this.logEvictions();
+    }
     await idlest[1].session.close();
     return this.openSessions < MAX_HTTP_SESSIONS;
+  }
+
+  private logEvictions(): void {
+    if (this.evictedUnlogged === 0) return;
+    const count = this.evictedUnlogged;
+    this.evictedUnlogged = 0;
+    this.options.log(
+      `closed ${count} idle MCP session${count === 1 ? '' : 's'} to make room for new ones (at most ${MAX_HTTP_SESSIONS} open; logged at most once a minute)`,
+    );
+  }
+
+  /** Ends the sessions opened with a credential other than `current` (it was rotated, or its file is gone or unusable). */
+  private closeSessionsNotOpenedWith(current: string | undefined): void {
+    const stale = [...this.sessions].filter(([, entry]) => current === undefined || entry.credential !== current);
+    if (stale.length === 0) return;
+    for (const [id] of stale) this.sessions.delete(id);
+    this.options.log(
+      `the MCP credential changed: closed the ${stale.length} MCP session${stale.length === 1 ? '' : 's'} opened with the old one`,
+    );
+    // Closing journals their running calls; nothing waits for it, and allSettled never rejects.
+    void Promise.allSettled(stale.map(([, entry]) => entry.session.close()));
   }
 
   private now(): number {

@@ -15,6 +15,8 @@ import { callResultOf } from './call-result.ts';
 import { clientNameOf } from './client-name.ts';
 import { runCallTurn, type CallTurnEvents, type SessionConversation } from './run-call-turn.ts';
 import { servedTool } from './served-tool.ts';
+import { SessionQuestions } from './mcp-approval-wait.ts';
+import type { McpTurns } from './mcp-turns.ts';
 
 /**
  * The most calls one client session runs at once. Each running call may hold a question for the
@@ -24,15 +26,24 @@ import { servedTool } from './served-tool.ts';
 export const MAX_CALLS_IN_FLIGHT = 16;
 
 /**
+ * The most questions one client session keeps open for the person, its calls and the calls inside
+ * sequences it runs together: as many as its calls in flight could ask by themselves, so one
+ * `seq_run` of 32 calls that ask cannot put more cards before the person than 16 calls could.
+ */
+export const MAX_QUESTIONS_OPEN = MAX_CALLS_IN_FLIGHT;
+
+/**
  * The longest tool name a call may give (the MCP spec's own bound for names). No tool of ours is
  * longer, so a longer one is answered at once, quoted cut, and nothing is journaled: a client
  * cannot grow the journal with a name of 256 KiB.
  */
 export const MAX_TOOL_NAME_LENGTH = 128;
 
-/** What of a running host a session serves: its tools (through the ToolAPI), journal and notices. */
+/** What of a running host a session serves: its tools (through the ToolAPI), journal, notices and its MCP turns. */
 export interface ServedHome {
   toolApi: ToolApi;
+  /** Where the session's turns are known as its own, so the approval gate bounds and times their questions. */
+  mcpTurns: McpTurns;
   events: CallTurnEvents;
   store: { ensureConversation(conversationId: string, title: string): void };
   notices: { subscribe(listener: (notice: HostNotice) => void): () => void };
@@ -48,14 +59,16 @@ const INSTRUCTIONS = [
 /**
  * One MCP client session over any transport: an SDK Server listing the home's enabled tools (with
  * their annotations) and running each call as its own journaled turn of the session's conversation
- * (`MCP: CLIENT-NAME`, created at the first call). A change of devices or plugins that changes the
- * list is announced (`notifications/tools/list_changed`). `close` stops its running calls and waits
+ * (`MCP: CLIENT-NAME`, created at the first call); its calls and the calls inside sequences they run
+ * keep at most MAX_QUESTIONS_OPEN questions open. A change of devices or plugins (made here or by
+ * another process on the data folder) that changes the list is announced (`notifications/tools/list_changed`). `close` stops its running calls and waits
  * until they are journaled.
  */
 export class McpSession {
   readonly server: Server;
   private readonly stopped = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
+  private readonly questions = new SessionQuestions(MAX_QUESTIONS_OPEN);
   private conversation: SessionConversation | undefined;
   private listed: string | undefined;
   private readonly stopNotices: () => void;
@@ -111,7 +124,10 @@ export class McpSession {
       return refusal(
         `${name} did not run: this client already has ${MAX_CALLS_IN_FLIGHT} calls running, the most one session may. Wait for one to finish, then call it again.`,
       );
+    const turnId = randomUUID();
+    const endTurn = this.home.mcpTurns.begin(turnId, this.questions);
     const call = runCallTurn({
+      turnId,
       toolApi: this.home.toolApi,
       events: this.home.events,
       ensureConversation: (id, title) => this.home.store.ensureConversation(id, title),
@@ -124,6 +140,7 @@ export class McpSession {
     try {
       return callResultOf(name, await call);
     } finally {
+      endTurn();
       this.running.delete(call);
     }
   }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentEventInput } from '../../../core/events/agent-event.ts';
 import type { ToolCallRun } from '../../../core/batch/run-tool-call.ts';
+import { notJournaledRun } from '../../../core/batch/not-journaled.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';
 import { MCP_CALLER } from './mcp-approval-wait.ts';
+import { roundMs } from '../../../core/events/round-ms.ts';
 
 /** Where a served call's events go: journaled, then sent to every front end (the host's AgentEvents). */
 export interface CallTurnEvents {
@@ -27,6 +29,8 @@ export interface SessionConversation {
  * are the same as for the agent's calls. Never throws for the call's own failures.
  */
 export async function runCallTurn(options: {
+  /** The turn's id (the session has it known as its own while the call runs). */
+  turnId: string;
   toolApi: ToolApi;
   events: CallTurnEvents;
   ensureConversation: (conversationId: string, title: string) => void;
@@ -37,14 +41,15 @@ export async function runCallTurn(options: {
   signal: AbortSignal;
 }): Promise<ToolCallRun> {
   const { conversation, name, args } = options;
-  const turnId = randomUUID();
+  const { turnId } = options;
   const callId = randomUUID();
   const batchId = `mcp-${callId}`;
-  const emit = (event: AgentEventInput, at = Date.now()): void =>
-    void options.events.emit({ ...event, at, conversationId: conversation.id, turnId } as AgentEvent);
+  // Whether the journal holds the event: a call whose start it could not hold never runs.
+  const emit = (event: AgentEventInput, at = Date.now()): boolean =>
+    options.events.emit({ ...event, at, conversationId: conversation.id, turnId } as AgentEvent);
   options.ensureConversation(conversation.id, conversation.title);
   emit({ type: 'turn/start', text: `${conversation.clientName} called ${safeText(name)}`, model: conversation.title });
-  emit({
+  const declared = emit({
     type: 'batch/start',
     step: 1,
     batchId,
@@ -54,20 +59,22 @@ export async function runCallTurn(options: {
   });
   const startedAt = Date.now();
   const started = performance.now();
-  emit({ type: 'tool/start', batchId, callId, name, index: 0 }, startedAt);
+  const startJournaled = declared && emit({ type: 'tool/start', batchId, callId, name, index: 0 }, startedAt);
   let run: ToolCallRun;
   try {
-    run = await options.toolApi.run(
-      { conversationId: conversation.id, caller: MCP_CALLER, signal: options.signal, turnId, callId, batchId },
-      name,
-      args,
-    );
+    run = startJournaled
+      ? await options.toolApi.run(
+          { conversationId: conversation.id, caller: MCP_CALLER, signal: options.signal, turnId, callId, batchId },
+          name,
+          args,
+        )
+      : notJournaledRun({ name, what: declared ? 'tool/start' : 'batch/start' });
   } catch (error) {
     // The ToolAPI never throws for a call's own failure; if it does, the turn is still closed.
-    closeUnfinished({ emit, batchId, callId, name, runMs: round(performance.now() - started), startedAt });
+    closeUnfinished({ emit, batchId, callId, name, runMs: roundMs(performance.now() - started), startedAt });
     throw error;
   }
-  const runMs = round(performance.now() - started);
+  const runMs = roundMs(performance.now() - started);
   const channel = options.toolApi.byName(name)?.outputChannel;
   if (run.output !== undefined && channel !== undefined)
     emit({ type: 'output/send', batchId, callId, index: 0, channel, text: run.output });
@@ -121,8 +128,4 @@ function closeUnfinished(options: {
   });
   emit({ type: 'batch/end', batchId, wallMs: runMs, executed: 0 });
   emit({ type: 'turn/end', reason: 'error', error: `${name} could not be run to its end.` });
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
 }

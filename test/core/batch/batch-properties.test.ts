@@ -25,7 +25,7 @@ interface CallSpec {
   channel: 'chat' | 'display' | undefined;
 }
 
-/** What each behaviour must be answered with (written from DESIGN.md, not read from the kernel). */
+/** What each behaviour must be answered with (written from the kernel's rules in docs/architecture.md, not read from the kernel). */
 const EXPECTED: Record<Behaviour, string> = {
   ok: 'ok',
   okSlow: 'ok',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContextKeeper, DEFAULT_OLLAMA_NUM_CTX } from '../../../core/context/context-keeper.ts';
+import { MIN_LEARNED_WINDOW_TOKENS } from '../../../core/context/learned-window-floor.ts';
 import { InMemoryContextMemory } from '../../../core/context/context-memory.ts';
 import { documentedContextWindow } from '../../../core/context/documented-context-windows.ts';
 import type { ModelAdapter, ModelContextInfo } from '../../../core/models/model-adapter.ts';
@@ -123,7 +124,8 @@ describe('ContextKeeper', () => {
     const memory = new InMemoryContextMemory();
     const keeper = new ContextKeeper({ memory });
     const model = modelAt({ says: 32000 });
-    expect(keeper.learnOverflow(model, { limitTokens: 6000, promptTokens: 7000 }, 28_000)).toBe(true);
+    const sent = { sentBytes: 28_000, fixedBytes: 3_500 };
+    expect(keeper.learnOverflow(model, { limitTokens: 6000, promptTokens: 7000 }, sent)).toEqual({ learned: true });
     expect(await keeper.budget(model, {}, never)).toMatchObject({
       windowTokens: 6000,
       source: 'learned',
@@ -131,17 +133,109 @@ describe('ContextKeeper', () => {
       calibrated: true,
     });
     // The same refusal again teaches nothing new: sending once more cannot help.
-    expect(keeper.learnOverflow(model, { limitTokens: 6000, promptTokens: 7000 }, 28_000)).toBe(false);
-    // A later process starts from it, even with the setting asking for more.
+    expect(keeper.learnOverflow(model, { limitTokens: 6000, promptTokens: 7000 }, sent)).toEqual({ learned: false });
+    // A later process starts from it.
     const next = new ContextKeeper({ memory });
-    expect(await next.budget(modelAt({ says: 32000 }), { contextTokens: 10_000 }, never)).toMatchObject({
+    expect(await next.budget(modelAt({ says: 32000 }), {}, never)).toMatchObject({
       windowTokens: 6000,
       source: 'learned',
     });
     // A refusal without numbers shrinks the window to three quarters of what was sent.
     const vague = modelAt({ model: 'vague' });
-    keeper.learnOverflow(vague, {}, 35_000);
+    keeper.learnOverflow(vague, {}, { sentBytes: 35_000, fixedBytes: 3_500 });
     expect((await keeper.budget(vague, {}, never)).windowTokens).toBe(7500);
+  });
+
+  it('lets contextTokens, set by the person, win over a learned window, larger or smaller', async () => {
+    const memory = new InMemoryContextMemory();
+    memory.write({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }, { windowTokens: 6000, bytesPerToken: 4 });
+    const keeper = new ContextKeeper({ memory });
+    const model = modelAt({ says: 32000 });
+    expect(await keeper.budget(model, { contextTokens: 8192 }, never)).toMatchObject({
+      windowTokens: 8192,
+      source: 'setting',
+      bytesPerToken: 4,
+    });
+    expect(await keeper.budget(model, { contextTokens: 5000 }, never)).toMatchObject({
+      windowTokens: 5000,
+      source: 'setting',
+    });
+    expect(await keeper.budget(model, {}, never)).toMatchObject({ windowTokens: 6000, source: 'learned' });
+  });
+
+  it('keeps no window a refusal states below the floor: the system prompt and tools, or 1,024 tokens', async () => {
+    expect(MIN_LEARNED_WINDOW_TOKENS).toBe(1024);
+    const memory = new InMemoryContextMemory();
+    const keeper = new ContextKeeper({ memory });
+    const model = modelAt({ says: 32000 });
+    // "maximum context length is 1 tokens": nothing is kept, not even the ratio its count implies.
+    const lesson = keeper.learnOverflow(
+      model,
+      { limitTokens: 1, promptTokens: 7000 },
+      { sentBytes: 28_000, fixedBytes: 700 },
+    );
+    expect(lesson.learned).toBe(false);
+    expect(lesson.implausible).toContain('stated a context window of 1 token');
+    expect(lesson.implausible).toContain('below 1,024 tokens');
+    expect(lesson.implausible).toContain('not believed');
+    expect(memory.entries.size).toBe(0);
+    expect(await keeper.budget(model, {}, never)).toMatchObject({
+      windowTokens: 32000,
+      source: 'server',
+      bytesPerToken: 3.5,
+    });
+    // 14,000 bytes of system prompt and tool declarations are 4,000 tokens at 3.5 bytes a token.
+    const fixed = { sentBytes: 20_000, fixedBytes: 14_000 };
+    const under = keeper.learnOverflow(model, { limitTokens: 3999 }, fixed);
+    expect(under.learned).toBe(false);
+    expect(under.implausible).toContain('3,999 tokens');
+    expect(under.implausible).toContain('the system prompt and tool declarations alone take about 4,000');
+    expect(memory.entries.size).toBe(0);
+    // At the floor it is believed.
+    expect(keeper.learnOverflow(model, { limitTokens: 4000 }, fixed)).toEqual({ learned: true });
+    const small = { sentBytes: 20_000, fixedBytes: 700 };
+    expect(keeper.learnOverflow(modelAt({ model: 'a' }), { limitTokens: 1023 }, small).learned).toBe(false);
+    expect(keeper.learnOverflow(modelAt({ model: 'b' }), { limitTokens: 1024 }, small)).toEqual({ learned: true });
+    // A refusal without numbers that would shrink the window under the fixed part teaches nothing:
+    // 16,000 bytes are 4,572 tokens, three quarters 3,429, under the 4,000 of the fixed part.
+    const vague = modelAt({ model: 'vague', says: 32000 });
+    expect(keeper.learnOverflow(vague, {}, { sentBytes: 16_000, fixedBytes: 14_000 }).learned).toBe(false);
+    expect((await keeper.budget(vague, {}, never)).windowTokens).toBe(32000);
+  });
+
+  it('does not believe a window under 1,024 tokens kept before this rule (a poisoned data folder)', async () => {
+    const memory = new InMemoryContextMemory();
+    memory.write({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }, { windowTokens: 1 });
+    const keeper = new ContextKeeper({ memory });
+    expect(await keeper.budget(modelAt({ says: 32000 }), {}, never)).toMatchObject({
+      windowTokens: 32000,
+      source: 'server',
+    });
+  });
+
+  it('forgets learned windows by base URL and model, keeping the ratio, also when another process forgot them', async () => {
+    const memory = new InMemoryContextMemory();
+    const keeper = new ContextKeeper({ memory });
+    const model = modelAt({ says: 32000 });
+    const other = modelAt({ says: 32000, model: 'other' });
+    const sent = { sentBytes: 28_000, fixedBytes: 3_500 };
+    keeper.learnOverflow(model, { limitTokens: 6000, promptTokens: 7000 }, sent);
+    keeper.learnOverflow(other, { limitTokens: 5000 }, sent);
+    expect(keeper.forgetWindows({ model: 'm' })).toEqual([
+      { baseUrl: 'http://127.0.0.1:8000/v1', model: 'm', windowTokens: 6000 },
+    ]);
+    expect(await keeper.budget(model, {}, never)).toMatchObject({
+      windowTokens: 32000,
+      source: 'server',
+      bytesPerToken: 4,
+    });
+    expect(keeper.forgetWindows({ model: 'm' })).toEqual([]);
+    // Another process (`home-agent models forget-window`) forgets in the data folder: the next budget knows.
+    expect(await keeper.budget(other, {}, never)).toMatchObject({ windowTokens: 5000, source: 'learned' });
+    expect(memory.forgetWindows({ baseUrl: 'http://127.0.0.1:8000/v1/' })).toEqual([
+      { baseUrl: 'http://127.0.0.1:8000/v1', model: 'other', windowTokens: 5000 },
+    ]);
+    expect(await keeper.budget(other, {}, never)).toMatchObject({ windowTokens: 32000, source: 'server' });
   });
 
   it('calibrates from reported usage: a smaller ratio at once, a larger one halfway, nonsense never', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ARGUMENT_DEPTH, parseToolArguments } from '../../../core/stream/parse-tool-arguments.ts';
+import { parseToolArguments } from '../../../core/stream/parse-tool-arguments.ts';
+import { MAX_JSON_DEPTH } from '../../../core/stream/json-nesting-exceeds.ts';
 
 describe('parseToolArguments', () => {
   it('reads empty or blank argument text as {}', () => {
@@ -25,7 +26,7 @@ describe('parseToolArguments', () => {
 describe('parseToolArguments depth bound', () => {
   const nested = (depth: number, open = '{"a":', close = '}'): string => `${open.repeat(depth)}1${close.repeat(depth)}`;
 
-  it(`accepts arguments nested exactly ${MAX_ARGUMENT_DEPTH} levels deep (the object itself is level 1)`, () => {
+  it(`accepts arguments nested exactly ${MAX_JSON_DEPTH} levels deep (the object itself is level 1)`, () => {
     const parsed = parseToolArguments(nested(64));
     expect(parsed.ok).toBe(true);
   });
@@ -46,5 +47,16 @@ describe('parseToolArguments depth bound', () => {
   it('does not count brackets inside strings, escaped quotes included', () => {
     const text = `{"text":"${'{['.repeat(100)} \\" ${'[{'.repeat(100)}"}`;
     expect(parseToolArguments(text)).toEqual({ ok: true, args: { text: `${'{['.repeat(100)} " ${'[{'.repeat(100)}` } });
+  });
+});
+
+describe('parseToolArguments size bound', () => {
+  it('refuses argument text over the size setting before parsing it, naming the setting and its value', () => {
+    // `{"t":"…"}` is 8 bytes around the text.
+    expect(parseToolArguments(`{"t":"${'x'.repeat(1_016)}"}`, { maxBytes: 1_024 }).ok).toBe(true);
+    expect(parseToolArguments(`{"t":"${'x'.repeat(1_017)}"}`, { maxBytes: 1_024 })).toEqual({
+      ok: false,
+      detail: 'the arguments are 1,025 bytes; at most 1,024 are allowed (the setting maxToolArgumentBytes)',
+    });
   });
 });

@@ -18,7 +18,7 @@ export function buildSimavrHarness(): Promise<string> {
     const source = await readFile(SOURCE);
     const key = `harness-${contentHash([source, await runTool('gcc', ['--version']), parts])}`;
     const folder = await cachedFolder(key, async (scratch) => {
-      // libsimavrparts1 ships no development link: link the library by its full name (FACTS.md).
+      // libsimavrparts1 ships no development link: link the library by its full name.
       await runTool('gcc', [
         '-O2',
         '-Wall',

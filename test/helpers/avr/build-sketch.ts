@@ -12,7 +12,7 @@ export const LIBRARY = path.join(REPO_ROOT, 'firmware/arduino/HomeAgentDevice');
 export const EXAMPLES = ['Lamp', 'Sensor', 'Relay'] as const;
 export type Example = (typeof EXAMPLES)[number];
 
-// The flags of an Arduino Uno build (FACTS.md); gcc-avr 5.4 needs DECIMAL_DIG for the core's WString.cpp.
+// The flags of an Arduino Uno build, as the IDE uses them; gcc-avr 5.4 needs DECIMAL_DIG for the core's WString.cpp.
 const BOARD_FLAGS = [
   '-mmcu=atmega328p',
   '-DF_CPU=16000000L',

@@ -5,9 +5,16 @@ import path from 'node:path';
 import { createHost } from '../../../host/app/create-host.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import { runCli } from '../../helpers/run-cli.ts';
+import { startLoopbackModelServer, type LoopbackModelServer } from '../../helpers/loopback-model-server.ts';
+import { openAiLikeServer } from '../../helpers/context-model-servers.ts';
+import { openDatabase } from '../../../host/store/open-database.ts';
+import { ModelContextStore } from '../../../host/store/model-context-store.ts';
+import { databaseFileOf } from '../../../host/config/data-dir.ts';
 
 const dirs: string[] = [];
-afterEach(() => {
+const servers: LoopbackModelServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -70,5 +77,77 @@ describe('home-agent ask and the context window, for people', () => {
     );
     expect(run.stderr).toMatch(/This turn does not fit the model's context window: it needs about [\d,]+ tokens/);
     expect(run.stdout).not.toContain('never sent');
+  });
+});
+
+/** An OpenAI-compatible loopback server with the window `limitTokens` (none: no limit); its look-ups say nothing. */
+async function modelServer(limitTokens?: number): Promise<LoopbackModelServer> {
+  const server = await startLoopbackModelServer();
+  servers.push(server);
+  server.reply(openAiLikeServer(limitTokens === undefined ? {} : { limitTokens }));
+  return server;
+}
+
+/** What the data folder keeps of the windows learned, as [base URL, model, window] rows. */
+function learnedWindows(dataDir: string): unknown[][] {
+  const db = openDatabase({ file: databaseFileOf(dataDir) });
+  try {
+    return db
+      .prepare('SELECT base_url, model, window_tokens FROM model_contexts WHERE window_tokens IS NOT NULL')
+      .raw()
+      .all() as unknown[][];
+  } finally {
+    db.close();
+  }
+}
+
+describe('home-agent ask and a window learned from a refusal', () => {
+  const askAt = (server: LoopbackModelServer, dataDir: string, ...rest: string[]) =>
+    runCli([
+      ...['ask', '--provider', 'openai', '--base-url', `${server.url}/v1`, '--model', 'fake-model'],
+      ...['--data-dir', dataDir],
+      ...rest,
+    ]);
+
+  it('does not keep a window of 1 token a server states: the turn says it was not believed, and the next turn goes through', async () => {
+    const dataDir = tempDir();
+    const server = await modelServer(1);
+    const refused = await askAt(server, dataDir, 'turn on the lamps');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('stated a context window of 1 token');
+    expect(refused.stderr).toContain('not believed');
+    expect(learnedWindows(dataDir)).toEqual([]);
+    server.reply(openAiLikeServer({ reply: () => ({ text: 'Done.' }) }));
+    const next = await askAt(server, dataDir, 'and now?');
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toContain('Done.');
+  });
+
+  it('gives way to --context-tokens, names how to forget it when nothing was sent, and is gone once forgotten', async () => {
+    const dataDir = tempDir();
+    const server = await modelServer();
+    server.reply(openAiLikeServer({ reply: () => ({ text: 'Done.' }) }));
+    // A window learned before: believable (over 1,024 tokens) but too small for the tools.
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    new ModelContextStore({ db }).write({ baseUrl: `${server.url}/v1`, model: 'fake-model' }, { windowTokens: 1100 });
+    db.close();
+    const stuck = await askAt(server, dataDir, 'hello');
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).toContain('has 1,100 (as its server stated in an earlier refusal). Nothing was sent.');
+    expect(stuck.stderr).toContain(`home-agent models forget-window --base-url ${server.url}/v1 --model fake-model`);
+    expect(server.requests).toEqual([]);
+    const set = await askAt(server, dataDir, '--context-tokens', '8192', 'hello');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('Done.');
+    const forget = await runCli([
+      'models',
+      'forget-window',
+      ...['--base-url', `${server.url}/v1`, '--model', 'fake-model', '--data-dir', dataDir],
+    ]);
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(learnedWindows(dataDir)).toEqual([]);
+    const freed = await askAt(server, dataDir, 'hello again');
+    expect(freed.code, freed.stderr).toBe(0);
+    expect(freed.stdout).toContain('Done.');
   });
 });

@@ -221,4 +221,48 @@ describe('home-agent export', () => {
     expect(gone.conversations).toEqual([]);
     expect([gone.unplaced.messages.length, gone.unplaced.events.length]).toEqual([1, 2]);
   }, 60_000);
+
+  it('keeps the events of a call no batch/start declares under "unplaced", counted on stderr', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: databaseFileOf(dataDir) });
+    const store = new SqliteConversationStore({ db, now: () => 7 });
+    const base = { conversationId: 'c', turnId: 't1', at: 5 };
+    store.ensureConversation('c', 'ran');
+    store.appendEvent({ ...base, type: 'turn/start', text: 'go', model: 'm' });
+    // The journal refused the batch/start; the call's start and end were journaled.
+    store.appendEvent({ ...base, type: 'tool/start', batchId: 'b1', callId: 'call_0', name: 'lamp__set', index: 0 });
+    const end = {
+      ...base,
+      type: 'tool/end' as const,
+      batchId: 'b1',
+      callId: 'call_0',
+      name: 'lamp__set',
+      index: 0,
+      ok: true,
+      outcome: 'done' as const,
+      queuedMs: 0,
+      runMs: 1,
+      startedAt: 5,
+      endedAt: 6,
+    };
+    store.appendEvent(end);
+    store.appendEvent({ ...base, type: 'turn/end', reason: 'done' });
+    db.close();
+
+    const result = await runCli(['export', '--data-dir', dataDir], { env: environment });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'home-agent export: 2 event(s) of tool calls that no batch/start of their turn declares (the journal did not record what ran); they are under "unplaced"\n',
+    );
+    const exported = JSON.parse(result.stdout) as { unplaced: { events: unknown[] } };
+    expect(exported.unplaced.events).toEqual([
+      {
+        conversationId: 'c',
+        seq: 2,
+        why: 'no_batch_start',
+        event: { ...base, type: 'tool/start', batchId: 'b1', callId: 'call_0', name: 'lamp__set', index: 0 },
+      },
+      { conversationId: 'c', seq: 3, why: 'no_batch_start', event: end },
+    ]);
+  }, 60_000);
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,6 +8,8 @@ import path from 'node:path';
 import { runCli } from '../../helpers/run-cli.ts';
 import { runServeCommand } from '../../../host/cli/commands/serve-command.ts';
 import { rawRequest } from '../web/raw-http.ts';
+import { readToken, WEB_TOKEN } from '../../../host/web/token-file.ts';
+import { MCP_TOKEN } from '../../../host/mcp/server/mcp-token.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -18,6 +22,23 @@ afterEach(() => {
 });
 
 const environment = { HOME_AGENT_NO_OLLAMA_PROBE: '1', HOME_AGENT_TOKEN: '' };
+
+describe('home-agent serve: a port in use', () => {
+  it('exits 1 saying the port is taken and what to do, not with a raw listen EADDRINUSE', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await runCli(['serve', '--port', String(port), '--data-dir', tempDir()], { env: environment });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is in use by another program`);
+      expect(result.stderr).toContain('choose another port with --port');
+      expect(result.stderr).not.toContain('EADDRINUSE');
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+});
 
 describe('home-agent serve: tokens', () => {
   it('exits 2 on a non-loopback address without a token, saying why and what to pass', async () => {
@@ -106,6 +127,59 @@ describe('home-agent serve: --allowed-host', () => {
       controller.abort();
       if (previous === undefined) delete process.env.HOME_AGENT_NO_OLLAMA_PROBE;
       else process.env.HOME_AGENT_NO_OLLAMA_PROBE = previous;
+    }
+    expect(await exit).toBe(0);
+  });
+});
+
+describe('home-agent serve --mcp', () => {
+  it('prints the MCP line with the MCP credential, never the web token, and tells only the web token’s holder both', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const controller = new AbortController();
+    let printed = '';
+    const MCP_LINE = /^MCP clients: (http:\/\/127\.0\.0\.1:(\d+)\/mcp) with the header Authorization: Bearer (\S+)$/m;
+    const served = new Promise<RegExpExecArray>((resolve) =>
+      stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const match = MCP_LINE.exec(printed);
+        if (match) resolve(match);
+      }),
+    );
+    stderr.resume();
+    const dataDir = tempDir();
+    const previous = process.env.HOME_AGENT_NO_OLLAMA_PROBE;
+    const previousToken = process.env.HOME_AGENT_TOKEN;
+    process.env.HOME_AGENT_NO_OLLAMA_PROBE = '1';
+    delete process.env.HOME_AGENT_TOKEN;
+    const exit = runServeCommand(['--port', '0', '--mcp', '--data-dir', dataDir, '--provider', 'demo'], {
+      stdout,
+      stderr,
+      signal: controller.signal,
+    });
+    try {
+      const [, url, port, credential] = (await served) as unknown as [string, string, string, string];
+      const web = readToken(dataDir, WEB_TOKEN);
+      expect(credential).toBe(readToken(dataDir, MCP_TOKEN));
+      expect(credential).not.toBe(web);
+      expect(printed).toContain(`#token=${web}`);
+      const info = (token: string) =>
+        rawRequest({
+          port: Number(port),
+          method: 'POST',
+          path: '/api/app/info',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+      const answer = await info(web!);
+      expect(answer.status).toBe(200);
+      expect((JSON.parse(answer.body) as { result: { mcp: unknown } }).result.mcp).toEqual({ url, credential });
+      expect((await info(credential)).status).toBe(403);
+    } finally {
+      controller.abort();
+      if (previous === undefined) delete process.env.HOME_AGENT_NO_OLLAMA_PROBE;
+      else process.env.HOME_AGENT_NO_OLLAMA_PROBE = previous;
+      if (previousToken !== undefined) process.env.HOME_AGENT_TOKEN = previousToken;
     }
     expect(await exit).toBe(0);
   });

@@ -43,6 +43,28 @@ describe('home-agent token', () => {
     expect((await runCli(['token', 'show', '--data-dir', dataDir])).stdout.trim()).toBe(host.token);
   });
 
+  it('shows and rotates the MCP credential with --mcp: its own file, the web token untouched', async () => {
+    const { dataDir } = folder();
+    const web = (await runCli(['token', 'show', '--data-dir', dataDir])).stdout.trim();
+    const shown = await runCli(['token', 'show', '--mcp', '--data-dir', dataDir]);
+    expect(shown.code).toBe(0);
+    const credential = shown.stdout.trim();
+    expect(credential).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(credential).not.toBe(web);
+    expect((await runCli(['token', '--mcp', '--data-dir', dataDir])).stdout.trim()).toBe(credential);
+
+    const rotated = await runCli(['token', 'rotate', '--mcp', '--data-dir', dataDir]);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout.trim()).not.toBe(credential);
+    expect(rotated.stderr).toContain(`${path.join(dataDir, 'mcp-token')}`);
+    expect(rotated.stderr).toContain('ends the sessions opened with the old one');
+    expect((await runCli(['token', 'show', '--mcp', '--data-dir', dataDir])).stdout.trim()).toBe(rotated.stdout.trim());
+    expect((await runCli(['token', 'show', '--data-dir', dataDir])).stdout.trim()).toBe(web);
+    const help = await runCli(['token', '--help']);
+    expect(help.stdout).toContain('--mcp');
+    expect(help.stdout).toContain('mcp-token');
+  }, 60_000);
+
   it('refuses an unknown action with the usage', async () => {
     const run = await runCli(['token', 'print']);
     expect(run.code).toBe(2);

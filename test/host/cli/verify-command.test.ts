@@ -330,6 +330,37 @@ describe('home-agent verify', () => {
     expect(stdout).toContain(`conversation c1, turn ${second}: ${left} event(s)`);
   });
 
+  it('fails on a call whose batch/start the journal lacks, naming its events', async () => {
+    const dataDir = tempDir();
+    await recordTurns(dataDir);
+    const db = raw(dataDir);
+    // As when the journal refused the batch/start and the call ran anyway.
+    const [turnId, callId] = db
+      .prepare<[], { turnId: string; callId: string }>(
+        "SELECT turn_id AS turnId, json_extract(payload, '$.callId') AS callId FROM events WHERE type = 'tool/end' ORDER BY seq LIMIT 1",
+      )
+      .all()
+      .map((row) => [row.turnId, row.callId])[0]!;
+    db.prepare("DELETE FROM events WHERE type = 'batch/start' AND turn_id = ?").run(turnId);
+    const seqs = db
+      .prepare<[string], number>(
+        "SELECT seq FROM events WHERE turn_id = ? AND type IN ('tool/start', 'tool/end') ORDER BY seq",
+      )
+      .pluck()
+      .all(turnId!);
+    db.close();
+    const { code, report, stdout } = await verify(dataDir);
+    expect(code).toBe(1);
+    expect(report.unplacedEvents.map((event) => [event.seq, event.type, event.callId, event.why])).toEqual([
+      [seqs[0], 'tool/start', callId, 'no_batch_start'],
+      [seqs[1], 'tool/end', callId, 'no_batch_start'],
+    ]);
+    expect(stdout).toContain('FAILED  2 event(s) export cannot place (under "unplaced"):');
+    expect(stdout).toContain(
+      `conversation c1, event #${seqs[1]} tool/end of call ${callId} (output_send__chat), turn ${turnId}: no batch/start of its turn declares the call (what ran is not in the journal)`,
+    );
+  });
+
   it('fails on the messages of a conversation deleted behind its back (foreign_key_check)', async () => {
     const dataDir = tempDir();
     await recordTurns(dataDir);

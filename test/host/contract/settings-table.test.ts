@@ -25,6 +25,7 @@ const typed: Record<string, { text: string; value: unknown }> = {
   contextTokens: { text: '8192', value: 8192 },
   ollamaNumCtx: { text: '32768', value: 32768 },
   mcpApprovalWaitMs: { text: '30000', value: 30000 },
+  maxToolArgumentBytes: { text: '4096', value: 4096 },
   earlyToolStart: { text: 'off', value: 'off' },
   deviceEventsPerSecond: { text: '5', value: 5 },
   mcpMaxResultBytes: { text: '65536', value: 65536 },

@@ -54,6 +54,7 @@ const VALID_INPUTS: Record<ApiMethod, Record<string, unknown>> = {
   'approvals/revoke': { tool: 'lamp__set' },
   'models/list': {},
   'models/test': {},
+  'models/forget-windows': { baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen' },
   'plugins/list': {},
   'plugins/set-enabled': { name: 'system', enabled: true },
   'plugins/set-trusted': { name: 'mcp-everything', trusted: true },

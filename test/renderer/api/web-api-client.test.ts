@@ -190,3 +190,27 @@ describe('createWebApiClient', () => {
     expect(states.at(-1)?.message).toContain('If the token was rotated, open the address home-agent serve prints now.');
   });
 });
+
+describe('a page whose token the host refuses', () => {
+  it('spends one wrong-token answer on its first calls, not one per call, and sends nothing more', async () => {
+    host = await startLoopbackHost('the-right-token');
+    const api = connect({ token: 'a-wrong-token' });
+    const methods = ['app/info', 'conversations/list', 'devices/list', 'plugins/list', 'settings/get'] as const;
+    const results = await Promise.allSettled(methods.map((method) => api.call(method, {} as never)));
+    expect(results.map((result) => result.status)).toEqual(methods.map(() => 'rejected'));
+    for (const result of results) expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 401 });
+    expect(host.refused).toBe(1);
+    await expect(api.call('app/info', {})).rejects.toMatchObject({ status: 401 });
+    expect(host.refused).toBe(1);
+  });
+
+  it('sends every call once the host has taken the token', async () => {
+    host = await startLoopbackHost();
+    host.routes['app/info'] = () => ({ result: { version: 'test' } });
+    host.routes['conversations/list'] = () => ({ result: [] });
+    const api = connect();
+    await Promise.allSettled([api.call('app/info', {}), api.call('conversations/list', {} as never)]);
+    expect([host.requests.get('app/info')?.length, host.requests.get('conversations/list')?.length]).toEqual([1, 1]);
+    expect(host.refused).toBe(0);
+  });
+});

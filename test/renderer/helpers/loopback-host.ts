@@ -9,7 +9,7 @@ export type RouteAnswer =
   | { status: number; message: string; field?: string; issues?: { path: string; message: string }[] };
 
 /**
- * A real loopback server speaking the web transport of DESIGN.md (POST /api/<method> with a bearer
+ * A real loopback server speaking the host's web transport (POST /api/<method> with a bearer
  * token, events on /api/events?token=) with routes the test supplies: a working fake of the host.
  */
 export interface LoopbackHost {
@@ -17,6 +17,8 @@ export interface LoopbackHost {
   token: string;
   /** Bodies of the requests received, per method, in order. */
   requests: Map<string, unknown[]>;
+  /** How many requests it refused for a missing or wrong token. */
+  refused: number;
   routes: Partial<Record<ApiMethod, (body: unknown) => RouteAnswer | Promise<RouteAnswer>>>;
   /** Sends one event (or raw text) to every connected socket. */
   broadcast(event: HostAgentEvent | string): void;
@@ -46,7 +48,10 @@ export async function startLoopbackHost(token = 'test-token', port = 0): Promise
   async function handle(request: IncomingMessage): Promise<RouteAnswer> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.headers.authorization !== `Bearer ${token}`) return { status: 401, message: 'Missing or wrong token.' };
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      host.refused += 1;
+      return { status: 401, message: 'Missing or wrong token.' };
+    }
     const method = (request.url ?? '').replace(/^\/api\//, '') as ApiMethod;
     // The test's own client sent this body; parsing it here is the fake's job, not untrusted input.
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
@@ -79,6 +84,7 @@ export async function startLoopbackHost(token = 'test-token', port = 0): Promise
     baseUrl: `http://127.0.0.1:${bound}`,
     token,
     requests,
+    refused: 0,
     routes: {},
     broadcast(event: HostAgentEvent | string) {
       const text = typeof event === 'string' ? event : JSON.stringify(event);

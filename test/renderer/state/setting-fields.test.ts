@@ -81,6 +81,7 @@ describe('settingFields', () => {
       'deviceEventsPerSecond',
       'earlyToolStart',
       'maxSteps',
+      'maxToolArgumentBytes',
       'mcpApprovalWaitMs',
       'mcpMaxResultBytes',
       'model',

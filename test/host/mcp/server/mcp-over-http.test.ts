@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent } from '../../../../core/events/agent-event.ts';
-import { MAX_HTTP_SESSIONS } from '../../../../host/mcp/server/mcp-http-endpoint.ts';
+import { MCP_TOKEN } from '../../../../host/mcp/server/mcp-token.ts';
+import { readToken } from '../../../../host/web/token-file.ts';
 import { startHost, type RunningHost } from '../../../e2e/helpers/start-host.ts';
 import { connectOverHttp, textOf, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
 import { serveTestHost } from '../../../helpers/serve-test-host.ts';
@@ -32,16 +33,16 @@ async function client(options: Parameters<typeof connectOverHttp>[0]): Promise<C
   return connected;
 }
 
-/** `home-agent serve --mcp` as a child on a data folder, with extra flags. */
-async function serveChild(dataDir: string, extraArgs: string[]): Promise<RunningHost> {
+/** `home-agent serve --mcp` as a child on a data folder, with extra flags, and the MCP credential it made there. */
+async function serveChild(dataDir: string, extraArgs: string[]): Promise<RunningHost & { mcpToken: string }> {
   const running = await startHost({ dataDir, provider: 'demo', extraArgs: ['--mcp', ...extraArgs] });
   cleanups.push(() => running.stop());
-  return running;
+  return { ...running, mcpToken: readToken(dataDir, MCP_TOKEN)! };
 }
 
 describe('home-agent serve --mcp, to the SDK’s own Client over Streamable HTTP', () => {
   it(
-    'lists the tools with both annotations and switches a lamp, behind the token and this server’s Origin',
+    'lists the tools with both annotations and switches a lamp, behind the MCP credential and this server’s Origin',
     async () => {
       const data = tempDataDir('home-agent-mcp-http-');
       cleanups.push(() => data.remove());
@@ -49,7 +50,7 @@ describe('home-agent serve --mcp, to the SDK’s own Client over Streamable HTTP
       const url = `${served.origin}mcp`;
       const port = Number(new URL(served.origin).port);
 
-      const home = await client({ url, token: served.token, clientName: 'cursor' });
+      const home = await client({ url, token: served.mcpToken, clientName: 'cursor' });
       const { tools } = await home.client.listTools();
       const lamp = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
       expect(lamp.lamp__set).toEqual({ readOnlyHint: false, destructiveHint: false });
@@ -72,12 +73,12 @@ describe('home-agent serve --mcp, to the SDK’s own Client over Streamable HTTP
         port,
         method: 'POST',
         path: '/mcp',
-        headers: { ...MCP_HEADERS, authorization: `Bearer ${served.token}`, origin: 'http://evil.example' },
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${served.mcpToken}`, origin: 'http://evil.example' },
         body: INITIALIZE,
       });
       expect(foreign.status).toBe(403);
       await expect(
-        connectOverHttp({ url, token: served.token, headers: { origin: 'http://evil.example' } }),
+        connectOverHttp({ url, token: served.mcpToken, headers: { origin: 'http://evil.example' } }),
       ).rejects.toThrow(/403/);
     },
     SLOW,
@@ -112,7 +113,7 @@ describe('home-agent serve --mcp, to the SDK’s own Client over Streamable HTTP
           wake();
         });
 
-      const home = await client({ url: `${served.origin}mcp`, token: served.token });
+      const home = await client({ url: `${served.origin}mcp`, token: served.mcpToken });
       const call = home.call('relay__set', { channel: 3, on: true });
       await nextQuestion(1);
       expect(
@@ -142,12 +143,12 @@ describe('home-agent serve --mcp, to the SDK’s own Client over Streamable HTTP
 
 describe('/mcp tool list', () => {
   it('tells a connected client when the tools change (a plugin turned off in a window), and lists them anew', async () => {
-    const { host, server } = await serveTestHost(cleanups, {
+    const { host, server, mcp } = await serveTestHost(cleanups, {
       dataDirPrefix: 'home-agent-mcp-',
       token: TOKEN,
       mcp: true,
     });
-    const home = await client({ url: `http://127.0.0.1:${server.port}/mcp`, token: TOKEN });
+    const home = await client({ url: `http://127.0.0.1:${server.port}/mcp`, token: mcp!.token });
     const before = (await home.client.listTools()).tools.map((tool) => tool.name);
     expect(before).toContain('seq_run');
     const changed = new Promise<void>((resolve) =>
@@ -163,7 +164,11 @@ describe('/mcp tool list', () => {
 
 describe('/mcp door: the web app’s own checks', () => {
   it('refuses a wrong token (401) on every method and a foreign Host (403)', async () => {
-    const { server } = await serveTestHost(cleanups, { dataDirPrefix: 'home-agent-mcp-', token: TOKEN, mcp: true });
+    const { server, mcp } = await serveTestHost(cleanups, {
+      dataDirPrefix: 'home-agent-mcp-',
+      token: TOKEN,
+      mcp: true,
+    });
     const url = `http://127.0.0.1:${server.port}/mcp`;
     const post = (headers: Record<string, string>) =>
       rawRequest({
@@ -174,7 +179,7 @@ describe('/mcp door: the web app’s own checks', () => {
         body: INITIALIZE,
       });
 
-    const wrong = await post({ authorization: `Bearer ${TOKEN}x` });
+    const wrong = await post({ authorization: `Bearer ${mcp!.token}x` });
     expect(wrong.status).toBe(401);
     expect(wrong.body).not.toContain('"result"');
     await expect(connectOverHttp({ url, token: 'not-the-token' })).rejects.toThrow(/401/);
@@ -184,13 +189,13 @@ describe('/mcp door: the web app’s own checks', () => {
         401,
       );
     // A page that rebinds its own name to this address sends its own Host: refused before the token is looked at.
-    const rebound = await post({ authorization: `Bearer ${TOKEN}`, host: `attacker.example:${server.port}` });
+    const rebound = await post({ authorization: `Bearer ${mcp!.token}`, host: `attacker.example:${server.port}` });
     expect(rebound.status).toBe(403);
   });
 
   // A clock that never moves: the wrong-token allowance does not come back during the test.
   it('counts wrong tokens on /mcp against the same allowance as the API: past it, even the right token waits (429)', async () => {
-    const { server } = await serveTestHost(cleanups, {
+    const { server, mcp: served } = await serveTestHost(cleanups, {
       dataDirPrefix: 'home-agent-mcp-',
       token: TOKEN,
       mcp: true,
@@ -207,38 +212,29 @@ describe('/mcp door: the web app’s own checks', () => {
     for (let index = 0; index < WRONG_TOKEN_BURST; index += 1) expect((await request('/mcp', 'nope')).status).toBe(401);
     const api = await request('/api/settings/get', TOKEN);
     expect(api.status).toBe(429);
-    const mcp = await request('/mcp', TOKEN);
+    const mcp = await request('/mcp', served!.token);
     expect(mcp.status).toBe(429);
     expect(mcp.headers['retry-after']).toBeDefined();
   });
 });
 
 describe('/mcp budgets', () => {
-  it(`keeps at most ${MAX_HTTP_SESSIONS} sessions: one more takes the place of the one idle the longest`, async () => {
-    const { server } = await serveTestHost(cleanups, { dataDirPrefix: 'home-agent-mcp-', token: TOKEN, mcp: true });
-    const url = `http://127.0.0.1:${server.port}/mcp`;
-    const clients: ConnectedClient[] = [];
-    for (let index = 0; index < MAX_HTTP_SESSIONS; index += 1) clients.push(await client({ url, token: TOKEN }));
-    // Every other session is used after the first, so the first is the one idle the longest.
-    for (const other of clients.slice(1)) await other.client.listTools();
-    const newcomer = await client({ url, token: TOKEN });
-    expect((await newcomer.client.listTools()).tools.length).toBeGreaterThan(0);
-    await expect(clients[0]!.client.listTools()).rejects.toThrow(/Session not found/);
-    expect((await clients[1]!.client.listTools()).tools.length).toBeGreaterThan(0);
-  });
-
   it('refuses a request body over 256 KiB before reading more, and goes on serving', async () => {
-    const { server } = await serveTestHost(cleanups, { dataDirPrefix: 'home-agent-mcp-', token: TOKEN, mcp: true });
+    const { server, mcp } = await serveTestHost(cleanups, {
+      dataDirPrefix: 'home-agent-mcp-',
+      token: TOKEN,
+      mcp: true,
+    });
     const big = await rawRequest({
       port: server.port,
       method: 'POST',
       path: '/mcp',
-      headers: { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}` },
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${mcp!.token}` },
       body: INITIALIZE.replace('"raw"', `"${'a'.repeat(300 * 1024)}"`),
     });
     expect(big.status).toBe(400);
     expect(big.body).toContain('the request body is larger than 262144 bytes');
-    const home = await client({ url: `http://127.0.0.1:${server.port}/mcp`, token: TOKEN });
+    const home = await client({ url: `http://127.0.0.1:${server.port}/mcp`, token: mcp!.token });
     expect((await home.client.listTools()).tools.length).toBeGreaterThan(0);
   });
 });

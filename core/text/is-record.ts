@@ -1,0 +1,4 @@
+/** Whether a parsed JSON value is an object of named values (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
