@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import type { ProviderManifest } from './provider-manifest.ts';
+import { anthropicProvider } from './anthropic/anthropic-provider.ts';
+import { geminiProvider } from './gemini/gemini-provider.ts';
+import { ollamaProvider } from './ollama/ollama-provider.ts';
+import { openaiProvider } from './openai/openai-provider.ts';
 
 /** The four wire formats Home Agent speaks to model servers. */
 export const modelProviderSchema = z.enum(['openai', 'anthropic', 'gemini', 'ollama']);
@@ -10,26 +15,25 @@ export const providerSchema = z.enum(['demo', 'scripted', ...modelProviderSchema
 export type Provider = z.infer<typeof providerSchema>;
 export const PROVIDERS: readonly Provider[] = providerSchema.options;
 
-/** Where each format's server is when no base URL is given. OpenAI's carries its `/v1`. */
-export const DEFAULT_BASE_URLS: Readonly<Record<ModelProvider, string>> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-  ollama: 'http://127.0.0.1:11434',
+/** Each wire format's manifest, from its own folder: the one list of what Home Agent knows of them. */
+export const PROVIDER_MANIFESTS: Readonly<Record<ModelProvider, ProviderManifest>> = {
+  openai: openaiProvider,
+  anthropic: anthropicProvider,
+  gemini: geminiProvider,
+  ollama: ollamaProvider,
 };
+
+function eachProvider<T>(pick: (manifest: ProviderManifest) => T): Readonly<Record<ModelProvider, T>> {
+  return Object.fromEntries(
+    MODEL_PROVIDERS.map((provider) => [provider, pick(PROVIDER_MANIFESTS[provider])]),
+  ) as Record<ModelProvider, T>;
+}
+
+/** Where each format's server is when no base URL is given. OpenAI's carries its `/v1`. */
+export const DEFAULT_BASE_URLS = eachProvider((manifest) => manifest.defaultBaseUrl);
 
 /** The environment variable that holds each provider's key by default (`--api-key-env` overrides it). */
-export const DEFAULT_API_KEY_ENV: Readonly<Record<ModelProvider, string | undefined>> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  gemini: 'GEMINI_API_KEY',
-  ollama: undefined,
-};
+export const DEFAULT_API_KEY_ENV = eachProvider((manifest) => manifest.apiKeyEnv);
 
 /** What to say when nothing answers at the base URL. */
-export const SERVER_HINTS: Readonly<Record<ModelProvider, string>> = {
-  openai: 'is the server running (OpenAI-compatible: Ollama, LM Studio, llama.cpp, vLLM)? Check the base URL.',
-  anthropic: 'check the network and the base URL.',
-  gemini: 'check the network and the base URL.',
-  ollama: 'is Ollama running? Start it with `ollama serve`.',
-};
+export const SERVER_HINTS = eachProvider((manifest) => manifest.serverHint);

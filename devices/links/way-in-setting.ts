@@ -17,6 +17,17 @@ export interface SettingDeclaration<S extends z.ZodType = z.ZodType> {
   options?: readonly string[];
   help?: string;
   placeholder?: string;
+  /**
+   * What the form shows in the empty field, and the hint under it, while another setting has a given
+   * value (the base URL's example for the provider chosen); `placeholder` and `help` otherwise.
+   */
+  dependsOn?: {
+    setting: string;
+    placeholders?: Readonly<Record<string, string>>;
+    hints?: Readonly<Record<string, string>>;
+  };
+  /** What its flag takes, in help (`URL` in `--base-url URL`); absent: from its input kind. */
+  valueName?: string;
   /** The command-line flag that sets it for one run (`--max-steps`), without the dashes. */
   flag: string;
   /** The environment variable the desktop app reads at start (`HOME_AGENT_MAX_STEPS`). */

@@ -7,15 +7,6 @@ import { deviceWaysIn } from '../devices/create-device-layer.ts';
 /** The ways in that take options a person types, with what help says of them. */
 const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
 
-/** The value a setting's flag takes, as help shows it. */
-const VALUE_NAMES: Partial<Record<SettingKey, string>> = {
-  model: 'M',
-  baseUrl: 'URL',
-  apiKeyEnv: 'VAR',
-  persona: 'TEXT',
-  toolOrder: "'<JSON list>'",
-};
-
 /** What a flag takes where the form's help does not fit it (the form edits tool order one name a line; the flag takes JSON). */
 const FLAG_HELP: Partial<Record<SettingKey, string>> = {
   toolOrder: `a JSON list of tool names, e.g. '["lamp__set","${TOOL_ORDER_REST}"]'. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically.`,
@@ -25,7 +16,7 @@ const FLAG_HELP: Partial<Record<SettingKey, string>> = {
 export const SETTING_FLAG_HELP: readonly OptionHelp[] = SETTING_KEYS.map((key) => {
   const spec = settingsTable[key];
   const value =
-    VALUE_NAMES[key] ??
+    spec.valueName ??
     (spec.input === 'select' && spec.options ? spec.options.join('|') : spec.input === 'integer' ? 'N' : 'TEXT');
   const help = FLAG_HELP[key] ?? spec.help;
   return { flag: `--${spec.flag} ${value}`, text: help ? `${spec.label}: ${help}` : spec.label };

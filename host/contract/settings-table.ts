@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { providerSchema } from '../../core/models/provider-defaults.ts';
+import { PROVIDER_MANIFESTS, providerSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
+import type { ProviderManifest } from '../../core/models/provider-manifest.ts';
 import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
 import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
 import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
@@ -57,6 +58,13 @@ const MAX_TOOL_ARGUMENT_BYTES = 65_536;
 /** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
 const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
 
+/** What each wire format's manifest says of one field, by provider name (the form shows it while that provider is chosen). */
+function byProvider(pick: (manifest: ProviderManifest) => string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(PROVIDER_MANIFESTS).map(([provider, manifest]) => [provider as ModelProvider, pick(manifest)]),
+  );
+}
+
 /**
  * Every setting, in the form's order. Adding a setting is one entry here plus its use.
  * The API key itself is never a setting: only the name of the environment variable that holds it.
@@ -68,6 +76,10 @@ export const settingsTable = {
     input: 'select',
     options: providerSchema.options,
     help: 'Which kind of model server to use; demo needs none.',
+    dependsOn: {
+      setting: 'provider',
+      hints: byProvider((manifest) => `Which servers speak it and what to give: ${manifest.docsSection}.`),
+    },
     flag: 'provider',
     env: 'HOME_AGENT_PROVIDER',
     appliesAt: 'turn',
@@ -77,6 +89,8 @@ export const settingsTable = {
     label: 'Model',
     input: 'text',
     placeholder: 'e.g. gpt-4o-mini, llama3.1',
+    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.model) },
+    valueName: 'M',
     flag: 'model',
     env: 'HOME_AGENT_MODEL',
     appliesAt: 'turn',
@@ -90,8 +104,10 @@ export const settingsTable = {
       .max(2000, 'a web address has at most 2,000 characters'),
     label: 'Base URL',
     input: 'text',
-    placeholder: 'http://127.0.0.1:11434/v1',
+    placeholder: 'the provider’s usual address',
     help: 'Where the model server answers; empty: the provider’s usual address.',
+    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.baseUrl) },
+    valueName: 'URL',
     flag: 'base-url',
     env: 'HOME_AGENT_BASE_URL',
     appliesAt: 'turn',
@@ -106,8 +122,10 @@ export const settingsTable = {
       ),
     label: 'API key variable',
     input: 'text',
-    placeholder: 'OPENAI_API_KEY',
+    placeholder: 'the provider’s usual variable',
     help: 'The name of the environment variable that holds the key. The key itself is never stored here.',
+    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.apiKeyEnv) },
+    valueName: 'VAR',
     flag: 'api-key-env',
     env: 'HOME_AGENT_API_KEY_ENV',
     appliesAt: 'turn',
@@ -117,6 +135,7 @@ export const settingsTable = {
     label: 'Persona',
     input: 'textarea',
     help: 'Added to the system prompt.',
+    valueName: 'TEXT',
     flag: 'persona',
     env: 'HOME_AGENT_PERSONA',
     appliesAt: 'turn',
@@ -127,6 +146,7 @@ export const settingsTable = {
     input: 'lines',
     placeholder: `lamp__set\n${TOOL_ORDER_REST}`,
     help: `One tool name per line. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically. Empty: plain alphabetical order.`,
+    valueName: "'<JSON list>'",
     flag: 'tool-order',
     env: 'HOME_AGENT_TOOL_ORDER',
     appliesAt: 'turn',

@@ -20,6 +20,12 @@ export interface SettingField {
   /** Its command-line flag (`--provider`), named when this run's flag wins over the stored value. */
   flag: string;
   placeholder?: string;
+  /** Its placeholder and hint while another setting has a given value (the provider chosen). */
+  dependsOn?: {
+    setting: SettingKey;
+    placeholders?: Readonly<Record<string, string>>;
+    hints?: Readonly<Record<string, string>>;
+  };
 }
 
 /** Every setting of the host's settings table, in the form's order. */
@@ -34,8 +40,18 @@ export const settingFields: readonly SettingField[] = SETTING_KEYS.map((key) => 
     ...('options' in spec && spec.options ? { options: spec.options } : {}),
     ...('help' in spec && spec.help ? { hint: spec.help } : {}),
     ...('placeholder' in spec && spec.placeholder ? { placeholder: spec.placeholder } : {}),
+    ...('dependsOn' in spec && spec.dependsOn
+      ? { dependsOn: { ...spec.dependsOn, setting: spec.dependsOn.setting as SettingKey } }
+      : {}),
   };
 });
+
+/** Pure: a field's placeholder and hint while the setting it depends on reads `other` (a form's draft, else stored). */
+export function fieldTexts(field: SettingField, other: string): { placeholder?: string; hint?: string } {
+  const placeholder = field.dependsOn?.placeholders?.[other] ?? field.placeholder;
+  const hint = field.dependsOn?.hints?.[other] ?? field.hint;
+  return { ...(placeholder !== undefined ? { placeholder } : {}), ...(hint !== undefined ? { hint } : {}) };
+}
 
 /** Pure: a stored value as the text its field shows (empty when unset or not of the field's shape). */
 export function formatSettingValue(kind: SettingInputKind, value: unknown): string {

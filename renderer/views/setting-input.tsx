@@ -1,4 +1,4 @@
-import { formatSettingValue, type SettingField } from '../state/setting-fields.ts';
+import { fieldTexts, formatSettingValue, type SettingField } from '../state/setting-fields.ts';
 import { useAppStore } from './use-app-store.ts';
 
 /**
@@ -12,6 +12,13 @@ export function SettingInput(props: { field: SettingField }) {
   const error = useAppStore((state) => state.settingErrors[field.key]);
   const fixed = useAppStore((state) => state.fixedSettings.includes(field.key));
   const editSetting = useAppStore((state) => state.editSetting);
+  // The setting this field's example depends on (the provider), as the form shows it now.
+  const other = useAppStore((state) => {
+    const key = field.dependsOn?.setting;
+    if (key === undefined) return '';
+    return state.settingDrafts[key] ?? formatSettingValue('text', state.settings[key]);
+  });
+  const texts = fieldTexts(field, other);
   const value = draft ?? stored;
   const inputId = `setting-${field.key}`;
   const hintId = `${inputId}-hint`;
@@ -23,13 +30,13 @@ export function SettingInput(props: { field: SettingField }) {
     'data-setting': field.key,
     'aria-invalid': error !== undefined,
     'aria-describedby':
-      [field.hint || field.restartRequired || fixed ? hintId : undefined, error !== undefined ? errorId : undefined]
+      [texts.hint || field.restartRequired || fixed ? hintId : undefined, error !== undefined ? errorId : undefined]
         .filter(Boolean)
         .join(' ') || undefined,
     value,
   };
   const hint = [
-    field.hint,
+    texts.hint,
     field.restartRequired ? 'Applies the next time Home Agent starts.' : undefined,
     fixed
       ? `This run was started with ${field.flag} (or its environment variable), which wins: a saved value is used when Home Agent starts without it.`
@@ -62,7 +69,7 @@ export function SettingInput(props: { field: SettingField }) {
           {...common}
           rows={field.kind === 'lines' ? 5 : 4}
           spellCheck={field.kind !== 'lines'}
-          placeholder={field.placeholder}
+          placeholder={texts.placeholder}
           onChange={(event) => editSetting(field.key, event.currentTarget.value)}
         />
       ) : (
@@ -73,7 +80,7 @@ export function SettingInput(props: { field: SettingField }) {
           spellCheck={false}
           autoComplete="off"
           list={field.key === 'model' ? 'model-choices' : undefined}
-          placeholder={field.placeholder ?? (field.kind === 'integer' ? 'Default' : undefined)}
+          placeholder={texts.placeholder ?? (field.kind === 'integer' ? 'Default' : undefined)}
           onChange={(event) => editSetting(field.key, event.currentTarget.value)}
         />
       )}

@@ -4,7 +4,7 @@ import { settingsTable, WAY_IN_SETTING_KEYS, type SettingKey, type Settings } fr
 import { readCommonFlags } from '../common-flags.ts';
 import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
 import type { CommandHelp } from '../command-help.ts';
-import { DEVICE_AND_DATA_FLAG_HELP } from '../common-flag-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
 import { createDataDir, resolveDataDir } from '../../config/data-dir.ts';
 import { attachCommandLineDevices } from '../../devices/attach-devices.ts';
 import { createDeviceRegistry } from '../../devices/create-device-layer.ts';
@@ -38,10 +38,10 @@ export const BRIDGE_HELP: CommandHelp = {
     'See docs/scale-out.md.',
   ].join('\n'),
   options: [
-    ...BRIDGE_SETTING_KEYS.map((key) => ({
-      flag: `--${settingsTable[key].flag} ${settingsTable[key].placeholder ?? 'VALUE'}`,
-      text: `${settingsTable[key].help ?? settingsTable[key].label}${settingsTable[key].default !== undefined ? ` (default ${String(settingsTable[key].default)})` : ''}`,
-    })),
+    // Each setting's flag as every command's help shows it: one placeholder per flag.
+    ...SETTING_FLAG_HELP.filter((option) =>
+      BRIDGE_SETTING_KEYS.some((key) => option.flag.startsWith(`--${settingsTable[key].flag} `)),
+    ),
     {
       flag: '--name NAME',
       text: "The bridge's name: 1–32 lower-case letters, digits and -; its devices are NAME.ID (default: this machine's host name made to fit).",

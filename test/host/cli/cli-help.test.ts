@@ -56,6 +56,26 @@ describe('home-agent --help', () => {
   });
 });
 
+describe('one placeholder per flag', () => {
+  it('names what a flag takes the same way in every command’s help', async () => {
+    const takes = new Map<string, Map<string, string>>();
+    for (const name of ['ask', 'serve', 'mcp', 'devices', 'bridge']) {
+      const { stdout } = await runCli([name, '--help']);
+      for (const [, flag, value] of stdout.matchAll(/^ {2}(--[a-z-]+) ([A-Z][A-Z_]*|'<[^>]+>'|[a-z|]+)(?= |$)/gm)) {
+        const seen = takes.get(flag!) ?? new Map<string, string>();
+        seen.set(value!, name);
+        takes.set(flag!, seen);
+      }
+    }
+    const differing = [...takes]
+      .filter(([, values]) => values.size > 1)
+      .map(([flag, values]) => `${flag}: ${[...values.keys()].join(' / ')}`);
+    expect(differing).toEqual([]);
+    // The broker's address is a URL wherever a command takes it (ask and serve said TEXT).
+    expect([...(takes.get('--mqtt')?.keys() ?? [])]).toEqual(['URL']);
+  }, 60_000);
+});
+
 describe('a wrong command line', () => {
   it('suggests the command meant by a typo, without printing every command’s usage', async () => {
     const result = await runCli(['aks', '--sim', 'hi']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fieldTexts,
   formatSettingValue,
   parseSettingText,
   parseToolOrderText,
@@ -100,5 +101,24 @@ describe('settingFields', () => {
       'toolOrder',
       'toolTimeoutMs',
     ]);
+  });
+});
+
+describe('fieldTexts', () => {
+  const field = (key: string) => settingFields.find((candidate) => candidate.key === key)!;
+
+  it('shows the base URL, model and key variable of the provider chosen, LM Studio’s port among them', () => {
+    // The addresses of docs/providers.md's server table.
+    expect(fieldTexts(field('baseUrl'), 'openai').placeholder).toContain('LM Studio: http://127.0.0.1:1234/v1');
+    expect(fieldTexts(field('baseUrl'), 'ollama').placeholder).toBe('http://127.0.0.1:11434');
+    expect(fieldTexts(field('baseUrl'), 'anthropic').placeholder).toBe('https://api.anthropic.com');
+    expect(fieldTexts(field('apiKeyEnv'), 'gemini').placeholder).toBe('GEMINI_API_KEY');
+    expect(fieldTexts(field('apiKeyEnv'), 'ollama').placeholder).toBe('none: Ollama needs no key');
+  });
+
+  it('names the section of docs/providers.md for the provider chosen, and the general words without one', () => {
+    expect(fieldTexts(field('provider'), 'ollama').hint).toContain('docs/providers.md');
+    expect(fieldTexts(field('provider'), '').hint).toBe('Which kind of model server to use; demo needs none.');
+    expect(fieldTexts(field('baseUrl'), 'demo').placeholder).toBe('the provider’s usual address');
   });
 });
