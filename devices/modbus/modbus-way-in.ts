@@ -4,6 +4,7 @@ import type { LinkDefaults } from '../links/session-types.ts';
 import type { LinkRequest, WayIn, WayInOptions } from '../links/way-in.ts';
 import { profileOfFormat, type DeviceProfile } from '../profiles/profile-format.ts';
 import { modbusProfileFormat } from './modbus-profile-format.ts';
+import { MODBUS_WAY_IN_HELP } from './modbus-way-in-help.ts';
 import { refusedToolNames } from '../protocol/check-hello.ts';
 import {
   describeBus,
@@ -45,16 +46,7 @@ export function modbusWayIn(timings: ModbusTimings = {}): WayIn {
     optionsSchema: modbusOptionsSchema,
     profileExample: 'eastron-sdm120',
     probeHint: 'Check the path, the profile, the unit and the bus settings (baud, parity, stop bits).',
-    help: {
-      pairUsage: '--profile MODBUS-PROFILE --unit N [--baud B] [--parity none|even|odd] [--stopbits 1|2]',
-      summary: 'unit and bus settings for Modbus',
-      options: {
-        unit: { value: 'N', text: 'the Modbus unit id; with --baud B, --parity P, --stopbits S for its bus.' },
-        baud: { value: 'B', text: 'the Modbus bus speed.' },
-        parity: { value: 'P', text: 'the Modbus bus parity (none, even, odd).' },
-        stopbits: { value: 'S', text: 'the Modbus bus stop bits (1 or 2).' },
-      },
-    },
+    help: MODBUS_WAY_IN_HELP,
     claims: ({ profile, options }) =>
       profile?.protocol === modbusProfileFormat.protocol ||
       Object.keys(modbusOptionsSchema.shape).some((key) => key in options),

@@ -2,10 +2,10 @@ import { SETTING_KEYS, settingsTable, type SettingKey } from '../contract/settin
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import type { OptionHelp } from './command-help.ts';
 import { BUILTIN_PROFILE_NAMES } from '../../devices/profiles/resolve-profile.ts';
-import { deviceWaysIn } from '../devices/create-device-layer.ts';
+import { BUILTIN_WAY_IN_HELP } from '../../devices/ways-in/builtin-way-in-help.ts';
 
 /** The ways in that take options a person types, with what help says of them. */
-const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
+const helpedWaysIn = BUILTIN_WAY_IN_HELP;
 
 /** What a flag takes where the form's help does not fit it (the form edits tool order one name a line; the flag takes JSON). */
 const FLAG_HELP: Partial<Record<SettingKey, string>> = {

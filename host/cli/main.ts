@@ -18,19 +18,19 @@ interface CommandEntry {
 /** Every command, in the overview's order. Adding one is one entry. */
 const COMMANDS: Record<string, CommandEntry> = {
   ask: {
-    help: async () => (await import('./commands/ask-command.ts')).ASK_HELP,
+    help: async () => (await import('./commands/ask-help.ts')).ASK_HELP,
     run: async () => (await import('./commands/ask-command.ts')).runAskCommand,
   },
   serve: {
-    help: async () => (await import('./commands/serve-command.ts')).SERVE_HELP,
+    help: async () => (await import('./commands/serve-help.ts')).SERVE_HELP,
     run: async () => (await import('./commands/serve-command.ts')).runServeCommand,
   },
   mcp: {
-    help: async () => (await import('./commands/mcp-command.ts')).MCP_HELP,
+    help: async () => (await import('./commands/mcp-help.ts')).MCP_HELP,
     run: async () => (await import('./commands/mcp-command.ts')).runMcpCommand,
   },
   bridge: {
-    help: async () => (await import('./commands/bridge-command.ts')).BRIDGE_HELP,
+    help: async () => (await import('./commands/bridge-help.ts')).BRIDGE_HELP,
     run: async () => (await import('./commands/bridge-command.ts')).runBridgeCommand,
   },
   sim: {
@@ -38,7 +38,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     run: async () => (await import('./commands/sim-command.ts')).runSimCommand,
   },
   models: {
-    help: async () => (await import('./commands/models-command.ts')).MODELS_HELP,
+    help: async () => (await import('./commands/models-help.ts')).MODELS_HELP,
     run: async () => (await import('./commands/models-command.ts')).runModelsCommand,
   },
   devices: {
@@ -46,15 +46,15 @@ const COMMANDS: Record<string, CommandEntry> = {
     run: async () => (await import('./commands/devices-command.ts')).runDevicesCommand,
   },
   export: {
-    help: async () => (await import('./commands/export-command.ts')).EXPORT_HELP,
+    help: async () => (await import('./commands/export-help.ts')).EXPORT_HELP,
     run: async () => (await import('./commands/export-command.ts')).runExportCommand,
   },
   token: {
-    help: async () => (await import('./commands/token-command.ts')).TOKEN_HELP,
+    help: async () => (await import('./commands/token-help.ts')).TOKEN_HELP,
     run: async () => (await import('./commands/token-command.ts')).runTokenCommand,
   },
   verify: {
-    help: async () => (await import('./commands/verify-command.ts')).VERIFY_HELP,
+    help: async () => (await import('./commands/verify-help.ts')).VERIFY_HELP,
     run: async () => (await import('./commands/verify-command.ts')).runVerifyCommand,
   },
 };

@@ -1,6 +1,6 @@
 import { BUILTIN_PROFILE_NAMES } from '../../../devices/profiles/resolve-profile.ts';
 import type { CommandHelp, OptionHelp } from '../command-help.ts';
-import { deviceWaysIn } from '../../devices/create-device-layer.ts';
+import { BUILTIN_WAY_IN_HELP } from '../../../devices/ways-in/builtin-way-in-help.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS } from '../../contract/settings-table.ts';
 import { wayInSettingFlag, wayInSettingsExample, wayInSettingsUsage } from '../way-in-setting-usage.ts';
 
@@ -9,7 +9,7 @@ const reachingUsage = wayInSettingsUsage();
 const reachingExample = wayInSettingsExample();
 
 /** The ways in that take options a person types, with what help says of them. */
-const helpedWaysIn = deviceWaysIn().flatMap((way) => (way.help ? [way.help] : []));
+const helpedWaysIn = BUILTIN_WAY_IN_HELP;
 
 /** `--unit N`, `--baud B`, …: each way in's options as `devices pair` takes them. */
 const wayInOptionHelp: OptionHelp[] = helpedWaysIn.flatMap((help) =>
