@@ -26,7 +26,14 @@ export interface ApprovalRefusal {
  * `caller` is who made the call (the agent's batch, or a plugin or server through the ToolAPI).
  */
 export type ApprovalGate = (
-  request: CallIdentity & { tool: ToolDefinition; args: Record<string, unknown>; signal: AbortSignal; caller?: string },
+  request: CallIdentity & {
+    tool: ToolDefinition;
+    args: Record<string, unknown>;
+    signal: AbortSignal;
+    caller?: string;
+    /** Called when the question is really put to a person (not when a standing approval or a policy answers). */
+    onAsked?: () => void;
+  },
 ) => Promise<boolean | ApprovalRefusal> | boolean | ApprovalRefusal;
 
 /** Sees, and may rewrite, the structured outcome of every call (the `after-tool` hook). */
@@ -198,7 +205,9 @@ async function dispatch(options: {
   if (options.pipeline.approve) {
     options.timeout.pause();
     const asked = options.now();
+    let personAsked = false;
     const approved = await options.pipeline.approve({
+      onAsked: () => (personAsked = true),
       conversationId: context.conversationId,
       turnId: context.turnId,
       batchId: context.batchId,
@@ -210,7 +219,7 @@ async function dispatch(options: {
       caller: options.authorization.caller,
     });
     // Only a question that was really put to the person counts as waiting for them.
-    if (tool.needsApproval) progress.approvalMs = roundMs(options.now() - asked);
+    if (personAsked) progress.approvalMs = roundMs(options.now() - asked);
     if (approved !== true)
       return {
         ok: false,

@@ -29,6 +29,8 @@ export interface CallRecord {
   early?: true;
   /** When `tool/start` was seen (a live running bar until `tool/end` brings exact timings). */
   runningSince?: number;
+  /** While a person is being asked whether it may run: since when (from `approval/request` to `approval/end`). */
+  askingSince?: number;
   ok?: boolean;
   /** What is known of the call's effect (absent in journals written before it existed). */
   outcome?: CallOutcome;
@@ -137,6 +139,17 @@ function foldOne(draft: CallRecords, event: AgentEvent, batchesBefore: Record<st
       });
     case 'tool/end':
       return updateCall(draft, event, (call) => finishCall(call, event));
+    case 'approval/request':
+      return updateCall(draft, event, (call) => (call.status === 'done' ? call : { ...call, askingSince: event.at }));
+    case 'approval/end': {
+      // Only a call the batch already holds: an answer declares no call of its own.
+      const asked = draft.batches[event.batchId]?.calls.find((call) => call.callId === event.callId);
+      if (asked?.askingSince === undefined) return false;
+      return updateCall(draft, { ...event, index: asked.index, name: asked.name }, (call) => {
+        const { askingSince: _answered, ...rest } = call;
+        return rest;
+      });
+    }
     case 'batch/end': {
       const batch = draft.batches[event.batchId];
       if (!batch) return false;
@@ -178,7 +191,7 @@ function openBatch(
  */
 function updateCall(
   draft: CallRecords,
-  event: Extract<AgentEvent, { type: 'tool/start' | 'tool/end' }>,
+  event: Pick<Extract<AgentEvent, { type: 'tool/start' }>, 'batchId' | 'callId' | 'index' | 'name'>,
   change: (call: CallRecord) => CallRecord,
 ): boolean {
   const batch = draft.batches[event.batchId];
@@ -200,8 +213,9 @@ function updateCall(
 }
 
 function finishCall(call: CallRecord, event: Extract<AgentEvent, { type: 'tool/end' }>): CallRecord {
+  const { askingSince: _asked, ...rest } = call;
   const done: CallRecord = {
-    ...call,
+    ...rest,
     status: 'done',
     ok: event.ok,
     queuedMs: event.queuedMs,

@@ -160,6 +160,7 @@ export class PersonApprovalGate {
         });
       },
     );
+    request.onAsked?.();
     // Announced only once the answer can be received: a front end may answer at once.
     this.options.emit({
       ...base,

@@ -33,6 +33,9 @@ function callRowText(row: CallRecord, now: number): string {
   if (row.status === 'queued') return `${head} — queued`;
   if (row.status === 'interrupted') return `${head} — no outcome recorded: it may have acted`;
   const early = row.early ? ' (started while the reply streamed)' : '';
+  // Asked and not yet answered: it waits for the person, it is not running.
+  if (row.askingSince !== undefined && row.status !== 'done')
+    return `${head} — waiting for your answer ${formatMs(now - row.askingSince)}${early}`;
   if (row.status === 'running')
     return `${head} — running${row.runningSince !== undefined ? ` ${formatMs(now - row.runningSince)}` : ''}${early}`;
   const words = describeCallOutcome(row.outcome, row.ok);

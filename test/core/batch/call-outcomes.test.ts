@@ -93,8 +93,10 @@ describe('the outcome of every call in a batch', () => {
       tools,
       calls: [call(0, 'relay__set'), call(1, 'lamp__get')],
       pipeline: {
-        approve: async ({ tool: asked }) => {
-          if (asked.needsApproval) await answer.promise;
+        approve: async ({ tool: asked, onAsked }) => {
+          if (!asked.needsApproval) return true;
+          onAsked?.();
+          await answer.promise;
           return true;
         },
       },
@@ -105,6 +107,17 @@ describe('the outcome of every call in a batch', () => {
     const ends = events.filter((event) => event.type === 'tool/end');
     expect(ends[0]).toHaveProperty('approvalMs');
     expect(ends[1]).not.toHaveProperty('approvalMs');
+  });
+
+  it('says nobody waited when a call that needs approval is allowed without asking (a standing approval)', async () => {
+    const running = runWith({
+      tools: [tool('relay__set', { needsApproval: true })],
+      calls: [call(0, 'relay__set')],
+      // Allowed by a standing approval: the gate answers without putting the question to anyone.
+      pipeline: { approve: () => true },
+    });
+    const { events } = await running;
+    expect(events.find((event) => event.type === 'tool/end')).not.toHaveProperty('approvalMs');
   });
 });
 

@@ -124,6 +124,21 @@ describe('ask’s output for people', () => {
     expect(screen.text()).toHaveLength(5);
   });
 
+  it('says a call waits for the person, not that it runs, while its question is open at the prompt', () => {
+    const { screen, output, advance } = terminal();
+    output.handle(batchStart);
+    output.handle(toolStart(0));
+    const question = { batchId: 'b1', callId: 'a', approvalId: 'q1' };
+    output.handle(
+      event({ ...question, at: 1000, type: 'approval/request', index: 0, name: 'lamp__set', args: calls[0]!.args }),
+    );
+    advance(2000);
+    expect(screen.text()[1]).toBe('│ 1. lamp__set  device_id: "lamp-1", on: true — waiting for your answer 2.0 s');
+    output.handle(event({ ...question, at: 3000, type: 'approval/end', approved: true, why: 'answered' }));
+    advance(300);
+    expect(screen.text()[1]).toMatch(/^│ 1\. lamp__set {2}device_id: "lamp-1", on: true — running /);
+  });
+
   it("keeps each row one line when a device's error holds line breaks and terminal commands, so redrawing stays in place", () => {
     const { screen, output } = terminal();
     output.handle(batchStart);

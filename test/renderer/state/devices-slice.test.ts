@@ -48,6 +48,10 @@ describe('devices slice', () => {
 
   it('keeps the newest answer when an older look-up answers last', async () => {
     const host = await startHost();
+    const renderer = createLoopbackStore({ host });
+    disposers.push(() => renderer.dispose());
+    // A page's first answer tells its client the host takes its token; until then its calls wait for that one.
+    await renderer.store.getState().refreshSettings();
     const pending: ((devices: DeviceSummary[]) => void)[] = [];
     let bothAsked: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => (bothAsked = resolve));
@@ -56,8 +60,6 @@ describe('devices slice', () => {
         pending.push((devices) => resolve({ result: { devices } }));
         if (pending.length === 2) bothAsked();
       });
-    const renderer = createLoopbackStore({ host });
-    disposers.push(() => renderer.dispose());
     const older = renderer.store.getState().refreshDevices();
     const newer = renderer.store.getState().refreshDevices();
     await asked;

@@ -108,6 +108,9 @@ describe('settings slice', () => {
 
   it('shows a save’s answer over a read that was asked before the save and answers after it', async () => {
     const { host } = await startSettingsHost({ model: 'old' });
+    const store = open(host);
+    // A page's first answer tells its client the host takes its token; until then its calls wait for that one.
+    await store.getState().refreshSettings();
     let answerRead: () => void = () => undefined;
     let readAsked: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => (readAsked = resolve));
@@ -117,7 +120,6 @@ describe('settings slice', () => {
         answerRead = () => resolve({ result: { settings: { model: 'old' } } });
         readAsked();
       });
-    const store = open(host);
     const read = store.getState().refreshSettings();
     await asked;
     store.getState().editSetting('model', 'new');
