@@ -51,7 +51,8 @@ function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
 
 /** The schema of every agent event, in the order a turn emits them; the journal and every transport use it. */
 export const agentEventSchema = z.discriminatedUnion('type', [
-  event('turn/start', { text: z.string(), model: z.string() }),
+  /** `by`: who asked when it was not the person at a front end (an MCP client, by the name it gave). */
+  event('turn/start', { text: z.string(), model: z.string(), by: z.string().max(200).optional() }),
   event('step/start', { step: z.number() }),
   /**
    * What a step sent. `requestHash` = sha256(systemPromptHash + "\n" + toolsHash + "\n" +

@@ -25,6 +25,8 @@ export interface TurnView {
   id: string;
   conversationId: string;
   userText: string;
+  /** Who asked, when not the person at a front end (an MCP client's name); absent: the person. */
+  askedBy?: string;
   model: string;
   status: TurnStatus;
   error?: string;
@@ -89,6 +91,7 @@ function turnAfter(turn: TurnView | undefined, event: HostAgentEvent): TurnView 
         id: event.turnId,
         conversationId: event.conversationId,
         userText: event.text,
+        ...(event.by !== undefined ? { askedBy: event.by } : {}),
         model: event.model,
         status: 'running',
         startedAt: event.at,

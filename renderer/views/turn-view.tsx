@@ -29,7 +29,9 @@ function TurnViewBody(props: { turnId: string }) {
   const states = turn.items.filter((item): item is DeviceStateItem => item.kind === 'device-state');
   return (
     <article className="turn" data-testid="turn" data-status={turn.status} aria-label="Turn">
-      {turn.userText && <ChatMessage role="user" text={turn.userText} />}
+      {turn.userText && (
+        <ChatMessage role="user" text={turn.userText} {...(turn.askedBy !== undefined ? { by: turn.askedBy } : {})} />
+      )}
       {turn.items.map((item, position) => {
         if (item.kind === 'batch') return <BatchPanel key={item.batchId} batchId={item.batchId} />;
         if (item.kind === 'device-state') return null;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 // The low-level Server: the home's tools are JSON Schema declarations read at every listing, which
 // McpServer's zod-typed registry does not take.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -149,7 +149,8 @@ export class McpSession {
   private conversationOf(): SessionConversation {
     if (this.conversation) return this.conversation;
     const clientName = clientNameOf(this.server.getClientVersion());
-    this.conversation = { id: randomUUID(), title: `MCP: ${clientName}`, clientName };
+    // One conversation per client name, whichever of its sessions calls: a client's history stays together.
+    this.conversation = { id: mcpConversationId(clientName), title: `MCP: ${clientName}`, clientName };
     return this.conversation;
   }
 
@@ -165,4 +166,9 @@ export class McpSession {
 
 function refusal(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The conversation of every session of one MCP client: named by a hash of its name (ids stay short and plain). */
+export function mcpConversationId(clientName: string): string {
+  return `mcp-${createHash('sha256').update(clientName).digest('hex').slice(0, 24)}`;
 }

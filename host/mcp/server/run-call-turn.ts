@@ -48,7 +48,12 @@ export async function runCallTurn(options: {
   const emit = (event: AgentEventInput, at = Date.now()): boolean =>
     options.events.emit({ ...event, at, conversationId: conversation.id, turnId } as AgentEvent);
   options.ensureConversation(conversation.id, conversation.title);
-  emit({ type: 'turn/start', text: `${conversation.clientName} called ${safeText(name)}`, model: conversation.title });
+  emit({
+    type: 'turn/start',
+    text: `${conversation.clientName} called ${safeText(name)}`,
+    model: conversation.title,
+    by: conversation.clientName,
+  });
   const declared = emit({
     type: 'batch/start',
     step: 1,
