@@ -265,6 +265,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
             isEnabled: (name) => plugins.all().some(({ plugin, enabled }) => plugin.name === name && enabled),
             log: options.log,
             version: options.version,
+            startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
           })
         : undefined;
     const mcpClients = mcp;

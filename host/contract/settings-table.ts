@@ -5,6 +5,7 @@ import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../cor
 import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
 import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
 import { BUILTIN_WAY_IN_SETTINGS } from '../../devices/ways-in/builtin-way-in-settings.ts';
+import { mcpClientSettings } from '../mcp/client/mcp-client-settings.ts';
 
 /** How a setting is edited in the form (declared with the shape of a setting, in devices/links/way-in-setting.ts). */
 export type { SettingInputKind };
@@ -292,6 +293,8 @@ export const settingsTable = {
     }),
     default: MCP_MAX_RESULT_BYTES,
   },
+  // The MCP servers' own settings, declared in the MCP-client plugin's folder.
+  ...mcpClientSettings,
   // Each way in's own settings (where its peer is, how it signs in), declared in its folder.
   ...BUILTIN_WAY_IN_SETTINGS,
 } as const;

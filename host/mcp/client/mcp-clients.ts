@@ -56,6 +56,8 @@ export interface McpClientsOptions {
   isEnabled: (plugin: string) => boolean;
   log: (line: string) => void;
   version: string;
+  /** How long a server may take to start and list its tools before it is restarted (`mcpStartTimeoutMs`). */
+  startTimeoutMs?: number;
 }
 
 const storedDeclaration = z.object({
@@ -100,6 +102,7 @@ export class McpClients {
         maxMessageBytes,
         version: options.version,
         lastKnown: this.storedTools(config),
+        ...(options.startTimeoutMs !== undefined ? { connectTimeoutMs: options.startTimeoutMs } : {}),
         onListed: (tools) => this.recordListing(config, tools),
         log: this.options.log,
       });

@@ -181,7 +181,11 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     this.tail.clear();
-    this.setStatus('connecting', undefined);
+    // A server started as a command may be fetched first (npx, uvx): say so while it starts.
+    this.setStatus(
+      'connecting',
+      this.options.server.transport.kind === 'stdio' ? 'starting (a first start may download the server)' : undefined,
+    );
     const expanded = expandVariables(this.options.server.transport, this.options.environment);
     if (!expanded.ok) {
       // The environment does not change while the app runs: trying again would fail the same way.

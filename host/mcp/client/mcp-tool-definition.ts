@@ -30,6 +30,16 @@ export function mcpToolDefinition(options: {
   maxResultBytes: () => number;
 }): ToolDefinition {
   const { declaration, plugin, trust } = options;
+  // A server that failed or was stopped cannot take the call: refused before anyone is asked about it.
+  const notConnected = (): ToolError | null => {
+    const { status, reason } = options.connection;
+    if (status !== 'failed' && status !== 'stopped') return null;
+    return new ToolError({
+      reason: 'device_offline',
+      detail: `the MCP server ${plugin} is not connected${reason !== undefined ? ` (${reason})` : ''}, so ${declaration.name} was not sent`,
+      hint: 'Tell the person the server is down; nobody was asked and nothing was done. Try again once it is connected.',
+    });
+  };
   return {
     name: declaration.name,
     description: declaration.description,
@@ -41,15 +51,17 @@ export function mcpToolDefinition(options: {
     ...(trust.vetted
       ? {
           canUse: () =>
-            options.trustNow().vetted
+            notConnected() ??
+            (options.trustNow().vetted
               ? null
               : new ToolError({
                   reason: 'denied',
                   detail: `${declaration.name} is no longer trusted (its declaration changed, or the person stopped trusting ${plugin}) since this turn began, so it does not run unasked`,
                   hint: 'It asks the person from the next turn; tell them what you wanted to do.',
-                }),
+                })),
         }
       : {
+          canUse: notConnected,
           sequenceRefusal: trust.server
             ? `its MCP server ${plugin} does not declare it read-only`
             : `its MCP server ${plugin} is not trusted`,

@@ -29,6 +29,7 @@ const typed: Record<string, { text: string; value: unknown }> = {
   earlyToolStart: { text: 'off', value: 'off' },
   deviceEventsPerSecond: { text: '5', value: 5 },
   mcpMaxResultBytes: { text: '65536', value: 65536 },
+  mcpStartTimeoutMs: { text: '120000', value: 120000 },
   mqttUrl: { text: 'mqtt://home-agent@192.168.1.10:1883', value: 'mqtt://home-agent@192.168.1.10:1883' },
   mqttPasswordEnv: { text: 'MQTT_PASSWORD', value: 'MQTT_PASSWORD' },
   mqttTopicPrefix: { text: 'house/agent', value: 'house/agent' },
@@ -72,9 +73,11 @@ describe('the settings table', () => {
     expect(settingFields.map((field) => field.key)).toEqual(SETTING_KEYS);
     expect(settingFields.some((field) => /key$/i.test(field.key))).toBe(false);
     // The model is chosen at each turn's start (host/models/model-selection.ts); only the device event
-    // rate and the broker's settings, given to the registry when the devices attach, wait for a restart.
+    // rate, the MCP servers' start timeout and the broker's settings, given to what they configure
+    // when it starts, wait for a restart.
     expect(settingFields.filter((field) => field.restartRequired).map((field) => field.key)).toEqual([
       'deviceEventsPerSecond',
+      'mcpStartTimeoutMs',
       'mqttUrl',
       'mqttPasswordEnv',
       'mqttTopicPrefix',

@@ -85,6 +85,7 @@ describe('settingFields', () => {
       'maxToolArgumentBytes',
       'mcpApprovalWaitMs',
       'mcpMaxResultBytes',
+      'mcpStartTimeoutMs',
       'model',
       'mqttMaxMessageBytes',
       'mqttPasswordEnv',

@@ -87,6 +87,24 @@ describe('an MCP server that goes away', () => {
     });
   });
 
+  it('refuses a call to it while it is down before anyone is asked to approve it: not sent, in the words of MCP', async () => {
+    const { host } = await startMcpHost(cleanups, {
+      servers: { everything: everythingStdioEntry() },
+      approvalPolicy: 'ask',
+      replies: [{ toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'hi' } }] }, { text: 'done' }],
+    });
+    const connection = connectionOf(host, 'mcp-everything');
+    process.kill(connection.pid()!, 'SIGKILL');
+    await statusWhen(connection, ['failed']);
+    const events = await runTurn(host);
+    expect(events.filter((event) => event.type === 'approval/request')).toEqual([]);
+    const [end] = toolEnds(events);
+    expect(end).toMatchObject({ ok: false, error: { reason: 'device_offline' }, outcome: 'not_sent' });
+    expect(end?.error?.detail).toMatch(
+      /^the MCP server mcp-everything is not connected .*, so mcp__everything__echo was not sent$/,
+    );
+  });
+
   it('offers the tools an earlier run listed when it cannot be started at all', async () => {
     const dataDir = mcpDataDir(cleanups);
     const first = await startMcpHost(cleanups, { dataDir, servers: { everything: everythingStdioEntry() } });
@@ -138,6 +156,8 @@ describe('waiting for MCP servers before the first request', () => {
       transport: 'web',
       model: new ScriptedModel({ replies: [] }),
       mcpEnvironment: {},
+      // A start deadline of its own (the default, a minute, leaves room for npx to download a server).
+      settings: { mcpStartTimeoutMs: 3_000 },
       log: () => {},
       version: 'test',
     });
@@ -148,10 +168,11 @@ describe('waiting for MCP servers before the first request', () => {
     await Promise.all([everything.whenSettled(), broken.whenSettled()]);
     // A bound that has passed: the one still starting is named (ask logs it and goes on).
     expect(await host.mcp!.whenSettled({ timeoutMs: 1 })).toEqual(['mcp-silent']);
-    // The wait ask makes ends when the silent one fails at its own start deadline (10 s), not before.
+    expect([silent.status, silent.reason]).toEqual(['connecting', 'starting (a first start may download the server)']);
+    // The wait ask makes ends when the silent one fails at its start deadline (mcpStartTimeoutMs), not before.
     expect(await host.mcp!.whenSettled({ signal: AbortSignal.timeout(60_000) })).toEqual([]);
     expect([everything.status, broken.status, silent.status]).toEqual(['ready', 'failed', 'failed']);
-    expect(silent.reason).toMatch(/^it did not answer within 10000 ms; starting it again in 1 s$/);
+    expect(silent.reason).toMatch(/^it did not answer within 3000 ms; starting it again in 1 s$/);
     expect(MCP_READY_WAIT_MS).toBe(10_000);
   }, 30_000);
 });
