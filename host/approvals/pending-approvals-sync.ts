@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import type { PendingApprovalStore, PendingAnswer } from '../store/pending-approval-store.ts';
 import type { ApprovalAnswer, OpenQuestion, QuestionBoard } from './person-approval-gate.ts';
+import { startStoreLooks } from '../store/store-looks.ts';
 
 /**
  * The most questions of other processes a host follows at once. Each open question is one call
@@ -62,7 +63,7 @@ export class OwnTurns {
  */
 export class PendingApprovalsSync {
   private version: number | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopLooks: (() => void) | undefined;
   private readonly followed = new Map<string, FollowedTurn>();
   private disposed = false;
   /** The journal's last row seen: turns started after it are new. */
@@ -165,24 +166,21 @@ export class PendingApprovalsSync {
 
   /** Starts looking every `pollMs` (default 200 ms); the timer never keeps the process alive. */
   start(): void {
-    if (this.timer !== undefined || this.disposed) return;
+    if (this.stopLooks !== undefined || this.disposed) return;
     // Turns journaled before this host started are history, read when a conversation is opened.
     this.lastRow ??= this.options.journal.lastEventRow();
-    this.timer = setInterval(() => {
-      try {
-        this.check();
-      } catch (error) {
-        // A locked or failing store must not stop the host: the next look tries again.
-        this.options.log(`could not read the questions waiting for an answer: ${(error as Error).message}`);
-      }
-    }, this.options.pollMs ?? 200);
-    this.timer.unref?.();
+    this.stopLooks = startStoreLooks({
+      check: () => this.check(),
+      pollMs: this.options.pollMs ?? 200,
+      what: 'the questions waiting for an answer',
+      log: this.options.log,
+    });
   }
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopLooks?.();
+    this.stopLooks = undefined;
     this.followed.clear();
   }
 

@@ -5,6 +5,7 @@ import { samePinned } from '../../devices/registry/pinned-declaration.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import { findMovedPort, type MovedPort } from '../../devices/discovery/follow-moved-device.ts';
 import { describeMove } from '../../devices/discovery/move-reason.ts';
+import { startStoreLooks } from '../store/store-looks.ts';
 
 /** A paired device that cannot be attached because its id or port is already another device's. */
 export interface DeviceConflict {
@@ -46,7 +47,7 @@ export interface PairedDevicesSyncOptions {
  */
 export class PairedDevicesSync {
   private version: number | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopLooks: (() => void) | undefined;
   private followTimer: ReturnType<typeof setInterval> | undefined;
   private following: Promise<void> | undefined;
   private conflictList: DeviceConflict[] = [];
@@ -82,16 +83,13 @@ export class PairedDevicesSync {
 
   /** Starts looking for changes made elsewhere every `pollMs`; the timer never keeps the process alive. */
   start(): void {
-    if (this.timer !== undefined || this.disposed) return;
-    this.timer = setInterval(() => {
-      try {
-        this.check();
-      } catch (error) {
-        // A locked or failing store must not stop the host: the next look tries again.
-        this.options.log(`could not read the paired devices: ${(error as Error).message}`);
-      }
-    }, this.options.pollMs ?? 200);
-    this.timer.unref?.();
+    if (this.stopLooks !== undefined || this.disposed) return;
+    this.stopLooks = startStoreLooks({
+      check: () => this.check(),
+      pollMs: this.options.pollMs ?? 200,
+      what: 'the paired devices',
+      log: this.options.log,
+    });
     this.followTimer = setInterval(() => void this.followMoved(), this.options.followMs ?? 1000);
     this.followTimer.unref?.();
   }
@@ -151,9 +149,9 @@ export class PairedDevicesSync {
   /** Stops the timer and waits for the sessions it let go of to close. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopLooks?.();
     if (this.followTimer !== undefined) clearInterval(this.followTimer);
-    this.timer = undefined;
+    this.stopLooks = undefined;
     this.followTimer = undefined;
     await this.following;
     await Promise.allSettled([...this.pending]);

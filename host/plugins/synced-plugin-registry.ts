@@ -1,5 +1,6 @@
 import { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import type { Plugin } from '../../core/plugins/plugin.ts';
+import { startStoreLooks } from '../store/store-looks.ts';
 
 /** Where the registry reads the persisted plugin state, and how it learns another connection changed it. */
 export interface SyncedPluginRegistryOptions {
@@ -24,7 +25,7 @@ export interface SyncedPluginRegistryOptions {
  */
 export class SyncedPluginRegistry extends PluginRegistry {
   private version: number | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopLooks: (() => void) | undefined;
   private applying = false;
   private disposed = false;
 
@@ -65,23 +66,20 @@ export class SyncedPluginRegistry extends PluginRegistry {
 
   /** Starts looking every `pollMs`; the timer never keeps the process alive. */
   start(): void {
-    if (this.timer !== undefined || this.disposed) return;
-    this.timer = setInterval(() => {
-      try {
-        this.check();
-      } catch (error) {
-        // A locked or failing store must not stop the host: the next look tries again.
-        this.sync.log(`could not read the plugin state: ${(error as Error).message}`);
-      }
-    }, this.sync.pollMs ?? 200);
-    this.timer.unref?.();
+    if (this.stopLooks !== undefined || this.disposed) return;
+    this.stopLooks = startStoreLooks({
+      check: () => this.check(),
+      pollMs: this.sync.pollMs ?? 200,
+      what: 'the plugin state',
+      log: this.sync.log,
+    });
   }
 
   /** Stops looking at the store (the host is going away). */
   stop(): void {
     this.disposed = true;
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopLooks?.();
+    this.stopLooks = undefined;
   }
 
   override async dispose(): Promise<void> {
