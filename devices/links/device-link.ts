@@ -1,5 +1,6 @@
 import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
 import type { DeviceGrant } from '../registry/device-grant.ts';
+import type { LinkWiring } from './link-wiring.ts';
 import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 
 /**
@@ -13,6 +14,12 @@ export interface DeviceLink {
   readonly status: SessionStatus;
   /** What the device is and offers (its hello, or what its profile declares), kept while offline. */
   readonly hello: HelloResult | undefined;
+  /**
+   * Optional: where its actions' commands go and what they send, as its way in reads it now (see
+   * LinkWiring), for a device whose way in says it; pinned and held to like its tools. Absent for a
+   * device that says everything in its hello.
+   */
+  readonly wiring?: LinkWiring | undefined;
   /** Frames dropped and connections made; a reply that fails its checksum counts as an invalid frame. */
   readonly stats: SessionStats;
   /** Starts connecting, and reconnecting for the link's whole life. */

@@ -4,6 +4,7 @@ import type { DeviceProfile } from '../profiles/resolve-profile.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 import type { DeviceLink, LinkPlacement } from './device-link.ts';
 import type { LinkDefaults } from './session-types.ts';
+import type { LinkWiring } from './link-wiring.ts';
 
 /** A way in's options: flat keys a person types as `k=v` (`unit=1`), checked by its `optionsSchema`. */
 export type WayInOptions = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface ProbeResult {
   options: WayInOptions;
   /** Lines to show before the person confirms (a unit's bus settings, what it reads now). */
   details: string[];
+  /** Where its commands go and what they send, when its way in says it (see DeviceLink.wiring): shown and pinned. */
+  wiring?: LinkWiring;
 }
 
 /**

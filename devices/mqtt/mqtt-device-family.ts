@@ -3,6 +3,8 @@ import type { LinkDefaults } from '../links/session-types.ts';
 import type { WayInOptions } from '../links/way-in.ts';
 import type { HelloResult } from '../protocol/frame-schema.ts';
 import type { MqttBroker, MqttListenerVerdict, MqttMessage } from './mqtt-broker.ts';
+import type { TopicBook } from './conventions/topic-book.ts';
+import type { LinkWiring } from '../links/link-wiring.ts';
 
 /** The conventions of devices on a broker, each its paths' prefix (`z2m:kitchen-lamp`) and the scan's SOURCE column. */
 export const MQTT_SOURCES = ['mqtt', 'z2m', 'tasmota', 'ha'] as const;
@@ -24,6 +26,8 @@ export interface FoundMqttDevice {
   hello: HelloResult;
   /** Whether the device is reachable now, as its family's availability says. */
   online: boolean;
+  /** Where its commands go and what they send, when its family reads that from its announcement: shown and pinned. */
+  wiring?: LinkWiring;
 }
 
 /** An announcement a family read but does not offer: the name it goes by (a path where it has one) and why. */
@@ -44,6 +48,8 @@ export interface MqttFamilyContext {
   topicPrefix: string;
   /** The largest payload a message may have (setting `mqttMaxMessageBytes`); larger ones are never seen. */
   maxMessageBytes: number;
+  /** The base topics every family of this way in announces (so no device publishes under another's); absent: each its own. */
+  topicBook?: TopicBook;
 }
 
 /** What a family's link is opened with. */
@@ -78,6 +84,21 @@ export interface MqttDeviceFamily {
    * takes one and this host holds no agreement that serves it).
    */
   needsCode?(path: string): boolean;
+  /**
+   * Optional: what the found device at `path` declares, as its source signs it (a bridge's signed
+   * hello, asked with what `pair` kept), for a family whose announcements nobody signs. The probe
+   * shows and pins this, never the announcement; an announcement that disagrees with it is refused
+   * (rejects saying what differs, and `refused` lists it until the next announcement).
+   */
+  signedHello?(request: {
+    path: string;
+    announced: HelloResult;
+    kept: WayInOptions;
+    broker: MqttBroker;
+    defaults: LinkDefaults;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+  }): Promise<HelloResult>;
   /** A link to one found (and paired) device through `broker`, not started; each device is its own lane. */
   openLink(request: MqttLinkRequest): DeviceLink;
   /**

@@ -1,6 +1,6 @@
 // Pure (zod and the URL reading of mqtt-url.ts, no Node import): the renderer bundles the settings table, which spreads these rows in.
 import { z } from 'zod';
-import { parseMqttUrl } from './mqtt-url.ts';
+import { ENV_NAME, NOT_A_VARIABLE_NAME, parseMqttUrl } from './mqtt-url.ts';
 import { wayInSetting, wayInSettingWithDefault, wholeNumber, type WayInSecret } from '../links/way-in-setting.ts';
 
 /** The defaults of the broker way in's topic prefix and message limit (256 KiB). */
@@ -52,18 +52,14 @@ export const mqttSettings = {
     exampleText: 'The devices the broker announces (the password is read from $BROKER_PASSWORD).',
   }),
   mqttPasswordEnv: wayInSetting({
-    schema: z
-      .string()
-      .max(200, 'a variable name has at most 200 characters')
-      .regex(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. MQTT_PASSWORD)',
-      ),
+    schema: z.string().max(200, 'a variable name has at most 200 characters').regex(ENV_NAME, NOT_A_VARIABLE_NAME),
     label: 'MQTT password variable',
     input: 'text',
     placeholder: 'MQTT_PASSWORD',
     help: 'The name of the environment variable that holds the broker password. The password itself is never shown, logged or stored in plain text; the desktop app may keep it in the keychain instead (Broker password), used when no variable is named.',
     flag: 'mqtt-password-env',
+    // A password pasted where its variable's name goes must not be echoed back.
+    quoteRefused: false,
     env: 'HOME_AGENT_MQTT_PASSWORD_ENV',
     appliesAt: 'start',
     valueName: 'VAR',

@@ -16,7 +16,14 @@ export interface MqttCredentials {
 const DEFAULT_PORTS = { mqtt: 1883, mqtts: 8883 } as const;
 
 /** An environment variable's name as a shell writes it. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * What is said of a password variable that is not a variable's name. Never with the text given: a
+ * person who pastes the password itself where its variable's name goes must not see it echoed.
+ */
+export const NOT_A_VARIABLE_NAME =
+  'is not an environment variable name: name the variable that holds the broker password (letters, digits and _, not starting with a digit, e.g. MQTT_PASSWORD), never the password itself';
 
 /**
  * Reads `mqtt://[user@]host[:port]` or `mqtts://…`: the one reading of a broker URL, for the flag,
@@ -56,7 +63,8 @@ export function parseMqttUrl(text: string): MqttAddress {
 /**
  * The address of `url` with the password from the environment variable named `passwordEnv` (when
  * given), else the one the front end keeps (`keptPassword`: the desktop app's keychain), else none.
- * Throws naming the variable when it is not a variable name, unset or empty.
+ * Throws naming the variable when it is unset or empty, and without repeating it when it is not a
+ * variable name (it may be the password).
  */
 export function readMqttCredentials(options: {
   url: string;
@@ -69,10 +77,7 @@ export function readMqttCredentials(options: {
     const kept = options.keptPassword?.();
     return kept === undefined || kept === '' ? { address } : { address, password: kept };
   }
-  if (!ENV_NAME.test(options.passwordEnv))
-    throw new Error(
-      `the password environment variable must be a variable's name (letters, digits, _), got '${options.passwordEnv}'`,
-    );
+  if (!ENV_NAME.test(options.passwordEnv)) throw new Error(`--mqtt-password-env ${NOT_A_VARIABLE_NAME}`);
   const password = (options.env ?? process.env)[options.passwordEnv];
   if (password === undefined || password === '')
     throw new Error(`the environment variable ${options.passwordEnv} (the broker password) is not set`);

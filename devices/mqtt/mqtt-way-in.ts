@@ -21,6 +21,7 @@ import {
 import type { mqttSecrets, MqttBrokerSettings } from './mqtt-settings.ts';
 import { readMqttCredentials } from './mqtt-url.ts';
 import { NoBrokerLink } from './no-broker-link.ts';
+import { TopicBook } from './conventions/topic-book.ts';
 
 /** The broker the MQTT way in reaches, from its settings (mqtt-settings.ts). */
 export type MqttWayInBroker = MqttBrokerSettings;
@@ -113,7 +114,11 @@ class MqttConnections implements WayInConnections {
         ? { reconnectIntervalMs: options.timings.reconnectIntervalMs }
         : {}),
     });
-    const context = { topicPrefix: settings.topicPrefix, maxMessageBytes: settings.maxMessageBytes };
+    const context = {
+      topicPrefix: settings.topicPrefix,
+      maxMessageBytes: settings.maxMessageBytes,
+      topicBook: new TopicBook(),
+    };
     this.families = options.families.map((make) => make(context));
     // Asked before connecting, so the first connection subscribes them and retained descriptions arrive at once.
     this.subscribed = Promise.all(
@@ -159,10 +164,24 @@ class MqttConnections implements WayInConnections {
           signal: options.signal ?? AbortSignal.timeout(options.timeoutMs),
         })
       : undefined;
+    // Where its source signs what it declares, that is what is shown and pinned, never the announcement.
+    const hello =
+      family.signedHello === undefined
+        ? found.hello
+        : await family.signedHello({
+            path: request.path,
+            announced: found.hello,
+            kept: kept ?? {},
+            broker: this.broker,
+            defaults: this.defaults,
+            timeoutMs: options.timeoutMs,
+            signal: options.signal,
+          });
     return {
-      hello: found.hello,
+      hello,
       options: kept === undefined ? {} : { pairing: kept },
       details: [`${describeFound(found)} through the broker ${this.broker.label}`],
+      ...(found.wiring ? { wiring: found.wiring } : {}),
     };
   }
 

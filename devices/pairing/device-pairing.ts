@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../core/agent/canonical-json.ts';
 import type { WayInOptions } from '../links/way-in.ts';
+import { sameWiring, wiringLines, type LinkWiring } from '../links/link-wiring.ts';
 import type { DeclarationDifference } from '../protocol/compare-declarations.ts';
 import type { DeviceIdentity, DeviceTool, HelloResult } from '../protocol/frame-schema.ts';
 import type { DeviceRegistry, PinOptions, WayInRequest } from '../registry/device-registry.ts';
@@ -18,8 +19,13 @@ export interface PairingCandidate {
   previousIdentity?: DeviceIdentity;
   /** Set when re-confirming: how what it declares differs from what was pinned (which action, which flag, which schema). */
   differences?: DeclarationDifference[];
-  /** More to show: for a unit of a bus its unit, bus settings and profile, and what it reads now. */
+  /**
+   * More to show: for a unit of a bus its unit, bus settings and profile, and what it reads now; for a
+   * device with a wiring, each of its fields (`command topic: …`), as pinned.
+   */
   details?: string[];
+  /** Where its commands go and what they send, when its way in says it: pinned with its tools. */
+  wiring?: LinkWiring;
 }
 
 /** Asks the user; true pairs (or re-trusts) the device. */
@@ -117,11 +123,14 @@ export class DevicePairing {
       pairingCode: options.code,
       paired: this.options.store.list(),
     });
+    // The wiring is shown as lines of the details, so every front end that shows those shows what is pinned.
+    const details = [...probed.details, ...wiringLines(probed.wiring)];
     return {
       path: options.path,
       identity: probed.hello.device,
       tools: probed.hello.tools,
-      ...(probed.details.length > 0 ? { details: probed.details } : {}),
+      ...(details.length > 0 ? { details } : {}),
+      ...(probed.wiring ? { wiring: probed.wiring } : {}),
       wayIn: probed.wayIn,
       wayInOptions: probed.options,
     };
@@ -175,16 +184,19 @@ export class DevicePairing {
     const hello = entry?.session.hello;
     if (entry === undefined || hello === undefined) throw new Error(`${deviceId} is not connected`);
     if (entry.trusted) return true;
+    const wiring = entry.session.wiring;
     const accepted = await confirm({
       path: paired.path,
       identity: hello.device,
       tools: hello.tools,
       previousIdentity: paired.identity,
       ...(entry.differences.length > 0 ? { differences: entry.differences } : {}),
+      ...(wiring ? { wiring, details: wiringLines(wiring) } : {}),
     });
     if (!accepted) return false;
-    const now = registry.get(deviceId)?.session.hello;
-    if (now === undefined || !sameHello(now, hello))
+    const session = registry.get(deviceId)?.session;
+    const now = session?.hello;
+    if (now === undefined || !sameHello(now, hello) || !sameWiring(session?.wiring, wiring))
       throw new Error(`${deviceId} changed what it says while you looked: look at it again before trusting it`);
     const pinned = registry.trustCurrentIdentity(deviceId);
     if (hello.device.id !== deviceId) this.options.store.forget(deviceId);
@@ -214,7 +226,11 @@ export class DevicePairing {
       alias: options.alias ?? candidate.identity.id,
       identity: candidate.identity,
       tools: candidate.tools,
-      pinned: { tools: candidate.tools, ...(profile?.source ? { profile: profile.source } : {}) },
+      pinned: {
+        tools: candidate.tools,
+        ...(profile?.source ? { profile: profile.source } : {}),
+        ...(candidate.wiring ? { wiring: candidate.wiring } : {}),
+      },
       grants: [],
       pairedAt: (this.options.now ?? Date.now)(),
       confirmedIdentity: true,

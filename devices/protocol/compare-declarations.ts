@@ -12,11 +12,12 @@ export const declarationChangeSchema = z.enum([
   'parallelSafe',
   'serial',
   'profile',
+  'wiring',
 ]);
 
 /** One way a live declaration differs from the pinned one, as the person is shown it. */
 export const declarationDifferenceSchema = z.object({
-  /** The action it is about; absent when it is about a profile's content as a whole. */
+  /** The action it is about; absent when it is about a profile's content as a whole, or its wiring. */
   action: z.string().optional(),
   change: declarationChangeSchema,
   /** True when it only adds caution (now asks before each use, no longer parallel-safe, now serial). */

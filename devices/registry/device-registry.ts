@@ -4,9 +4,11 @@ import type { DeviceProfile } from '../profiles/resolve-profile.ts';
 import { sameIdentity } from '../protocol/same-identity.ts';
 import {
   compareDeclarations,
+  verdictOf,
   type DeclarationComparison,
   type DeclarationDifference,
 } from '../protocol/compare-declarations.ts';
+import { compareWiring, type LinkWiring } from '../links/link-wiring.ts';
 import type { ProfileSource } from '../profiles/resolve-profile.ts';
 import type { PinnedDeclaration } from './pinned-declaration.ts';
 import type { CallOptions, FrameProblem, LinkDefaults, SessionStatus } from '../links/session-types.ts';
@@ -138,7 +140,14 @@ interface MutableEntry {
   lastError: DeviceLastError | undefined;
   pin: { declaration: PinnedDeclaration | undefined; held: DeclarationDifference[]; options: PinOptions } | undefined;
   /** The latest comparison of a hello with the pinned declaration (both compared by identity). */
-  compared: { hello: HelloResult; declaration: PinnedDeclaration; result: DeclarationComparison } | undefined;
+  compared:
+    | {
+        hello: HelloResult;
+        wiring: LinkWiring | undefined;
+        declaration: PinnedDeclaration;
+        result: DeclarationComparison;
+      }
+    | undefined;
 }
 
 /** A dropped frame or connection problem, with the device it came from. */
@@ -600,14 +609,21 @@ export class DeviceRegistry {
     };
   }
 
-  /** The device's hello compared with its pinned declaration; undefined when either is missing. */
+  /**
+   * The device's hello and wiring compared with its pinned declaration; undefined when either is
+   * missing. Read at every look (a call's included), so a wiring its way in changed holds it at once.
+   */
   private comparisonOf(entry: MutableEntry): DeclarationComparison | undefined {
     const hello = entry.session.hello;
+    const wiring = entry.session.wiring;
     const declaration = entry.pin?.declaration;
     if (hello === undefined || declaration === undefined) return undefined;
-    if (entry.compared?.hello === hello && entry.compared.declaration === declaration) return entry.compared.result;
-    const result = compareDeclarations(declaration.tools, hello.tools);
-    entry.compared = { hello, declaration, result };
+    const cached = entry.compared;
+    if (cached?.hello === hello && cached.wiring === wiring && cached.declaration === declaration) return cached.result;
+    const tools = compareDeclarations(declaration.tools, hello.tools);
+    const differences = [...tools.differences, ...compareWiring(declaration.wiring, wiring)];
+    const result = { verdict: verdictOf(differences), differences };
+    entry.compared = { hello, wiring, declaration, result };
     return result;
   }
 
@@ -621,7 +637,10 @@ export class DeviceRegistry {
     const hello = entry.session.hello;
     if (pin === undefined || hello === undefined || trustedIdentity === undefined) return;
     if (!sameIdentity(hello.device, trustedIdentity) || pin.held.length > 0) return;
-    if (pin.declaration !== undefined && this.comparisonOf(entry)?.verdict !== 'stronger') return;
+    const verdict = this.comparisonOf(entry)?.verdict;
+    // A declaration pinned before wirings were: its wiring is pinned at the first look, as its tools were.
+    const wiringDue = pin.declaration?.wiring === undefined && entry.session.wiring !== undefined && verdict === 'same';
+    if (pin.declaration !== undefined && verdict !== 'stronger' && !wiringDue) return;
     pin.declaration = this.declarationOf(entry, hello);
     try {
       pin.options.onPin?.(pin.declaration);
@@ -636,7 +655,8 @@ export class DeviceRegistry {
 
   private declarationOf(entry: MutableEntry, hello: HelloResult): PinnedDeclaration {
     const profile = entry.pin?.options.profile;
-    return { tools: hello.tools, ...(profile ? { profile } : {}) };
+    const wiring = entry.session.wiring;
+    return { tools: hello.tools, ...(profile ? { profile } : {}), ...(wiring ? { wiring } : {}) };
   }
 
   private info(entry: MutableEntry): DeviceInfo {

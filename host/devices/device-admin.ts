@@ -133,7 +133,7 @@ export class DeviceAdmin {
       path: input.path,
       identity: candidate.identity,
       actions: actionsOf(candidate.tools),
-      declarationHash: declarationHash(candidate.tools),
+      declarationHash: declarationHash(candidate.tools, candidate.wiring),
       details: candidate.details ?? [],
       ...(previous ? { previous: { alias: previous.alias, identity: previous.identity, path: previous.path } } : {}),
       ...(conflict ? { conflict } : {}),
@@ -157,7 +157,10 @@ export class DeviceAdmin {
               409,
               `${input.path} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again before pairing`,
             );
-          if (input.declarationHash !== undefined && input.declarationHash !== declarationHash(candidate.tools))
+          if (
+            input.declarationHash !== undefined &&
+            input.declarationHash !== declarationHash(candidate.tools, candidate.wiring)
+          )
             throw new DeviceAdminError(
               409,
               `${input.path} now declares other actions than the ones shown: look at it again before pairing`,
@@ -210,7 +213,10 @@ export class DeviceAdmin {
             409,
             `${input.deviceId} now says it is ${describeIdentity(candidate.identity)}, not ${describeIdentity(input.identity)}: look at it again`,
           );
-        if (input.declarationHash !== undefined && input.declarationHash !== declarationHash(candidate.tools))
+        if (
+          input.declarationHash !== undefined &&
+          input.declarationHash !== declarationHash(candidate.tools, candidate.wiring)
+        )
           throw new DeviceAdminError(
             409,
             `${input.deviceId} now declares other actions than the ones shown: look at it again`,

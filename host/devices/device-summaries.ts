@@ -61,7 +61,7 @@ export function summarizeDevices(options: {
               current: hello.device,
               currentActions: actionsOf(hello.tools),
               differences: entry.differences,
-              declarationHash: declarationHash(hello.tools),
+              declarationHash: declarationHash(hello.tools, entry.session.wiring),
             },
           }
         : {}),

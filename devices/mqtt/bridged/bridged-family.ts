@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DeviceLink } from '../../links/device-link.ts';
+import type { LinkDefaults } from '../../links/session-types.ts';
 import type { WayInOptions } from '../../links/way-in.ts';
+import type { HelloResult } from '../../protocol/frame-schema.ts';
 import type { MqttBroker, MqttListenerVerdict, MqttMessage } from '../mqtt-broker.ts';
 import {
   MAX_FOUND_DEVICES,
@@ -10,7 +12,9 @@ import {
   type MqttDeviceFamilyFactory,
   type MqttFamilyContext,
   type MqttLinkRequest,
+  type RefusedMqttDevice,
 } from '../mqtt-device-family.ts';
+import { descriptionProblem } from './description-problem.ts';
 import { bridgeDiscoveryTopics, bridgeTopics, hostIdSchema, parseBridgeTopic } from './bridge-topics.ts';
 import { availabilitySchema, descriptionSchema, pairReplySchema, readWire, type Description } from './bridge-wire.ts';
 import { BRIDGED_SOURCE, bridgedDeviceId, bridgedPath, parseBridgedPath } from './bridged-device-id.ts';
@@ -42,6 +46,8 @@ class BridgedFamily implements MqttDeviceFamily {
   private readonly online = new Map<string, boolean>();
   /** The pairing of each bridge this host holds (from a pairing made here, or a paired device's options). */
   private readonly pairings = new Map<string, BridgePairing>();
+  /** Descriptions found to disagree with what their bridge signs, by path, with why: not offered until the next one. */
+  private readonly disowned = new Map<string, string>();
 
   constructor(private readonly context: MqttFamilyContext) {}
 
@@ -61,6 +67,7 @@ class BridgedFamily implements MqttDeviceFamily {
     }
     if (topic.kind !== 'description') return undefined;
     const path = bridgedPath({ bridge: topic.bridge, device: topic.device });
+    this.disowned.delete(path);
     // An empty retained description: the bridge no longer has the device.
     if (message.payload.length === 0) {
       this.descriptions.delete(path);
@@ -84,12 +91,62 @@ class BridgedFamily implements MqttDeviceFamily {
 
   found(): FoundMqttDevice[] {
     return [...this.descriptions.entries()]
+      .filter(([path]) => !this.disowned.has(path))
       .map(([path, description]) => ({
         path,
         hello: description.hello,
         online: (this.online.get(description.bridge) ?? false) && description.online,
       }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Descriptions that disagreed with what their bridge signs, each with what differed. */
+  refused(): RefusedMqttDevice[] {
+    return [...this.disowned.entries()].map(([name, why]) => ({ name, why }));
+  }
+
+  /**
+   * The device's hello as its bridge signs it (asked over the pairing `kept`, bound to that request),
+   * compared with its unsigned description: a description that says otherwise — one action's
+   * `confirm` dropped, another identity — is refused and disowned, whoever published it.
+   */
+  async signedHello(request: {
+    path: string;
+    announced: HelloResult;
+    kept: WayInOptions;
+    broker: MqttBroker;
+    defaults: LinkDefaults;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+  }): Promise<HelloResult> {
+    const link = this.openLink({
+      path: request.path,
+      options: request.kept,
+      broker: request.broker,
+      defaults: request.defaults,
+    });
+    let signed: HelloResult;
+    try {
+      link.start();
+      signed = await link.whenOnline({
+        timeoutMs: request.timeoutMs,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      throw new Error(
+        `${request.path}: its bridge did not answer a signed hello, and nothing it did not sign is paired: ${(error as Error).message}`,
+        { cause: error },
+      );
+    } finally {
+      await link.dispose();
+    }
+    const problem = descriptionProblem({ announced: request.announced, signed });
+    if (problem !== undefined) {
+      const why = `its published description is not what its bridge signs (${problem}): someone else may publish on its description topic; refused, nothing paired`;
+      this.disowned.set(request.path, why);
+      throw new Error(`${request.path}: ${why}`);
+    }
+    return signed;
   }
 
   /** A bridge's device needs the code until this host holds an agreement with that bridge (made here, or a paired device's). */

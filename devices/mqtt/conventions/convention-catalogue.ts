@@ -1,6 +1,8 @@
 import { Emitter } from '../../../core/events/emitter.ts';
 import { MAX_FOUND_DEVICES } from '../mqtt-device-family.ts';
 import type { ConventionDevice } from './convention-device.ts';
+import { commandTopicProblem, refusedTopicRoots } from './own-topics.ts';
+import { TopicBook } from './topic-book.ts';
 
 /** What a family read from one announcement: a device it offers, or the name of one it does not, and why. */
 export type ConventionReading = { ok: true; device: ConventionDevice } | { ok: false; name: string; why: string };
@@ -15,9 +17,26 @@ export interface RefusedDevice {
  * The devices one convention family has found on the broker, keyed as its announcements are (a
  * friendly name, a topic, a component and object). Two announcements that would share a path or an
  * id are both refused, naming each other — whichever came first — so what is offered never depends
- * on the order messages arrive in. Tells its listeners after every change.
+ * on the order messages arrive in. A device that would publish outside its own topics (under a
+ * refused root, or another device's base topic, of any family sharing `book`) is refused, saying why.
+ * Tells its listeners after every change, its own or another family's bases.
  */
 export class ConventionCatalogue {
+  private readonly refusedRoots: readonly string[];
+  private readonly book: TopicBook;
+  /** True while this catalogue writes its bases to the book: its own change is told once. */
+  private writing = false;
+
+  constructor(options: { topicPrefix: string; book?: TopicBook | undefined }) {
+    this.refusedRoots = refusedTopicRoots(options.topicPrefix);
+    this.book = options.book ?? new TopicBook();
+    this.book.onChange(() => {
+      if (this.writing) return;
+      this.standing = undefined;
+      this.changes.emit();
+    });
+  }
+
   private readonly readings = new Map<string, ConventionReading>();
   private readonly online = new Map<string, boolean>();
   private readonly changes = new Emitter<void>({ name: 'convention devices' });
@@ -108,11 +127,49 @@ export class ConventionCatalogue {
 
   private changed(): void {
     this.standing = undefined;
+    this.writing = true;
+    try {
+      this.book.set(
+        this,
+        [...this.readings.values()].flatMap((reading) =>
+          reading.ok ? reading.device.baseTopics.map((base) => ({ base, path: reading.device.path })) : [],
+        ),
+      );
+    } finally {
+      this.writing = false;
+    }
     this.changes.emit();
   }
 
-  /** Keys whose device shares a path or an id with another's, with the sentence that says so. */
+  /**
+   * Keys whose device would publish outside its own topics, or shares a path or an id with another's,
+   * with the sentence that says so.
+   */
   private clashes(): Map<string, string> {
+    const others = this.book.byBase();
+    const refused = new Map<string, string>();
+    for (const [key, reading] of this.readings) {
+      if (!reading.ok) continue;
+      const { device } = reading;
+      const problem = device.commandTopics
+        .map((topic) =>
+          commandTopicProblem({
+            topic,
+            path: device.path,
+            ownBases: device.baseTopics,
+            refusedRoots: this.refusedRoots,
+            others,
+          }),
+        )
+        .find((found) => found !== undefined);
+      if (problem !== undefined) refused.set(key, problem);
+    }
+    for (const [key, why] of this.sameNames()) if (!refused.has(key)) refused.set(key, why);
+    return refused;
+  }
+
+  /** Keys whose device shares a path or an id with another's, with the sentence that says so. */
+  private sameNames(): Map<string, string> {
     const byPath = new Map<string, string[]>();
     const byId = new Map<string, string[]>();
     for (const [key, reading] of this.readings) {

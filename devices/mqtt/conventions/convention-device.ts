@@ -1,4 +1,5 @@
 import type { HelloResult } from '../../protocol/frame-schema.ts';
+import type { LinkWiring } from '../../links/link-wiring.ts';
 
 /** What one state message said, as flat keys (`{state: 'ON', power: 12}`, `{POWER: 'ON'}`, `{value: 21.5}`). */
 export type ConventionState = Readonly<Record<string, unknown>>;
@@ -46,6 +47,18 @@ export interface ConventionDevice {
   hello: HelloResult;
   /** Topics (no wildcards) the link subscribes to while open: state, availability. */
   topics: string[];
+  /**
+   * The base topics its discovery names (`zigbee2mqtt/NAME`, a discovery config's `~`): its own
+   * topics are under them. Empty when its discovery names none.
+   */
+  baseTopics: string[];
+  /** Every topic a call may publish on: each must be one of its own (own-topics.ts), or it is not offered. */
+  commandTopics: string[];
+  /**
+   * What decides what its calls do besides its tools — command and state topics, payloads, values,
+   * templates — labelled as its convention names them: shown at pairing and pinned (a change holds it).
+   */
+  wiring: LinkWiring;
   /**
    * How the availability sources combine: `all` must say online (a bridge and its device), `any`,
    * or the `latest` that spoke (discovery's default).

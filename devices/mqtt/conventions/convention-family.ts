@@ -3,10 +3,12 @@ import type { MqttListenerVerdict, MqttMessage } from '../mqtt-broker.ts';
 import type {
   FoundMqttDevice,
   MqttDeviceFamily,
+  MqttFamilyContext,
   MqttLinkRequest,
   MqttSource,
   RefusedMqttDevice,
 } from '../mqtt-device-family.ts';
+import { mqttSettings } from '../mqtt-settings.ts';
 import { ConventionCatalogue } from './convention-catalogue.ts';
 import { ConventionLink } from './convention-link.ts';
 
@@ -17,13 +19,23 @@ import { ConventionLink } from './convention-link.ts';
  */
 export abstract class ConventionFamily implements MqttDeviceFamily {
   abstract readonly source: Exclude<MqttSource, 'mqtt'>;
-  protected readonly catalogue = new ConventionCatalogue();
+  protected readonly catalogue: ConventionCatalogue;
+
+  /** `context`: the way in's (its topic prefix, the base topics every family shares); absent: the defaults, alone. */
+  constructor(context?: Partial<MqttFamilyContext>) {
+    this.catalogue = new ConventionCatalogue({
+      topicPrefix: context?.topicPrefix ?? mqttSettings.mqttTopicPrefix.default,
+      book: context?.topicBook,
+    });
+  }
 
   abstract discoveryTopics(): string[];
   abstract receive(message: MqttMessage): MqttListenerVerdict;
 
   found(): FoundMqttDevice[] {
-    return this.catalogue.offered().map(({ device, online }) => ({ path: device.path, hello: device.hello, online }));
+    return this.catalogue
+      .offered()
+      .map(({ device, online }) => ({ path: device.path, hello: device.hello, online, wiring: device.wiring }));
   }
 
   /** Devices announced but not offered, and why (a lock, a template this host does not run, a clash of ids). */

@@ -7,6 +7,7 @@ import { nextCompletion, PUBLISHED, type Completion, type CompletionEvent } from
 import type { ConventionCatalogue } from './convention-catalogue.ts';
 import type { ConventionCall, ConventionDevice, ConventionState } from './convention-device.ts';
 import { publishFailure, refusal } from './publish-failure.ts';
+import { sameWiring, type LinkWiring } from '../../links/link-wiring.ts';
 
 /** A published call waiting for its completion. */
 interface PendingCall {
@@ -34,6 +35,8 @@ export class ConventionLink extends DeviceLinkBase {
   private latestAvailability: boolean | undefined;
   private lastState: { state: ConventionState; receivedAt: Date } | undefined;
   private device: ConventionDevice | undefined;
+  /** The wiring of the announcement it last came online with (kept while offline, as its hello is). */
+  private wiringValue: LinkWiring | undefined;
   private unsubscribe: (() => void)[] = [];
   private readonly stopWatching: (() => void)[] = [];
   private started = false;
@@ -49,6 +52,11 @@ export class ConventionLink extends DeviceLinkBase {
     super(options.path);
   }
 
+  /** What decides what its calls publish, as announced when it last came online: the registry holds it to the pinned one. */
+  get wiring(): LinkWiring | undefined {
+    return this.wiringValue;
+  }
+
   start(): void {
     if (this.started || this.status === 'closed') return;
     this.started = true;
@@ -62,6 +70,13 @@ export class ConventionLink extends DeviceLinkBase {
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     await this.helloFor(tool, { waitMs: this.options.defaults.helloTimeoutMs ?? 2000, signal: options.signal });
     const device = this.device!;
+    // Only as announced when it came online (what the registry compared with the pinned wiring).
+    if (!sameWiring(device.wiring, this.wiringValue))
+      throw new ToolError({
+        reason: 'device_offline',
+        detail: `${this.deviceId} changed its announcement during the call`,
+        hint: 'retry once the device is back',
+      });
     const planned = device.call(tool, args);
     if (planned.kind === 'last-state' && this.lastState === undefined && planned.otherwise)
       return this.publishInLane(planned.otherwise, options);
@@ -203,9 +218,13 @@ export class ConventionLink extends DeviceLinkBase {
       this.options.catalogue.isOnline(this.options.path) &&
       this.available(device);
     if (online) {
-      if (this.status === 'online' && JSON.stringify(this.hello) !== JSON.stringify(device.hello))
-        // A changed announcement (a new config) is a new hello: the registry compares it with what was paired.
+      if (
+        this.status === 'online' &&
+        (JSON.stringify(this.hello) !== JSON.stringify(device.hello) || !sameWiring(this.wiringValue, device.wiring))
+      )
+        // A changed announcement (a new config, a new topic or payload) is a new hello: the registry compares it with what was paired.
         this.setStatus('offline');
+      this.wiringValue = device.wiring;
       if (this.status !== 'online') this.goOnline(device.hello);
       return;
     }

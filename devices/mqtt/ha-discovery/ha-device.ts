@@ -1,4 +1,5 @@
 import type { DeviceTool } from '../../protocol/frame-schema.ts';
+import type { LinkWiring } from '../../links/link-wiring.ts';
 import type {
   ConventionCall,
   ConventionDevice,
@@ -64,7 +65,10 @@ export function haDevice(place: HaDiscoveryPlace, payload: Buffer): HaReading {
     const problem = used === undefined ? undefined : topicNameProblem(used);
     if (problem) return refuse(`a topic of its config cannot be used: ${problem}`);
   }
-  return { ok: true, device: deviceOf(place, config, stateTemplate ?? { kind: 'value' }) };
+  const base = typeof raw['~'] === 'string' && raw['~'] !== '' ? raw['~'] : undefined;
+  if (base !== undefined && topicNameProblem(base))
+    return refuse(`its base topic ~ cannot be used: ${topicNameProblem(base)}`);
+  return { ok: true, device: deviceOf({ place, config, template: stateTemplate ?? { kind: 'value' }, base }) };
 }
 
 function unsupported(component: string, config: HaConfig): string | undefined {
@@ -100,7 +104,14 @@ interface HaStates {
   off: string;
 }
 
-function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTemplate): ConventionDevice {
+function deviceOf(options: {
+  place: HaDiscoveryPlace;
+  config: HaConfig;
+  template: HaValueTemplate;
+  /** The config's `~`: the base topic it names, under which its own topics are. */
+  base: string | undefined;
+}): ConventionDevice {
+  const { place, config, template } = options;
   const kind = place.component as (typeof HA_COMPONENTS)[number];
   const id = mqttDeviceId('ha', place.name);
   const stateTopic = config.state_topic;
@@ -124,6 +135,9 @@ function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTe
       concurrent: false,
     },
     topics: [...new Set([...(stateTopic ? [stateTopic] : []), ...availability.map((entry) => entry.topic)])],
+    baseTopics: options.base === undefined ? [] : [options.base],
+    commandTopics: commandTopicOf(kind, config) === undefined ? [] : [commandTopicOf(kind, config)!],
+    wiring: wiringOf({ kind, config, states }),
     availabilityMode: config.availability_mode,
     // As Home Assistant does: a device that has availability topics is unavailable until one says otherwise.
     onlineBeforeAvailability: availability.length === 0,
@@ -146,6 +160,32 @@ function deviceOf(place: HaDiscoveryPlace, config: HaConfig, template: HaValueTe
       throw noSuchAction(id, tool);
     },
   };
+}
+
+/** The topic `set` publishes on: a switch's or light's `command_topic`; none for a sensor. */
+function commandTopicOf(kind: (typeof HA_COMPONENTS)[number], config: HaConfig): string | undefined {
+  return kind === 'sensor' ? undefined : config.command_topic;
+}
+
+/**
+ * Every key of the config that decides what `set` publishes and how its state is read, by its
+ * name in the config, as the values this host uses (the defaults filled in).
+ */
+function wiringOf(options: { kind: (typeof HA_COMPONENTS)[number]; config: HaConfig; states: HaStates }): LinkWiring {
+  const { kind, config, states } = options;
+  const commandTopic = commandTopicOf(kind, config);
+  const stateTemplate = kind === 'light' ? config.state_value_template : config.value_template;
+  const fields: [string, string | undefined][] = [
+    ['command_topic', commandTopic],
+    ['payload_on', commandTopic === undefined ? undefined : config.payload_on],
+    ['payload_off', commandTopic === undefined ? undefined : config.payload_off],
+    ['state_topic', config.state_topic],
+    ['state_on', kind === 'sensor' || config.state_topic === undefined ? undefined : states.on],
+    ['state_off', kind === 'sensor' || config.state_topic === undefined ? undefined : states.off],
+    [kind === 'light' ? 'state_value_template' : 'value_template', stateTemplate],
+    ['unit_of_measurement', config.unit_of_measurement ?? undefined],
+  ];
+  return fields.flatMap(([label, value]) => (value === undefined ? [] : [{ label, value }]));
 }
 
 /** `set` with a command topic, `read` with a state topic. */

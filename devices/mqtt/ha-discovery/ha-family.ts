@@ -30,4 +30,4 @@ export class HaFamily extends ConventionFamily {
 }
 
 /** Makes the discovery family of one MQTT way in. */
-export const haFamily: MqttDeviceFamilyFactory = () => new HaFamily();
+export const haFamily: MqttDeviceFamilyFactory = (context) => new HaFamily(context);

@@ -67,6 +67,14 @@ export function tasmotaDevice(topic: string): { ok: true; device: ConventionDevi
         concurrent: false,
       },
       topics: [topics.result, topics.power, topics.state, topics.lwt],
+      baseTopics: [`cmnd/${topic}`, `stat/${topic}`, `tele/${topic}`],
+      commandTopics: [topics.command],
+      wiring: [
+        { label: 'command topic', value: topics.command },
+        { label: 'payload on', value: 'ON' },
+        { label: 'payload off', value: 'OFF' },
+        { label: 'state topics', value: [topics.result, topics.power, topics.state].join(', ') },
+      ],
       availabilityMode: 'latest',
       onlineBeforeAvailability: true,
       read(messageTopic, payload): ConventionUpdate | undefined {

@@ -35,4 +35,4 @@ export class TasmotaFamily extends ConventionFamily {
 }
 
 /** Makes the Tasmota family of one MQTT way in. */
-export const tasmotaFamily: MqttDeviceFamilyFactory = () => new TasmotaFamily();
+export const tasmotaFamily: MqttDeviceFamilyFactory = (context) => new TasmotaFamily(context);

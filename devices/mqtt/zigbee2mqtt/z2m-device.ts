@@ -1,4 +1,5 @@
 import type { DeviceTool } from '../../protocol/frame-schema.ts';
+import type { LinkWiring } from '../../links/link-wiring.ts';
 import type {
   ConventionCall,
   ConventionDevice,
@@ -55,6 +56,11 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
   if (readables.length > 0) tools.push(readTool({ what: readables.map(describeReadable) }));
   const stateTopic = `${Z2M_BASE}/${name}`;
   const availabilityTopic = `${stateTopic}/availability`;
+  const gettable = readables.some((readable) => readable.gettable);
+  const commandTopics = [
+    ...(switchables.length > 0 ? [`${stateTopic}/set`] : []),
+    ...(gettable ? [`${stateTopic}/get`] : []),
+  ];
   const build = entry.software_build_id ? ` build=${entry.software_build_id}` : '';
   return {
     ok: true,
@@ -71,6 +77,9 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
         concurrent: false,
       },
       topics: [stateTopic, availabilityTopic, Z2M_BRIDGE_STATE_TOPIC],
+      baseTopics: [stateTopic],
+      commandTopics,
+      wiring: wiringOf({ stateTopic, switchables, gettable }),
       availabilityMode: 'all',
       onlineBeforeAvailability: true,
       read(topic, payload): ConventionUpdate | undefined {
@@ -91,6 +100,27 @@ export function z2mDevice(entry: Z2mBridgeDevice): Z2mReading {
       },
     },
   };
+}
+
+/**
+ * What decides what its calls publish and how its state is read: its set, get and state topics, and
+ * each switchable's `value_on` and `value_off` as JSON (what the set payload carries).
+ */
+function wiringOf(options: {
+  stateTopic: string;
+  switchables: readonly Z2mSwitchable[];
+  gettable: boolean;
+}): LinkWiring {
+  const { stateTopic, switchables } = options;
+  return [
+    ...(switchables.length > 0 ? [{ label: 'set topic', value: `${stateTopic}/set` }] : []),
+    ...(options.gettable ? [{ label: 'get topic', value: `${stateTopic}/get` }] : []),
+    { label: 'state topic', value: stateTopic },
+    ...switchables.flatMap((switchable) => [
+      { label: `${switchable.property} value_on`, value: JSON.stringify(switchable.valueOn) },
+      { label: `${switchable.property} value_off`, value: JSON.stringify(switchable.valueOff) },
+    ]),
+  ];
 }
 
 /** `{<property>: <value_on | value_off>}` on `zigbee2mqtt/NAME/set`, done when the state says that value. */

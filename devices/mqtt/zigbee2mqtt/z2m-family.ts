@@ -50,4 +50,4 @@ export class Z2mFamily extends ConventionFamily {
 }
 
 /** Makes the Zigbee2MQTT family of one MQTT way in. */
-export const z2mFamily: MqttDeviceFamilyFactory = () => new Z2mFamily();
+export const z2mFamily: MqttDeviceFamilyFactory = (context) => new Z2mFamily(context);

@@ -11,6 +11,7 @@ import {
   SCANNED_DEVICE_COLUMNS,
 } from '../../../devices/links/format-scanned-device.ts';
 import type { WayIn } from '../../../devices/links/way-in.ts';
+import { wiringLines } from '../../../devices/links/link-wiring.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS, type Settings } from '../../contract/settings-table.ts';
 import { readSettingFlags } from '../common-flags.ts';
 import { REACHING_SETTING_KEYS, wayInSettingFlag, wayInSettingsUsage } from '../way-in-setting-usage.ts';
@@ -241,7 +242,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
                   : []),
               ]
                 .map(safeText)
-                .join('\t')}\n`,
+                .join('\t')}\n${pinnedWiring(device)}`,
             );
         return 0;
       }
@@ -372,6 +373,13 @@ async function scanWaysIn(settings: Settings, waysIn: readonly WayIn[], io: CliI
   } finally {
     await registry.dispose();
   }
+}
+
+/** The wiring pinned with a pairing (where its commands go, what they send), one indented line a field; empty when none. */
+function pinnedWiring(device: PairedDevice): string {
+  return wiringLines(device.pinned?.wiring)
+    .map((line) => `  pinned ${safeText(line)}\n`)
+    .join('');
 }
 
 /** What a pairing's way in adds after its path in a listing (` unit 1 at 9600 8N1`). */

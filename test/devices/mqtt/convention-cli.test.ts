@@ -144,9 +144,20 @@ describe.skipIf(missing !== undefined)(
         expect(paired.code).toBe(0);
         expect(paired.stdout).toContain('id tasmota_kettle, kind switch, model Tasmota');
         expect(paired.stdout).toContain('The agent may use none of its tools yet');
+        // Where its commands go and what they send is shown before it is paired, and pinned with it.
+        expect(paired.stdout).toContain('  command topic: cmnd/kettle/POWER\n  payload on: ON\n  payload off: OFF\n');
+        const people = await runCli(['devices', 'list', '--data-dir', dataDir]);
+        expect(people.stdout).toContain('\n  pinned command topic: cmnd/kettle/POWER\n  pinned payload on: ON\n');
         const listed = await runCli(['devices', 'list', '--json', '--data-dir', dataDir]);
         expect(JSON.parse(listed.stdout)).toEqual([
-          expect.objectContaining({ path: 'tasmota:kettle', wayIn: 'mqtt', grants: [] }),
+          expect.objectContaining({
+            path: 'tasmota:kettle',
+            wayIn: 'mqtt',
+            grants: [],
+            pinned: expect.objectContaining({
+              wiring: expect.arrayContaining([{ label: 'command topic', value: 'cmnd/kettle/POWER' }]),
+            }),
+          }),
         ]);
         expect(tasmota.commands).toEqual([]);
       } finally {

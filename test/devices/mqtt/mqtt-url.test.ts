@@ -73,8 +73,21 @@ describe('readMqttCredentials', () => {
       'the environment variable EMPTY (the broker password) is not set',
     );
     expect(() => readMqttCredentials({ url: 'mqtt://h@b', passwordEnv: 'pw=1', env: {} })).toThrow(
-      "must be a variable's name (letters, digits, _), got 'pw=1'",
+      '--mqtt-password-env is not an environment variable name',
     );
+  });
+
+  it('never repeats a --mqtt-password-env value that is not a variable name (it may be the password itself)', () => {
+    const pasted = 's3cr3t pa55!';
+    let message = '';
+    try {
+      readMqttCredentials({ url: 'mqtt://h@b', passwordEnv: pasted, env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('is not an environment variable name');
+    expect(message).not.toContain(pasted);
+    expect(message).not.toContain('s3cr3t');
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceTool } from '../../../devices/protocol/frame-schema.ts';
 import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
-import type { PinnedDeclaration } from '../../../devices/registry/pinned-declaration.ts';
+import { declarationHash, type PinnedDeclaration } from '../../../devices/registry/pinned-declaration.ts';
 import type { DeclarationDifference } from '../../../devices/protocol/compare-declarations.ts';
 import { profileSource } from '../../../devices/profiles/resolve-profile.ts';
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
@@ -153,5 +153,19 @@ describe('a paired device held to the declaration pinned at pairing', () => {
     // It pinned the content this link runs on (it trusted the edit): used again.
     registry.setPinnedDeclaration('door-1', { tools: [unlock, status], profile: now });
     expect(registry.get('door-1')).toMatchObject({ trusted: true, differences: [] });
+  });
+});
+
+describe('declarationHash', () => {
+  const tools = [
+    { name: 'set', description: 'Switch', parameters: { type: 'object' as const }, parallelSafe: true, serial: false },
+  ];
+  it('changes when the wiring a person was shown changes, so a front end pairs or trusts nothing else', () => {
+    const shown = declarationHash(tools, [{ label: 'command_topic', value: 'garden/pump/set' }]);
+    expect(declarationHash(tools, [{ label: 'command_topic', value: 'garden/pump/set' }])).toBe(shown);
+    expect(
+      declarationHash(tools, [{ label: 'command_topic', value: 'zigbee2mqtt/bridge/request/device/remove' }]),
+    ).not.toBe(shown);
+    expect(declarationHash(tools)).not.toBe(shown);
   });
 });

@@ -158,6 +158,14 @@ describe.skipIf(missing !== undefined)(`devices scan|pair --mqtt${missing ? ` ($
     expect(unset.stderr).toContain('the environment variable NO_SUCH_PW (the broker password) is not set');
   });
 
+  it('never echoes a --mqtt-password-env value that is not a variable name (it may be the password)', async () => {
+    const pasted = `${PASSWORD}-pasted!`;
+    const refused = await runCli(['devices', 'scan', '--mqtt', mosquitto.url('host'), '--mqtt-password-env', pasted]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--mqtt-password-env: is not an environment variable name');
+    expect(refused.stderr).not.toContain(PASSWORD);
+  });
+
   it('says why the broker refused a wrong password', async () => {
     const refused = await runCli(['devices', 'scan', ...broker()], { env: { BROKER_PASSWORD: 'wrong' } });
     expect(refused.code).toBe(1);
