@@ -8,6 +8,7 @@ import {
 import type { DevicePlacement } from '../state/add-device-flow.ts';
 import { ShownDevice } from './shown-device.tsx';
 import { useAppStore } from './use-app-store.ts';
+import { scanSummary } from '../state/scan-summary.ts';
 
 /**
  * "Add device": the ports a scan found (it opens none) with what the OS says of each, a field for
@@ -103,7 +104,7 @@ export function AddDevicePanel() {
               {scan.status === 'scanning'
                 ? 'Looking for ports (none is opened: opening one resets many boards)…'
                 : scan.status === 'done'
-                  ? `${scan.ports.length} port${scan.ports.length === 1 ? '' : 's'} found; none was opened.`
+                  ? scanSummary({ ports: scan.ports.length, found: scan.found.length })
                   : ''}
             </p>
             {scan.status === 'failed' && (

@@ -250,7 +250,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       case 'revoke': {
         const deviceId = needId();
         const known = store.get(deviceId);
-        if (!known) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        if (!known) throw notPaired(deviceId);
         const actions = values.all ? known.tools.map((tool) => tool.name) : rest.slice(1);
         if (actions.length === 0)
           throw new UsageError(
@@ -262,7 +262,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       }
       case 'confirm': {
         const deviceId = needId();
-        if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        if (!store.get(deviceId)) throw notPaired(deviceId);
         await pairing.attachPaired();
         const entry = registry.get(deviceId);
         await entry?.session.whenOnline({ timeoutMs: 5000, signal: io.signal }).catch(() => undefined);
@@ -287,7 +287,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         if (!typed.trim())
           throw new UsageError('devices rename needs the new name, e.g. home-agent devices rename lamp-1 Desk lamp');
         const alias = checkedName(typed);
-        if (!store.get(deviceId)) throw new UsageError(`${deviceId} is not paired (see: home-agent devices list)`);
+        if (!store.get(deviceId)) throw notPaired(deviceId);
         const renamed = pairing.rename(deviceId, alias);
         io.stdout.write(`${deviceId} is now "${safeText(renamed.alias)}".\n`);
         return 0;
@@ -388,4 +388,9 @@ function placed(device: PairedDevice): string {
     .find((way) => way.kind === device.wayIn)
     ?.describe(device.options ?? {});
   return described ? ` ${described}` : '';
+}
+
+/** A device id the store does not know: the command line was right, the home is not as assumed (exit 1, no usage). */
+function notPaired(deviceId: string): Error {
+  return new Error(`${deviceId} is not paired (see: home-agent devices list)`);
 }

@@ -68,6 +68,23 @@ describe('home-agent devices', () => {
     expect(await sim.waitForState('lamp-1', (state) => state.on === true)).toMatchObject({ on: true });
   });
 
+  it('says a device id is not paired with exit 1 and that line alone, not the usage of a wrong command line', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'home-agent-devices-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    for (const args of [
+      ['grant', 'lamp-9', 'set'],
+      ['revoke', 'lamp-9', 'set'],
+      ['confirm', 'lamp-9'],
+      ['rename', 'lamp-9', 'Desk'],
+    ]) {
+      const result = await runCli(['devices', ...args, '--data-dir', dir]);
+      expect({ code: result.code, stderr: result.stderr }, args.join(' ')).toEqual({
+        code: 1,
+        stderr: 'home-agent devices: lamp-9 is not paired (see: home-agent devices list)\n',
+      });
+    }
+  });
+
   it('forgets a device: its record and grants are gone', async () => {
     const { dir, sim } = await setup();
     await runCli(['devices', 'pair', sim.devices[0]!.path, '--yes', '--alias', 'Desk lamp', '--data-dir', dir]);
