@@ -90,7 +90,15 @@ export interface MqttDeviceFamily {
    * shows and pins this, never the announcement; an announcement that disagrees with it is refused
    * (rejects saying what differs, and `refused` lists it until the next announcement).
    */
-  signedHello?(request: SignedHelloRequest): Promise<HelloResult>;
+  signedHello?(request: {
+    path: string;
+    announced: HelloResult;
+    kept: WayInOptions;
+    broker: MqttBroker;
+    defaults: LinkDefaults;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+  }): Promise<HelloResult>;
   /** A link to one found (and paired) device through `broker`, not started; each device is its own lane. */
   openLink(request: MqttLinkRequest): DeviceLink;
   /**
@@ -109,14 +117,3 @@ export interface MqttDeviceFamily {
 
 /** Makes one family for one way in (each way in keeps its own found devices). */
 export type MqttDeviceFamilyFactory = (context: MqttFamilyContext) => MqttDeviceFamily;
-
-/** What asking a found device's signed hello takes: its path, what it announced and what `pair` kept. */
-export interface SignedHelloRequest {
-  path: string;
-  announced: HelloResult;
-  kept: WayInOptions;
-  broker: MqttBroker;
-  defaults: LinkDefaults;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-}

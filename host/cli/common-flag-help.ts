@@ -2,7 +2,7 @@ import { SETTING_KEYS, settingsTable, type SettingKey } from '../contract/settin
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import type { OptionHelp } from './command-help.ts';
 import { BUILTIN_PROFILE_NAMES } from '../../devices/profiles/resolve-profile.ts';
-import { BUILTIN_WAY_IN_HELP } from '../../devices/ways-in/builtin-way-in-settings.ts';
+import { BUILTIN_WAY_IN_HELP } from '../../devices/ways-in/builtin-way-in-help.ts';
 
 /** The ways in that take options a person types, with what help says of them. */
 const helpedWaysIn = BUILTIN_WAY_IN_HELP;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DeviceLink } from '../../links/device-link.ts';
+import type { LinkDefaults } from '../../links/session-types.ts';
 import type { WayInOptions } from '../../links/way-in.ts';
 import type { HelloResult } from '../../protocol/frame-schema.ts';
 import type { MqttBroker, MqttListenerVerdict, MqttMessage } from '../mqtt-broker.ts';
@@ -12,7 +13,6 @@ import {
   type MqttFamilyContext,
   type MqttLinkRequest,
   type RefusedMqttDevice,
-  type SignedHelloRequest,
 } from '../mqtt-device-family.ts';
 import { descriptionProblem } from './description-problem.ts';
 import { bridgeDiscoveryTopics, bridgeTopics, hostIdSchema, parseBridgeTopic } from './bridge-topics.ts';
@@ -110,7 +110,15 @@ class BridgedFamily implements MqttDeviceFamily {
    * compared with its unsigned description: a description that says otherwise — one action's
    * `confirm` dropped, another identity — is refused and disowned, whoever published it.
    */
-  async signedHello(request: SignedHelloRequest): Promise<HelloResult> {
+  async signedHello(request: {
+    path: string;
+    announced: HelloResult;
+    kept: WayInOptions;
+    broker: MqttBroker;
+    defaults: LinkDefaults;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+  }): Promise<HelloResult> {
     const link = this.openLink({
       path: request.path,
       options: request.kept,

@@ -7,7 +7,7 @@ import { createDataDir, resolveDataDir } from '../../config/data-dir.ts';
 import { attachCommandLineDevices } from '../../devices/attach-devices.ts';
 import { createDeviceRegistry } from '../../devices/create-device-layer.ts';
 import { configuredWayOut, wayOutNames } from '../../../devices/ways-in/builtin-ways-out.ts';
-import { WAY_OUT_HELP } from '../../../devices/ways-in/builtin-way-in-settings.ts';
+import { WAY_OUT_HELP } from '../../../devices/ways-in/builtin-way-out-help.ts';
 import type { WayOut } from '../../../devices/links/way-out.ts';
 import { BRIDGE_SETTING_KEYS } from './bridge-help.ts';
 

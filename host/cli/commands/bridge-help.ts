@@ -3,7 +3,7 @@ import { settingsTable, WAY_IN_SETTING_KEYS, type SettingKey } from '../../contr
 import { DEVICE_AND_DATA_FLAG_HELP } from '../common-flag-help.ts';
 import type { CommandHelp } from '../command-help.ts';
 import { SETTING_FLAG_HELP } from '../common-flag-help.ts';
-import { WAY_OUT_HELP } from '../../../devices/ways-in/builtin-way-in-settings.ts';
+import { WAY_OUT_HELP } from '../../../devices/ways-in/builtin-way-out-help.ts';
 
 /** The settings a bridge reads (where devices are reached besides their ports), with their flags from the settings table. */
 /** The device flags a bridge takes, as ask's help words them. */

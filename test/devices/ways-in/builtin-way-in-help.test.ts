@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_WAY_IN_HELP } from '../../../devices/ways-in/builtin-way-in-settings.ts';
+import { BUILTIN_WAY_IN_HELP } from '../../../devices/ways-in/builtin-way-in-help.ts';
 import { builtinWaysIn } from '../../../devices/ways-in/builtin-ways-in.ts';
 
 describe('BUILTIN_WAY_IN_HELP', () => {
