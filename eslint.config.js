@@ -16,7 +16,7 @@ const nativeOrUi = [
   'ws',
 ];
 
-// The MCP SDK (client and server) and its processes and sockets live only in host/mcp/.
+// The MCP SDK (client and server) and its processes and sockets live only in host/plugins/mcp/ (the client) and host/front/mcp/ (the server).
 const mcpSdk = ['@modelcontextprotocol/*'];
 
 /**
@@ -95,9 +95,9 @@ export default tseslint.config(
       aboveTheSeam: true,
     }),
   },
-  // MCP both ways (host/mcp/client, host/mcp/server): may use the SDK, and core, devices and host below it.
+  // MCP both ways (host/plugins/mcp, host/front/mcp): may use the SDK, and core, devices and host below it.
   {
-    files: ['host/mcp/**/*.ts'],
+    files: ['host/front/mcp/**/*.ts', 'host/plugins/mcp/**/*.ts'],
     rules: forbid(['electron', 'renderer'], ['electron', 'react', 'react-dom', 'zustand'], { aboveTheSeam: true }),
   },
   {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-const projectDir = fileURLToPath(new URL('./', import.meta.url));
+const projectDir = fileURLToPath(new URL('.//', import.meta.url));
 
 // The renderer alone. `npm run build:renderer` writes dist/renderer (what `home-agent serve` and
 // the Playwright tests load); Electron Forge's Vite plugin passes `forgeConfigSelf` and expects

@@ -2,7 +2,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import path from 'node:path';
 import { bootHost } from '../host/app/boot-host.ts';
 import type { Host } from '../host/app/create-host.ts';
-import { readCommonFlags, readSettingEnvironment } from '../host/cli/common-flags.ts';
+import { readCommonFlags, readSettingEnvironment } from '../host/front/cli/common-flags.ts';
 import { electronCsp } from './content-security-policy.ts';
 import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';

@@ -6,7 +6,7 @@ import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { ApprovalAnswer, PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
-import type { McpClients } from '../mcp/client/mcp-clients.ts';
+import type { McpClients } from '../plugins/mcp/mcp-clients.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PluginStateStore } from '../store/plugin-state-store.ts';

@@ -4,7 +4,7 @@ import { attachDevices } from '../devices/attach-devices.ts';
 import { announcedDeviceLayer } from '../devices/announced-device-layer.ts';
 import { hostCommandName } from '../devices/host-announcement.ts';
 import { HOME_AGENT_VERSION } from './version.ts';
-import type { CommonFlags } from '../cli/common-flags.ts';
+import type { CommonFlags } from '../front/cli/common-flags.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ApprovalPolicy } from '../approvals/person-approval-gate.ts';
 import type { ApprovalRefusal } from '../../core/batch/run-tool-call.ts';

@@ -24,11 +24,11 @@ import { dataVersionOf } from '../store/data-version.ts';
 import { McpTrustStore } from '../store/mcp-trust-store.ts';
 import { settingsTable, settingValue } from '../contract/settings-table.ts';
 import type { ArgumentBounds } from '../../core/tools/argument-bounds.ts';
-import { mcpConfigOf } from '../mcp/client/mcp-config.ts';
-import type { McpClients } from '../mcp/client/mcp-clients.ts';
+import { mcpConfigOf } from '../plugins/mcp/mcp-config.ts';
+import type { McpClients } from '../plugins/mcp/mcp-clients.ts';
 import { PendingApprovalStore } from '../store/pending-approval-store.ts';
 import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
-import { McpTurns } from '../mcp/server/mcp-turns.ts';
+import { McpTurns } from '../front/mcp/mcp-turns.ts';
 import { SyncedPluginRegistry } from '../plugins/synced-plugin-registry.ts';
 import { turnedOffTool } from '../plugins/turned-off-tool.ts';
 import { randomUUID } from 'node:crypto';
@@ -255,7 +255,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
     mcp =
       mcpConfig.servers.length > 0 || mcpConfig.problems.length > 0
-        ? new (await import('../mcp/client/mcp-clients.ts')).McpClients({
+        ? new (await import('../plugins/mcp/mcp-clients.ts')).McpClients({
             config: mcpConfig,
             environment: options.mcpEnvironment ?? process.env,
             trust: new McpTrustStore({ db }),

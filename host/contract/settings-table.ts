@@ -5,7 +5,7 @@ import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../cor
 import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
 import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
 import { BUILTIN_WAY_IN_SETTINGS } from '../../devices/ways-in/builtin-way-in-settings.ts';
-import { mcpClientSettings } from '../mcp/client/mcp-client-settings.ts';
+import { mcpClientSettings } from '../plugins/mcp/mcp-client-settings.ts';
 
 /** How a setting is edited in the form (declared with the shape of a setting, in devices/links/way-in-setting.ts). */
 export type { SettingInputKind };

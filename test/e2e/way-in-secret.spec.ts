@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, openPage, test } from './helpers/harness.ts';
 import { createHost } from '../../host/app/create-host.ts';
-import { startWebServer } from '../../host/web/web-server.ts';
+import { startWebServer } from '../../host/front/web/web-server.ts';
 import { EncryptedFileSecretStore } from '../../host/secrets/encrypted-file-secret-store.ts';
 import type { StringCipher } from '../../host/secrets/secret-store.ts';
 import { ScriptedModel } from '../../core/models/scripted/scripted-model.ts';

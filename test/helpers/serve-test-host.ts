@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHost, type Host, type HostOptions } from '../../host/app/create-host.ts';
-import { startWebServer, type WebServer } from '../../host/web/web-server.ts';
+import { startWebServer, type WebServer } from '../../host/front/web/web-server.ts';
 import { ScriptedModel, type Script } from '../../core/models/scripted/scripted-model.ts';
-import { McpHttpEndpoint } from '../../host/mcp/server/mcp-http-endpoint.ts';
-import { MCP_TOKEN } from '../../host/mcp/server/mcp-token.ts';
-import { readOrCreateToken } from '../../host/web/token-file.ts';
-import { withMcpAccess } from '../../host/mcp/server/with-mcp-access.ts';
+import { McpHttpEndpoint } from '../../host/front/mcp/mcp-http-endpoint.ts';
+import { MCP_TOKEN } from '../../host/front/mcp/mcp-token.ts';
+import { readOrCreateToken } from '../../host/front/web/token-file.ts';
+import { withMcpAccess } from '../../host/front/mcp/with-mcp-access.ts';
 
 type WebServerOptions = Parameters<typeof startWebServer>[0];
 

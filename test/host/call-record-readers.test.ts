@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AgentEvent } from '../../core/events/agent-event.ts';
 import { emptyCallRecords, foldCallRecords, type BatchRecord } from '../../core/events/fold-call-records.ts';
 import { emptyFoldedData, foldEvents } from '../../renderer/state/fold-event.ts';
-import { PeopleOutput } from '../../host/cli/people-output.ts';
+import { PeopleOutput } from '../../host/front/cli/people-output.ts';
 import { exportConversations } from '../../host/store/export-conversations.ts';
 import { repairInterruptedTurns } from '../../host/app/repair-interrupted-turns.ts';
 import { openDatabase } from '../../host/store/open-database.ts';

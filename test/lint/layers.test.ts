@@ -82,24 +82,24 @@ describe('layer rules (docs/architecture.md, Layers)', () => {
     ).toHaveLength(0);
   });
 
-  it('keeps the MCP SDK in host/mcp/: core, devices, the rest of host and electron may not import it', async () => {
+  it('keeps the MCP SDK in host/plugins/mcp/ and host/front/mcp/: core, devices, the rest of host and electron may not import it', async () => {
     const sdk = "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nexport const y = Client;\n";
     expect(await layeringErrors('core/tools/example.ts', sdk)).toHaveLength(1);
     expect(await layeringErrors('devices/tools/example.ts', sdk)).toHaveLength(1);
     expect(await layeringErrors('host/app/example.ts', sdk)).toHaveLength(1);
     expect(await layeringErrors('electron/example.ts', sdk)).toHaveLength(1);
-    expect(await layeringErrors('host/mcp/client/example.ts', sdk)).toHaveLength(0);
-    expect(await layeringErrors('host/mcp/server/example.ts', sdk)).toHaveLength(0);
+    expect(await layeringErrors('host/plugins/mcp/example.ts', sdk)).toHaveLength(0);
+    expect(await layeringErrors('host/front/mcp/example.ts', sdk)).toHaveLength(0);
     // MCP code may use what lies below it, but never a front end.
     expect(
       await layeringErrors(
-        'host/mcp/client/example.ts',
+        'host/plugins/mcp/example.ts',
         "import { Agent } from '../../../core/agent/agent.ts';\nimport { x } from '../../store/data-version.ts';\nexport const y = [Agent, x];\n",
       ),
     ).toHaveLength(0);
     expect(
       await layeringErrors(
-        'host/mcp/client/example.ts',
+        'host/plugins/mcp/example.ts',
         "import { x } from '../../../renderer/main.tsx';\nexport const y = x;\n",
       ),
     ).toHaveLength(1);

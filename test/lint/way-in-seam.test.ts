@@ -21,7 +21,7 @@ describe('the way-in seam (docs/architecture.md)', () => {
     for (const folder of ['registry', 'pairing', 'tools', 'links', 'profiles'])
       expect(await seamErrors(`devices/${folder}/example.ts`, importModbus('../')), folder).toHaveLength(1);
     expect(await seamErrors('host/devices/example.ts', importModbus('../../devices/'))).toHaveLength(1);
-    expect(await seamErrors('host/cli/commands/example.ts', importModbus('../../../devices/'))).toHaveLength(1);
+    expect(await seamErrors('host/front/cli/commands/example.ts', importModbus('../../../devices/'))).toHaveLength(1);
   });
 
   it('forbids them from importing the broker way in’s folder (devices/mqtt/) too', async () => {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runModelsCommand } from '../../../host/cli/commands/models-command.ts';
+import { runModelsCommand } from '../../../host/front/cli/commands/models-command.ts';
 import { startLoopbackModelServer, type LoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 
 function capture(): { stream: PassThrough; text: () => string } {

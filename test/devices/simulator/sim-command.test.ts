@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runSimCommand } from '../../../host/cli/commands/sim-command.ts';
+import { runSimCommand } from '../../../host/front/cli/commands/sim-command.ts';
 import { Disposables, openTestSession } from '../../helpers/pty-pair.ts';
 
 const owned = new Disposables();

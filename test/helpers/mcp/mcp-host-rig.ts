@@ -7,7 +7,7 @@ import { ScriptedModel, type Script } from '../../../core/models/scripted/script
 import type { ApprovalPolicy } from '../../../host/approvals/person-approval-gate.ts';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { HostNotice } from '../../../host/contract/api-contract.ts';
-import type { McpConnection } from '../../../host/mcp/client/mcp-connection.ts';
+import type { McpConnection } from '../../../host/plugins/mcp/mcp-connection.ts';
 
 type Cleanups = (() => Promise<void> | void)[];
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { McpServerConfig } from '../../../host/mcp/client/mcp-config.ts';
+import type { McpServerConfig } from '../../../host/plugins/mcp/mcp-config.ts';
 
 /** The entry point of `@modelcontextprotocol/server-everything` (a devDependency): its bin `dist/index.js`. */
 export const EVERYTHING_ENTRY = path.join(

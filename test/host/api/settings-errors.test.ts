@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import NodeWebSocket from 'ws';
 import { createHost, type Host } from '../../../host/app/create-host.ts';
-import { startWebServer } from '../../../host/web/web-server.ts';
+import { startWebServer } from '../../../host/front/web/web-server.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import { createWebApiClient } from '../../../renderer/api/web-api-client.ts';
 import { createElectronApiClient } from '../../../renderer/api/electron-api-client.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createHost } from '../../../host/app/create-host.ts';
 import { createModelAdapter } from '../../../core/models/create-model-adapter.ts';
-import { runVerifyCommand } from '../../../host/cli/commands/verify-command.ts';
+import { runVerifyCommand } from '../../../host/front/cli/commands/verify-command.ts';
 import type { VerifyReport } from '../../../host/store/verify-store.ts';
 import { startLoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 import { mulberry32 } from '../../helpers/mulberry32.ts';

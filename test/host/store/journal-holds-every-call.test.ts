@@ -4,7 +4,7 @@ import { AgentEvents } from '../../../core/events/agent-events.ts';
 import { createToolApi } from '../../../core/tools/tool-api.ts';
 import type { ArgumentBounds } from '../../../core/tools/argument-bounds.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
-import { runCallTurn } from '../../../host/mcp/server/run-call-turn.ts';
+import { runCallTurn } from '../../../host/front/mcp/run-call-turn.ts';
 import { exportConversations } from '../../../host/store/export-conversations.ts';
 import { findUnplacedRows } from '../../../host/store/orphaned-rows.ts';
 import { openDatabase } from '../../../host/store/open-database.ts';
