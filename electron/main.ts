@@ -1,8 +1,8 @@
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import path from 'node:path';
-import { bootHost } from '../host/app/boot-host.ts';
+import { startHost } from '../host/app/start-host.ts';
 import type { Host } from '../host/app/create-host.ts';
-import { readCommonFlags, readSettingEnvironment } from '../host/front/cli/common-flags.ts';
+import { readSettingEnvironment } from '../host/config/read-setting-values.ts';
 import { electronCsp } from './content-security-policy.ts';
 import { IPC_CALL, IPC_EVENT, IPC_NOTICE } from './ipc-channels.ts';
 import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
@@ -12,6 +12,7 @@ import { safeStorageCipher } from './safe-storage-cipher.ts';
 import { EncryptedFileSecretStore } from '../host/secrets/encrypted-file-secret-store.ts';
 import { resolveDataDir } from '../host/config/data-dir.ts';
 import { adoptDataFolder } from '../host/config/adopt-data-folder.ts';
+import { BUILTIN_PLUGIN_DATA_FILES } from '../host/plugins/builtin/builtin-plugin-run-options.ts';
 
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
 declare const MAIN_WINDOW_VITE_NAME: string;
@@ -29,21 +30,26 @@ async function start(): Promise<void> {
   // One home for the window and the CLI (and the `home-agent mcp` an MCP client starts): the CLI's
   // data folder. Earlier versions kept the window's in Electron's own folder: moved once.
   const dataDir = resolveDataDir();
-  const adopted = adoptDataFolder({ from: app.getPath('userData'), to: dataDir });
+  const adopted = adoptDataFolder({
+    from: app.getPath('userData'),
+    to: dataDir,
+    pluginFiles: BUILTIN_PLUGIN_DATA_FILES,
+  });
   if (adopted !== undefined) console.error(`home-agent: ${adopted}`);
   // The desktop app runs on the embedded defaults: the simulated devices and the demo model,
   // unless settings come from the environment (HOME_AGENT_PROVIDER, …: see README, Models).
-  const flags = {
-    ...readCommonFlags({ sim: process.env.HOME_AGENT_SIM !== '0', 'data-dir': dataDir }),
-    settings: readSettingEnvironment(process.env),
-  };
+  const settings = readSettingEnvironment(process.env);
   const secrets = new EncryptedFileSecretStore({
     file: path.join(dataDir, 'secrets.json'),
     cipher: safeStorageCipher,
   });
-  host = await bootHost({
-    flags,
+  host = await startHost({
+    dataDir,
+    sim: process.env.HOME_AGENT_SIM !== '0',
+    devices: [],
+    settings,
     transport: 'electron',
+    command: 'the Home Agent desktop window',
     secrets,
     log: (line) => console.error(`home-agent: ${line}`),
     signal: lifetime.signal,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { compileEntries } from './compile-entries.mjs';
 
 /** The CLI's source entry, relative to the repository. */
-export const CLI_ENTRY = 'host/front/cli/main.ts';
+export const CLI_ENTRY = 'host/front/front-ends.ts';
 /** How many builds are kept: a running `serve` may still load a lazy chunk of the one before. */
 const BUILDS_KEPT = 2;
 

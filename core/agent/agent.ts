@@ -7,6 +7,7 @@ import type { ConversationStore } from './conversation-store.ts';
 import type { AfterToolHook, ApprovalGate } from '../batch/run-tool-call.ts';
 import type { PromptAssembleListener } from '../prompt/assemble-prompt.ts';
 import { runStep } from './run-step.ts';
+import { DEFAULT_MAX_STEPS } from './turn-defaults.ts';
 import { assembleTurn, type AgentSettings, type AssembledTurn } from './assemble-turn.ts';
 import { readBackAfterStop, UnknownCallTracker } from './read-back-after-stop.ts';
 import { titleFromMessage } from './title-from-message.ts';
@@ -209,7 +210,7 @@ export class Agent {
       });
       if (!assembly.ok) return await end('error', assembly.error);
       assembled = assembly.value;
-      const maxSteps = settings.maxSteps ?? 8;
+      const maxSteps = settings.maxSteps ?? DEFAULT_MAX_STEPS;
       for (let step = 1; step <= maxSteps; step++) {
         if (signal.aborted) return await end('aborted');
         emit({ type: 'step/start', step });

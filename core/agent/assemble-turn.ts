@@ -16,10 +16,10 @@ export interface AgentSettings {
   replyMaxBytes?: number;
   /** The context window to fit requests to, in tokens, over what the server or a table says. */
   contextTokens?: number;
-  /** Ollama's num_ctx (default DEFAULT_OLLAMA_NUM_CTX), never above the model's own length. */
-  ollamaNumCtx?: number;
   /** `off`: no call starts before the reply ends. Absent or `on`: complete calls start while it streams. */
   earlyToolStart?: 'on' | 'off';
+  /** The providers' own settings (a per-request context length), read through the model's context info. */
+  readonly [setting: string]: unknown;
 }
 
 /** The prompt and tools of one turn, fixed when the turn starts. */

@@ -4,7 +4,7 @@ import type { AssembledTurn } from './assemble-turn.ts';
 import type { ContextBudget } from '../context/context-keeper.ts';
 import { fitHistory } from '../context/fit-history.ts';
 import { DEFAULT_BYTES_PER_TOKEN, tokensOf } from '../context/request-bytes.ts';
-import { utf8Length } from '../stream/utf8-length.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 import { sha256Hex } from './hash.ts';
 import { requestHashOf } from './request-hash.ts';
 import { RequestHistory } from './request-history.ts';

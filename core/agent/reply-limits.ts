@@ -1,4 +1,4 @@
-import { utf8Length } from '../stream/utf8-length.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 
 /** How long one model reply may take in all, by default (keep-alive bytes do not extend it). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 300_000;

@@ -1,5 +1,5 @@
 import type { TurnScope } from '../events/turn-scope.ts';
-import type { ModelAdapter, ModelRequest } from '../models/model-adapter.ts';
+import type { ContextLengthSetting, ModelAdapter, ModelRequest } from '../models/model-adapter.ts';
 import { ModelError } from '../models/model-error.ts';
 import { parseContextOverflow } from '../models/context-overflow.ts';
 import type { ContextBudget, ContextKeeper } from '../context/context-keeper.ts';
@@ -15,7 +15,8 @@ import type { StreamedReply } from './stream-reply.ts';
  * the budget `context` knows, its header recorded, and the reply streamed through `stream`. A
  * context-exceeded refusal (any provider's wording) teaches the window and the token size, and the
  * request is fitted again and sent once more; the usage the server reports calibrates the ratio; a
- * request Ollama cut (its `prompt_eval_count` reached num_ctx) becomes a `context/warning`. When the
+ * request the server cut (its input tokens reached the context length the request set) becomes a
+ * `context/warning`. When the
  * turn's own part cannot fit, nothing is sent and the error says why and what to do.
  */
 export async function requestReply(options: {
@@ -68,9 +69,10 @@ export async function requestReply(options: {
     const inputTokens = reply.usage?.inputTokens;
     if (context && budget && inputTokens !== undefined) {
       const length = budget.contextLength;
-      if (length !== undefined && inputTokens >= length) {
+      const setting = budget.contextLengthSetting;
+      if (length !== undefined && setting !== undefined && inputTokens >= length) {
         context.learnCut(model, { sentBytes: size.sentBytes, contextLength: length });
-        emit({ type: 'context/warning', step, message: silentCutMessage(model.label, length) });
+        emit({ type: 'context/warning', step, message: silentCutMessage(model.label, length, setting) });
       } else context.calibrate(model, { sentBytes: size.sentBytes, inputTokens });
     }
     return { ok: true, reply };
@@ -87,11 +89,12 @@ function isContextRefusal(reply: StreamedReply): boolean {
   );
 }
 
-function silentCutMessage(label: string, contextLength: number): string {
+/** A server that sets the length per request cut it from the front: said with the setting that raises it. */
+function silentCutMessage(label: string, contextLength: number, setting: ContextLengthSetting): string {
   return (
-    `${label} kept only ${formatTokens(contextLength)} tokens of this request (Ollama's num_ctx) and cut the rest ` +
+    `${label} kept only ${formatTokens(contextLength)} tokens of this request (${setting.name}) and cut the rest ` +
     `from the front without a word — the system prompt and the tool declarations first — so this reply may have been ` +
-    `made without them. Raise the setting ollamaNumCtx (--ollama-num-ctx; ${formatTokens(contextLength)} now) if ` +
+    `made without them. Raise the setting ${setting.key} (--${setting.flag}; ${formatTokens(contextLength)} now) if ` +
     `the model and the machine's memory allow it; Home Agent now counts this model's tokens as longer.`
   );
 }

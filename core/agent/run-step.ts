@@ -1,9 +1,7 @@
 import type { TurnEndReason } from '../events/agent-event.ts';
 import type { TurnScope } from '../events/turn-scope.ts';
-import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { ToolCallRecord } from '../models/conversation-message.ts';
 import type { ConversationStore } from './conversation-store.ts';
-import type { AssembledTurn, AgentSettings } from './assemble-turn.ts';
 import type { PreparedCall, ToolCallPipeline } from '../batch/run-tool-call.ts';
 import { ModelError } from '../models/model-error.ts';
 import { ReplyLimitError } from './reply-limits.ts';
@@ -13,13 +11,17 @@ import { renderOutcomeForModel } from '../tools/tool-result.ts';
 import { parseToolArguments } from '../stream/parse-tool-arguments.ts';
 import { boundedArgumentsText, type ArgumentBounds } from '../tools/argument-bounds.ts';
 import { streamReply } from './stream-reply.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/tool-timeout.ts';
+import { DEFAULT_EARLY_TOOL_START } from './turn-defaults.ts';
 import { requestReply } from './request-reply.ts';
-import type { RequestHistory } from './request-history.ts';
-import type { ContextKeeper } from '../context/context-keeper.ts';
+
+/**
+ * What a step hands on to requestReply as given: the turn's scope, its step, model, prompt, settings
+ * and store, the history kept between steps and what is known of the models' context windows.
+ */
+type ReplyInputs = Omit<Parameters<typeof requestReply>[0], 'stream'>;
 
 export type StepResult = { kind: 'continue' } | { kind: 'end'; reason: TurnEndReason; error?: string };
-
-const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /**
  * One step: record the request header, stream the reply, append one assistant message with the
@@ -27,20 +29,12 @@ const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
  * Unless `earlyToolStart` is off, calls the wire says are complete start while the reply still
  * streams, one at a time in index order (`BatchRun`); the final mode decides the rest.
  */
-export async function runStep(options: {
-  scope: TurnScope;
-  step: number;
-  model: ModelAdapter;
-  assembled: AssembledTurn;
-  settings: AgentSettings;
-  store: ConversationStore;
-  newId: () => string;
-  pipeline: Omit<ToolCallPipeline, 'defaultTimeoutMs'>;
-  /** The conversation's history kept between steps (read incrementally); absent: read whole. */
-  history?: RequestHistory;
-  /** What is known of the models' context windows; absent: the whole history is sent. */
-  context?: ContextKeeper;
-}): Promise<StepResult> {
+export async function runStep(
+  options: ReplyInputs & {
+    newId: () => string;
+    pipeline: Omit<ToolCallPipeline, 'defaultTimeoutMs'>;
+  },
+): Promise<StepResult> {
   const { step, store, assembled, scope } = options;
   const { conversationId, signal, emit } = scope;
   const callPrefix = `call_${scope.turnId.slice(0, 8)}_${step}_`;
@@ -85,7 +79,7 @@ export async function runStep(options: {
         onText: (text) => emit({ type: 'text/delta', step, text }),
         ...(options.settings.replyTimeoutMs !== undefined ? { timeoutMs: options.settings.replyTimeoutMs } : {}),
         ...(options.settings.replyMaxBytes !== undefined ? { maxBytes: options.settings.replyMaxBytes } : {}),
-        ...(options.settings.earlyToolStart !== 'off'
+        ...((options.settings.earlyToolStart ?? DEFAULT_EARLY_TOOL_START) === 'on'
           ? {
               onFinal: (call: AccumulatedToolCall) => {
                 argumentsTexts.set(call.id, call.argumentsText);

@@ -1,6 +1,6 @@
 import type { BatchMode } from '../events/agent-event.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
-import { OUTPUT_SEND_PREFIX } from '../plugins/output-channel.ts';
+import { OUTPUT_SEND_PREFIX } from '../tools/output-send-prefix.ts';
 
 /** The scheduler's decision for one batch, with the reason recorded beside it. */
 export interface BatchPlan {

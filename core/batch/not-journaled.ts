@@ -1,5 +1,5 @@
 import type { ToolOutcome } from '../tools/tool-result.ts';
-import type { ToolCallRun } from './run-tool-call.ts';
+import type { ToolCallRun } from '../tools/tool-call-run.ts';
 
 /**
  * The answer of a call that never ran because the journal could not record `what` (its

@@ -9,10 +9,11 @@ import { ToolError } from '../tools/tool-error.ts';
 import { authorizeToolCall } from '../tools/authorize-tool-call.ts';
 import { validateArguments } from '../tools/validate-arguments.ts';
 import { normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts';
-import { classifyCallOutcome, type CallOutcome } from '../tools/call-outcome.ts';
+import { classifyCallOutcome } from '../tools/call-outcome.ts';
 import { toolNotFound } from '../tools/not-found.ts';
 import { argumentBoundError, argumentBoundProblem, type ArgumentBounds } from '../tools/argument-bounds.ts';
 import { roundMs } from '../events/round-ms.ts';
+import type { ToolCallRun } from '../tools/tool-call-run.ts';
 
 /** A refusal that says why nobody allowed the call and what would (e.g. `ask` does not prompt). */
 export interface ApprovalRefusal {
@@ -69,17 +70,6 @@ export interface ToolCallPipeline {
    * bound always applies. Give the journal's bus (AgentEvents) the same, so what runs is what it keeps.
    */
   argumentBounds?: () => ArgumentBounds;
-}
-
-/** How one call ended: its structured outcome, what is known of its effect, media, output, approval wait. */
-export interface ToolCallRun {
-  outcome: ToolOutcome;
-  callOutcome: CallOutcome;
-  media: ToolMedia[];
-  /** The text a channel tool put on its channel, when it succeeded in sending. */
-  output?: string;
-  /** How long the call waited for the person; absent when nobody was asked. */
-  approvalMs?: number;
 }
 
 /** How far a call got, for classifying its outcome. */

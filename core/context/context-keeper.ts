@@ -1,5 +1,6 @@
 import type { ContextOverflow } from '../models/context-overflow.ts';
-import type { ModelAdapter } from '../models/model-adapter.ts';
+import { documentedContextWindow } from '../models/documented-context-window.ts';
+import type { ContextLengthSetting, ModelAdapter } from '../models/model-adapter.ts';
 import {
   keyText,
   windowFilterMatches,
@@ -9,12 +10,8 @@ import {
   type LearnedContext,
   type WindowFilter,
 } from './context-memory.ts';
-import { documentedContextWindow } from './documented-context-windows.ts';
 import { implausibleWindowMessage, learnedWindowFloor, MIN_LEARNED_WINDOW_TOKENS } from './learned-window-floor.ts';
 import { DEFAULT_BYTES_PER_TOKEN, tokensOf } from './request-bytes.ts';
-
-/** Ollama's `num_ctx` when the setting `ollamaNumCtx` is empty (its memory use grows with it). */
-export const DEFAULT_OLLAMA_NUM_CTX = 16_384;
 
 /** A measured ratio outside this range is a wrong count (a server that left cached tokens out), not a tokenizer. */
 const PLAUSIBLE_BYTES_PER_TOKEN = { min: 0.5, max: 8 };
@@ -22,10 +19,13 @@ const PLAUSIBLE_BYTES_PER_TOKEN = { min: 0.5, max: 8 };
 /** Where a window came from, most trusted first. */
 export type ContextSource = 'setting' | 'learned' | 'server' | 'num_ctx' | 'documented';
 
-/** The settings the budget reads (`contextTokens` overrides what was found; `ollamaNumCtx` is Ollama's num_ctx). */
+/**
+ * The settings the budget reads: `contextTokens` overrides what was found; a format that sets the
+ * context length per request reads its own setting (`ModelContextInfo.contextLengthSetting`).
+ */
 export interface ContextSettings {
   contextTokens?: number;
-  ollamaNumCtx?: number;
+  readonly [setting: string]: unknown;
 }
 
 /** What a request of one model may take, as known now. */
@@ -38,8 +38,9 @@ export interface ContextBudget {
   bytesPerToken: number;
   /** True once a server's reported usage (or a 400's count) set the ratio. */
   calibrated: boolean;
-  /** For formats that set the context length per request (Ollama's num_ctx). */
+  /** For formats that set the context length per request: the length, and the setting it comes from. */
   contextLength?: number;
+  contextLengthSetting?: ContextLengthSetting;
   /** The bytes the request may take in all; undefined without a window. */
   budgetBytes?: number;
   /** When the window is a learned one: whose, so a message can say how to forget it. */
@@ -80,7 +81,8 @@ export class ContextKeeper {
 
   /**
    * The budget of a request to `model` now. Looks the window up the first time (unless
-   * `contextTokens` is set; Ollama's own length is still asked, since num_ctx must not exceed it).
+   * `contextTokens` is set; a format that sets the length per request still asks, since that length
+   * must not exceed the model's own).
    * `contextTokens`, set by the person, wins over a learned window.
    */
   async budget(model: ModelAdapter, settings: ContextSettings, signal: AbortSignal): Promise<ContextBudget> {
@@ -88,10 +90,10 @@ export class ContextKeeper {
     const state = this.stateOf(model);
     // The data folder is the truth: another process may have forgotten (or learned) a window since.
     if (state.unsaved === undefined) state.learned = this.read(state.key);
-    const perRequest = info?.setsContextLength === true;
+    const perRequest = info?.contextLengthSetting;
     let found: number | undefined;
     let source: ContextSource | undefined;
-    if (info && (settings.contextTokens === undefined || perRequest)) {
+    if (info && (settings.contextTokens === undefined || perRequest !== undefined)) {
       // Its own signal: the answer is kept for every later turn, so one turn's Stop must not make it "not said".
       state.lookup ??=
         info.lookupWindow?.(new AbortController().signal).catch(() => undefined) ?? Promise.resolve(undefined);
@@ -99,8 +101,12 @@ export class ContextKeeper {
       if (found !== undefined) source = 'server';
     }
     let contextLength: number | undefined;
-    if (perRequest) {
-      contextLength = Math.min(settings.ollamaNumCtx ?? DEFAULT_OLLAMA_NUM_CTX, found ?? Number.POSITIVE_INFINITY);
+    if (perRequest !== undefined) {
+      const chosen = settings[perRequest.key];
+      contextLength = Math.min(
+        typeof chosen === 'number' ? chosen : perRequest.default,
+        found ?? Number.POSITIVE_INFINITY,
+      );
       found = contextLength;
       source = 'num_ctx';
     }
@@ -125,7 +131,10 @@ export class ContextKeeper {
       bytesPerToken,
       calibrated: state.learned.bytesPerToken !== undefined,
     };
-    if (contextLength !== undefined) budget.contextLength = contextLength;
+    if (contextLength !== undefined && perRequest !== undefined) {
+      budget.contextLength = contextLength;
+      budget.contextLengthSetting = perRequest;
+    }
     if (found === undefined || source === undefined) return budget;
     budget.windowTokens = found;
     budget.source = source;
@@ -206,7 +215,7 @@ export class ContextKeeper {
   }
 
   /**
-   * After Ollama kept only `contextLength` tokens of a request of `sentBytes` (a silent cut), the
+   * After a server kept only `contextLength` tokens of a request of `sentBytes` (a silent cut), the
    * true ratio is below `sentBytes / contextLength`: the ratio goes back to the cautious default,
    * or below it to a tenth under that bound, so the next request fits.
    */

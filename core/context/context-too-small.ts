@@ -2,13 +2,22 @@ import type { ContextBudget, ContextSource } from './context-keeper.ts';
 import { forgetWindowCommand } from './forget-window-command.ts';
 import { tokensOf } from './request-bytes.ts';
 
-const SOURCES: Readonly<Record<ContextSource, string>> = {
-  setting: 'the setting contextTokens',
-  learned: 'as its server stated in an earlier refusal',
-  server: 'as its server says',
-  num_ctx: "Ollama's num_ctx, the setting ollamaNumCtx",
-  documented: 'as its maker documents',
-};
+/** Where the window came from, in words; a per-request length names its setting (e.g. "X's num_ctx, the setting K"). */
+function sourceInWords(budget: ContextBudget & { source: ContextSource }): string {
+  const perRequest = budget.contextLengthSetting;
+  switch (budget.source) {
+    case 'setting':
+      return 'the setting contextTokens';
+    case 'learned':
+      return 'as its server stated in an earlier refusal';
+    case 'server':
+      return 'as its server says';
+    case 'num_ctx':
+      return perRequest ? `${perRequest.name}, the setting ${perRequest.key}` : 'the context length of each request';
+    case 'documented':
+      return 'as its maker documents';
+  }
+}
 
 /** Thousands with commas, the way the window shows numbers. */
 export function formatTokens(tokens: number): string {
@@ -35,8 +44,8 @@ export function contextTooSmallMessage(options: {
   const raise =
     budget.source === 'setting'
       ? ', or raise contextTokens if the model has more'
-      : budget.source === 'num_ctx'
-        ? ', or raise ollamaNumCtx if the model and the machine allow it'
+      : budget.source === 'num_ctx' && budget.contextLengthSetting
+        ? `, or raise ${budget.contextLengthSetting.key} if the model and the machine allow it`
         : '';
   const forget = budget.learnedFor
     ? ` If the server stated it wrongly, forget it: ${forgetWindowCommand(budget.learnedFor)} ` +
@@ -46,7 +55,7 @@ export function contextTooSmallMessage(options: {
     `This turn does not fit the model's context window: it needs about ${formatTokens(need)} tokens — ` +
     `${formatTokens(prompt)} for the system prompt, ${formatTokens(tools)} for the tool declarations, ` +
     `${formatTokens(turn)} for this turn's messages, ${formatTokens(budget.replyTokens)} kept for the reply — ` +
-    `but ${options.label} has ${formatTokens(budget.windowTokens)} (${SOURCES[budget.source]}). Nothing was sent. ` +
+    `but ${options.label} has ${formatTokens(budget.windowTokens)} (${sourceInWords(budget)}). Nothing was sent. ` +
     `Disable plugins you do not need (Plugins tab), ask in a shorter message, or choose a model with a larger window${raise}.${forget}`
   );
 }

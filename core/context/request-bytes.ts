@@ -1,5 +1,5 @@
 import type { ConversationMessage } from '../models/conversation-message.ts';
-import { utf8Length } from '../stream/utf8-length.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 
 /** Before any server's usage calibrated a model, a token is taken to be at most this many bytes. */
 export const DEFAULT_BYTES_PER_TOKEN = 3.5;

@@ -1,5 +1,5 @@
 import type { ConversationMessage, ToolResultMessage } from '../models/conversation-message.ts';
-import { utf8Length } from '../stream/utf8-length.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 import { messageBytes } from './request-bytes.ts';
 
 /** An older tool result larger than this (its message, in bytes) is shortened before any turn is left out. */

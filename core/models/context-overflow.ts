@@ -28,8 +28,8 @@ const WORDINGS: { pattern: RegExp; limit?: number; prompt?: number }[] = [
 // OpenAI and vLLM: "This model's maximum context length is N tokens. However, your messages resulted
 // in M tokens" / "you requested T tokens (M in the messages, C in the completion)" / "your request has
 // M input tokens".
-const OPENAI_LIMIT = new RegExp(`maximum context length is ${NUMBER} tokens`, 'i');
-const OPENAI_PROMPT = [
+const STATED_LIMIT = new RegExp(`maximum context length is ${NUMBER} tokens`, 'i');
+const STATED_PROMPT = [
   new RegExp(`${NUMBER} in the messages`, 'i'),
   new RegExp(`resulted in ${NUMBER} tokens`, 'i'),
   new RegExp(`request has ${NUMBER} input tokens`, 'i'),
@@ -52,9 +52,9 @@ export function parseContextOverflow(message: string): ContextOverflow | undefin
     if (!found) continue;
     return overflow(found[wording.limit ?? 0], found[wording.prompt ?? 0]);
   }
-  const limit = OPENAI_LIMIT.exec(message) ?? LOADED_LIMIT.exec(message);
+  const limit = STATED_LIMIT.exec(message) ?? LOADED_LIMIT.exec(message);
   if (limit) {
-    const prompt = OPENAI_PROMPT.map((pattern) => pattern.exec(message)).find((found) => found !== null);
+    const prompt = STATED_PROMPT.map((pattern) => pattern.exec(message)).find((found) => found !== null);
     return overflow(limit[1], prompt?.[1]);
   }
   return WITHOUT_NUMBERS.test(message) ? {} : undefined;

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-/** Media attached to a tool result (an image from a camera, say); it follows its own tool message. */
-export const toolMediaSchema = z.object({ mimeType: z.string(), data: z.string().describe('Base64 data.') });
-export type ToolMedia = z.infer<typeof toolMediaSchema>;
+import { toolMediaSchema } from '../tools/tool-media.ts';
 
 /** One tool call as the model made it and as it is stored in the assistant message. */
 export const toolCallRecordSchema = z.object({

@@ -16,7 +16,7 @@ export interface ModelRequest {
   tools: ModelTool[];
   /**
    * The context length the server should give this request, for formats that set it per request
-   * (Ollama's `options.num_ctx`, see `ModelContextInfo.setsContextLength`); absent: the server's own.
+   * (see `ModelContextInfo.contextLengthSetting`); absent: the server's own.
    */
   contextLength?: number;
 }
@@ -34,8 +34,23 @@ export interface ModelContextInfo {
   maxTokens?: number;
   /** Asks the server for the model's context length; undefined when it does not say. Never throws. */
   lookupWindow?(signal: AbortSignal): Promise<number | undefined>;
-  /** The format sets the context length per request (Ollama's `num_ctx`): requests carry `contextLength`. */
-  setsContextLength?: boolean;
+  /** The format sets the context length per request: requests carry `contextLength`, chosen by this setting. */
+  contextLengthSetting?: ContextLengthSetting;
+}
+
+/**
+ * The setting that chooses the context length of every request, for formats that set it per request
+ * (declared in the provider's folder, with its settings row).
+ */
+export interface ContextLengthSetting {
+  /** The setting's key (read from the turn's settings). */
+  key: string;
+  /** Its command-line flag, without the dashes. */
+  flag: string;
+  /** The length while the setting is unset. */
+  default: number;
+  /** What messages call the length (`the server's num_ctx`). */
+  name: string;
 }
 
 /**

@@ -1,27 +1,30 @@
 import { z } from 'zod';
 import type { ProviderManifest } from './provider-manifest.ts';
-import { anthropicProvider } from './anthropic/anthropic-provider.ts';
-import { geminiProvider } from './gemini/gemini-provider.ts';
-import { ollamaProvider } from './ollama/ollama-provider.ts';
-import { openaiProvider } from './openai/openai-provider.ts';
+import { LOCAL_MODEL_MANIFESTS, PROVIDER_MANIFESTS } from './provider-manifests.ts';
 
-/** The four wire formats Home Agent speaks to model servers. */
-export const modelProviderSchema = z.enum(['openai', 'anthropic', 'gemini', 'ollama']);
-export type ModelProvider = z.infer<typeof modelProviderSchema>;
+export type ModelProvider = keyof typeof PROVIDER_MANIFESTS;
+export type LocalModel = keyof typeof LOCAL_MODEL_MANIFESTS;
+
+function ids<K extends string>(manifests: Readonly<Record<K, unknown>>): [K, ...K[]] {
+  return Object.keys(manifests) as [K, ...K[]];
+}
+
+/** The wire formats Home Agent speaks to model servers (core/models/provider-manifests.ts). */
+export const modelProviderSchema = z.enum(ids(PROVIDER_MANIFESTS));
 export const MODEL_PROVIDERS: readonly ModelProvider[] = modelProviderSchema.options;
 
-/** Every provider a run can use: the two that need no server (the demo planner, a scripted replay), then the wire formats. */
-export const providerSchema = z.enum(['demo', 'scripted', ...modelProviderSchema.options]);
+/** The models that need no server. */
+export const localModelSchema = z.enum(ids(LOCAL_MODEL_MANIFESTS));
+
+/** Every provider a run can use: those that need no server (the demo planner, a scripted replay), then the wire formats. */
+export const providerSchema = z.enum([...ids(LOCAL_MODEL_MANIFESTS), ...ids(PROVIDER_MANIFESTS)]);
 export type Provider = z.infer<typeof providerSchema>;
 export const PROVIDERS: readonly Provider[] = providerSchema.options;
 
-/** Each wire format's manifest, from its own folder: the one list of what Home Agent knows of them. */
-export const PROVIDER_MANIFESTS: Readonly<Record<ModelProvider, ProviderManifest>> = {
-  openai: openaiProvider,
-  anthropic: anthropicProvider,
-  gemini: geminiProvider,
-  ollama: ollamaProvider,
-};
+/** The manifest of a wire format. */
+export function providerManifest(provider: ModelProvider): ProviderManifest {
+  return PROVIDER_MANIFESTS[provider];
+}
 
 function eachProvider<T>(pick: (manifest: ProviderManifest) => T): Readonly<Record<ModelProvider, T>> {
   return Object.fromEntries(
@@ -35,5 +38,7 @@ export const DEFAULT_BASE_URLS = eachProvider((manifest) => manifest.defaultBase
 /** The environment variable that holds each provider's key by default (`--api-key-env` overrides it). */
 export const DEFAULT_API_KEY_ENV = eachProvider((manifest) => manifest.apiKeyEnv);
 
-/** What to say when nothing answers at the base URL. */
-export const SERVER_HINTS = eachProvider((manifest) => manifest.serverHint);
+/** A provider's usual key variable, as an example in messages (the first provider that has one). */
+export const EXAMPLE_API_KEY_ENV = MODEL_PROVIDERS.map((provider) => DEFAULT_API_KEY_ENV[provider]).find(
+  (variable) => variable !== undefined,
+);

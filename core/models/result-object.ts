@@ -1,3 +1,5 @@
+import { isRecord } from '../text/is-record.ts';
+
 /**
  * A tool result as a JSON object, for formats that want one (Gemini `functionResponse.response`):
  * the content itself when it is a JSON object, else `{ result }` or, for a failure, `{ error }`.
@@ -13,9 +15,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     // Not JSON after all: the caller wraps the text as it is.
     return undefined;

@@ -1,4 +1,4 @@
-import { jsonNestingExceeds, MAX_JSON_DEPTH } from './json-nesting-exceeds.ts';
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from '../text/json-nesting-exceeds.ts';
 import { argumentDepthProblem, argumentsTextProblem, type ArgumentBounds } from '../tools/argument-bounds.ts';
 
 /** The outcome of reading a call's argument text. */

@@ -1,15 +1,18 @@
-import { MAX_JSON_DEPTH } from '../stream/json-nesting-exceeds.ts';
-import { utf8Length } from '../stream/utf8-length.ts';
+import { MAX_JSON_DEPTH } from '../text/json-nesting-exceeds.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 import { measureJson } from './measure-json.ts';
 import { ToolError } from './tool-error.ts';
 
 /**
  * How large a call's arguments may be, as JSON in UTF-8 bytes: the host's `maxToolArgumentBytes`
- * setting (its default lives in the settings table). Their depth is always MAX_JSON_DEPTH.
+ * setting (its row in the settings table takes its default from here). Their depth is always MAX_JSON_DEPTH.
  */
 export interface ArgumentBounds {
   maxBytes: number;
 }
+
+/** The default of `maxToolArgumentBytes`: 64 KiB, far above what a device or sequence call needs. */
+export const DEFAULT_MAX_TOOL_ARGUMENT_BYTES = 65_536;
 
 /** The key of the stand-in journaled instead of arguments that break a bound; a real argument is never named so. */
 export const ARGUMENTS_NOT_KEPT = '$notKept';

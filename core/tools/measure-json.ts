@@ -1,4 +1,4 @@
-import { utf8Length } from '../stream/utf8-length.ts';
+import { utf8Length } from '../text/utf8-length.ts';
 
 /** What a walk of a value as JSON found, stopping at the first bound it breaks. */
 export interface JsonMeasure {

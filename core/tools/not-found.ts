@@ -1,5 +1,5 @@
 import { ToolError } from './tool-error.ts';
-import { OUTPUT_SEND_PREFIX } from '../plugins/output-channel.ts';
+import { OUTPUT_SEND_PREFIX } from './output-send-prefix.ts';
 
 /**
  * The typed not-found error. Its hint tells the model how to recover (list tools, list channels)

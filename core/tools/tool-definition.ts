@@ -1,6 +1,6 @@
 import type { JsonSchema } from './json-schema.ts';
 import type { ToolError } from './tool-error.ts';
-import type { ToolMedia } from '../models/conversation-message.ts';
+import type { ToolMedia } from './tool-media.ts';
 
 export type { ToolMedia };
 

@@ -1,5 +1,5 @@
 import type { EventFrame, HelloResult } from '../protocol/frame-schema.ts';
-import type { DeviceGrant } from '../registry/device-grant.ts';
+import type { DeviceGrant } from './device-grant.ts';
 import type { LinkWiring } from './link-wiring.ts';
 import type { CallOptions, FrameProblem, SessionStats, SessionStatus } from './session-types.ts';
 

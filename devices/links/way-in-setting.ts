@@ -36,6 +36,11 @@ export interface SettingDeclaration<S extends z.ZodType = z.ZodType> {
   appliesAt: 'turn' | 'start';
   /** The value the code uses while the setting is unset (read with `settingValue`), where it has one. */
   default?: z.output<S>;
+  /**
+   * For a setting with no value of its own while unset (`default: undefined`): what applies instead, in
+   * words ("the provider’s usual address"); its help says it after "empty:".
+   */
+  defaultFrom?: string;
   /** False: a refused value is never repeated in the message (it may hold a secret, as a URL with a password does). */
   quoteRefused?: false;
 }
@@ -71,15 +76,21 @@ export interface WayInSecret {
   settingKey: string;
 }
 
-/** Declares a way-in setting (keeps its schema's type, so the table infers each value's type). */
-export function wayInSetting<S extends z.ZodType>(spec: WayInSetting<S>): WayInSetting<S> {
-  return spec;
-}
-
-/** Declares a way-in setting whose unset value the code reads from its entry, and nowhere else. */
+/**
+ * Declares a way-in setting whose unset value the code reads from its entry, and nowhere else (keeps
+ * its schema's type, so the table infers each value's type). Every way-in row is made by this or by
+ * wayInSettingWithoutDefault, so none leaves its default out.
+ */
 export function wayInSettingWithDefault<S extends z.ZodType>(
   spec: WayInSetting<S> & { default: z.output<S> },
 ): WayInSetting<S> & { default: z.output<S> } {
+  return spec;
+}
+
+/** Declares a way-in setting with no value of its own while unset: `defaultFrom` says what applies instead. */
+export function wayInSettingWithoutDefault<S extends z.ZodType>(
+  spec: WayInSetting<S> & { default: undefined; defaultFrom: string },
+): WayInSetting<S> & { default: undefined; defaultFrom: string } {
   return spec;
 }
 

@@ -1,11 +1,19 @@
 // Pure (zod and the URL reading of mqtt-url.ts, no Node import): the renderer bundles the settings table, which spreads these rows in.
 import { z } from 'zod';
 import { ENV_NAME, NOT_A_VARIABLE_NAME, parseMqttUrl } from './mqtt-url.ts';
-import { wayInSetting, wayInSettingWithDefault, wholeNumber, type WayInSecret } from '../links/way-in-setting.ts';
+import {
+  wayInSettingWithDefault,
+  wayInSettingWithoutDefault,
+  wholeNumber,
+  type WayInSecret,
+} from '../links/way-in-setting.ts';
 
-/** The defaults of the broker way in's topic prefix and message limit (256 KiB). */
-const BROKER_TOPIC_PREFIX = 'home-agent';
-const BROKER_MAX_MESSAGE_BYTES = 262_144;
+/** The defaults of the broker way in's topic prefix and message limit (256 KiB): their rows below and the code read these. */
+export const BROKER_TOPIC_PREFIX = 'home-agent';
+export const BROKER_MAX_MESSAGE_BYTES = 262_144;
+
+/** What applies while the broker URL is unset, in the words its help says after "Empty:". */
+const NO_BROKER = 'none';
 
 /**
  * A broker URL as stored, read as connecting reads it (`parseMqttUrl`): `mqtt://` or `mqtts://`, and
@@ -35,23 +43,25 @@ const topicPrefixSchema = z
 
 /** The MQTT way in's settings, as the host's settings table takes them (keys, flags and variables are kept as issue 18 named them). */
 export const mqttSettings = {
-  mqttUrl: wayInSetting({
+  mqttUrl: wayInSettingWithoutDefault({
     schema: brokerUrlSchema,
     label: 'MQTT broker',
     input: 'text',
     placeholder: 'mqtt://home-agent@192.168.1.10:1883',
-    help: 'The broker (Mosquitto) through which bridged devices on other machines, Zigbee2MQTT, Tasmota and Home Assistant discovery devices are reached; mqtt://USER@HOST:PORT, never with a password in it. Empty: none.',
+    help: `The broker (Mosquitto) through which bridged devices on other machines, Zigbee2MQTT, Tasmota and Home Assistant discovery devices are reached; mqtt://USER@HOST:PORT, never with a password in it. Empty: ${NO_BROKER}.`,
     // Not the kebab of its key, on purpose (issue 18): `--mqtt URL`.
     flag: 'mqtt',
     env: 'HOME_AGENT_MQTT_URL',
     appliesAt: 'start',
+    default: undefined,
+    defaultFrom: NO_BROKER,
     quoteRefused: false,
     valueName: 'URL',
     example: 'mqtt://home-agent@192.168.1.10:1883',
     usage: 'required',
     exampleText: 'The devices the broker announces (the password is read from $BROKER_PASSWORD).',
   }),
-  mqttPasswordEnv: wayInSetting({
+  mqttPasswordEnv: wayInSettingWithoutDefault({
     schema: z.string().max(200, 'a variable name has at most 200 characters').regex(ENV_NAME, NOT_A_VARIABLE_NAME),
     label: 'MQTT password variable',
     input: 'text',
@@ -62,6 +72,8 @@ export const mqttSettings = {
     quoteRefused: false,
     env: 'HOME_AGENT_MQTT_PASSWORD_ENV',
     appliesAt: 'start',
+    default: undefined,
+    defaultFrom: 'the Broker password kept in the keychain, else none',
     valueName: 'VAR',
     example: 'BROKER_PASSWORD',
     usage: 'optional',
@@ -113,7 +125,8 @@ export interface MqttBrokerSettings {
 
 /**
  * The broker the host's settings name (each value checked already by its row's schema), its defaults
- * filled in from the rows above; undefined while no broker URL is set.
+ * filled in from the constants the rows above take theirs from (the host's `settingValue` is a layer
+ * up); undefined while no broker URL is set.
  */
 export function mqttBrokerOf(settings: Readonly<Record<string, unknown>>): MqttBrokerSettings | undefined {
   const url = settings.mqttUrl;
@@ -124,7 +137,7 @@ export function mqttBrokerOf(settings: Readonly<Record<string, unknown>>): MqttB
   return {
     url,
     passwordEnv: typeof passwordEnv === 'string' ? passwordEnv : undefined,
-    topicPrefix: typeof topicPrefix === 'string' ? topicPrefix : mqttSettings.mqttTopicPrefix.default,
-    maxMessageBytes: typeof maxMessageBytes === 'number' ? maxMessageBytes : mqttSettings.mqttMaxMessageBytes.default,
+    topicPrefix: typeof topicPrefix === 'string' ? topicPrefix : BROKER_TOPIC_PREFIX,
+    maxMessageBytes: typeof maxMessageBytes === 'number' ? maxMessageBytes : BROKER_MAX_MESSAGE_BYTES,
   };
 }

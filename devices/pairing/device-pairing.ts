@@ -5,10 +5,11 @@ import type { DeclarationDifference } from '../protocol/compare-declarations.ts'
 import type { DeviceIdentity, DeviceTool, HelloResult } from '../protocol/frame-schema.ts';
 import type { DeviceRegistry, PinOptions, WayInRequest } from '../registry/device-registry.ts';
 import type { PinnedDeclaration } from '../registry/pinned-declaration.ts';
-import { compareProfileSources, declaredTools } from '../profiles/compare-profile-sources.ts';
+import { compareProfileSources, declaredTools } from './compare-profile-sources.ts';
 import { serialLinkOf } from '../discovery/follow-moved-device.ts';
 import type { PairedDevice, PairingStore } from './pairing-store.ts';
-import { resolveDeviceProfile, type DeviceProfile } from '../profiles/resolve-profile.ts';
+import type { DeviceProfile } from '../profiles/resolve-profile.ts';
+import { resolveDeviceProfile } from '../ways-in/builtin-profile-formats.ts';
 
 /** What the user is shown before confirming a pairing (or a changed identity). */
 export interface PairingCandidate {

@@ -1,4 +1,4 @@
-import { jsonNestingExceeds, MAX_JSON_DEPTH } from '../../core/stream/json-nesting-exceeds.ts';
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from '../../core/text/json-nesting-exceeds.ts';
 
 /** The outcome of reading one line as JSON: a value, or why it is not one. */
 export type JsonLineResult =

@@ -14,7 +14,7 @@ import type { PinnedDeclaration } from './pinned-declaration.ts';
 import type { CallOptions, FrameProblem, LinkDefaults, SessionStatus } from '../links/session-types.ts';
 import { Emitter } from '../../core/events/emitter.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
-import type { DeviceGrant } from './device-grant.ts';
+import type { DeviceGrant } from '../links/device-grant.ts';
 import { ownPortPlacement, placementConflict, type DeviceLink, type LinkPlacement } from '../links/device-link.ts';
 import type {
   ProbeResult,

@@ -1,5 +1,6 @@
 import { chmod, lstat, mkdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { otherOwner } from '../files/file-kind.ts';
 
 /** A folder another process could have planted or may read: named with what is wrong and the fix. */
 export class PrivateDirectoryError extends Error {
@@ -33,9 +34,8 @@ function problemOf(stats: Stats): string | undefined {
   if (stats.isSymbolicLink())
     return 'is a symbolic link: Home Agent keeps its simulator index only in a folder of its own; remove the link';
   if (!stats.isDirectory()) return 'is not a folder: remove it, or point HOME_AGENT_SIM_INDEX elsewhere';
-  // Windows has no owner uid to compare; its profile folders are private already.
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid)
-    return `belongs to another user (uid ${stats.uid}), not to you (uid ${uid}): what it holds is not yours to trust. Remove it, or point HOME_AGENT_SIM_INDEX at a folder of your own`;
+  const other = otherOwner(stats);
+  if (other !== undefined)
+    return `belongs to another user (uid ${other.owner}), not to you (uid ${other.you}): what it holds is not yours to trust. Remove it, or point HOME_AGENT_SIM_INDEX at a folder of your own`;
   return undefined;
 }

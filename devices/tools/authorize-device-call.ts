@@ -1,5 +1,5 @@
 import { ToolError } from '../../core/tools/tool-error.ts';
-import { grantAllows } from '../registry/device-grant.ts';
+import { grantAllows } from '../links/device-grant.ts';
 import type { DeviceEntry, DeviceRegistry } from '../registry/device-registry.ts';
 
 /** The device a call may go to, or why it may not; never fails open. */

@@ -5,7 +5,8 @@ import { mqttFamilies } from '../mqtt/mqtt-families.ts';
 import type { MqttDeviceFamilyFactory } from '../mqtt/mqtt-device-family.ts';
 import { mqttBrokerOf } from '../mqtt/mqtt-settings.ts';
 import { mqttWayIn, type MqttWayInBroker } from '../mqtt/mqtt-way-in.ts';
-import { serialWayIn } from '../session/serial-way-in.ts';
+import { serialWayIn } from '../serial/serial-way-in.ts';
+import { lineProfileOf } from './builtin-profile-formats.ts';
 import type { TransportConnector } from '../transport/line-transport.ts';
 
 /** What the host's settings say of the broker way in (`mqttUrl`, `mqttPasswordEnv`, `mqttTopicPrefix`, `mqttMaxMessageBytes`). */
@@ -48,6 +49,6 @@ export function builtinWaysIn(
       ...(options.env ? { env: options.env } : {}),
       ...(options.secret ? { secret: options.secret } : {}),
     }),
-    serialWayIn(options.connectorFor ? { connectorFor: options.connectorFor } : {}),
+    serialWayIn({ lineProfileOf, ...(options.connectorFor ? { connectorFor: options.connectorFor } : {}) }),
   ];
 }

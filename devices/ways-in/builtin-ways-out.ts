@@ -1,4 +1,4 @@
-import type { WayOut, WayOutNames } from '../links/way-out.ts';
+import type { WayOut, WayOutNames } from '../registry/way-out.ts';
 import { bridgeNames, bridgeWayOut } from '../mqtt/bridged/bridge-way-out.ts';
 import { mqttBrokerOf } from '../mqtt/mqtt-settings.ts';
 

@@ -6,13 +6,20 @@ import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { ApprovalAnswer, PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
-import type { McpClients } from '../plugins/mcp/mcp-clients.ts';
+import type { PluginParts } from '../plugins/plugin-parts.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PluginStateStore } from '../store/plugin-state-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import type { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
+
+/**
+ * The front end a host serves: a window (`electron`, `web`), the terminal (`cli`), or programs that
+ * call its tools over stdio (`tool-server`). Only a window follows other processes' questions, and
+ * only the terminal is told what to fix in a terminal's words.
+ */
+export type HostTransport = 'electron' | 'web' | 'cli' | 'tool-server';
 
 /** The parts of a running host the API handlers work on (built by the composition root). */
 export interface HostParts {
@@ -36,10 +43,10 @@ export interface HostParts {
   /** What is known of the models' context windows. */
   context: ContextKeeper;
   devices: DeviceLayer | undefined;
-  /** The configured MCP servers (absent when none is configured). */
-  mcp: McpClients | undefined;
+  /** The built-in plugins that run something: their status, trust and problems for the Plugins tab. */
+  pluginParts: PluginParts;
   secrets: SecretStore | undefined;
-  transport: 'electron' | 'web' | 'cli' | 'mcp';
+  transport: HostTransport;
   dataDir: string;
   version: string;
   log: (line: string) => void;

@@ -1,6 +1,12 @@
 import { listModels, type ModelInfo } from '../../core/models/list-models.ts';
 import { ModelError } from '../../core/models/model-error.ts';
-import { DEFAULT_BASE_URLS, modelProviderSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
+import {
+  DEFAULT_BASE_URLS,
+  localModelSchema,
+  modelProviderSchema,
+  type ModelProvider,
+} from '../../core/models/provider-defaults.ts';
+import { LOCAL_MODEL_MANIFESTS, WITHOUT_A_CHOICE } from '../../core/models/provider-manifests.ts';
 import { MODEL_SETTING_KEYS, type ModelSettingKey, type Settings } from '../contract/settings-table.ts';
 import { apiKeySecretName } from '../secrets/secret-store.ts';
 import { describeForgottenWindows } from '../models/describe-forgotten-windows.ts';
@@ -58,21 +64,17 @@ export function modelHandlers(
     },
     'models/test': async (input) => {
       const fields = tried(parts.settings(), input);
-      if (fields.provider === 'demo')
-        return { ok: true, message: 'The demo model needs no server: nothing to connect to.' };
-      if (fields.provider === 'scripted')
-        return {
-          ok: true,
-          message: 'The scripted model replays the file given with --script: nothing to connect to.',
-        };
-      const provider = modelProviderSchema.safeParse(fields.provider ?? 'ollama');
+      const local = localModelSchema.safeParse(fields.provider);
+      if (local.success) return { ok: true, message: LOCAL_MODEL_MANIFESTS[local.data].testMessage };
+      const { probed } = WITHOUT_A_CHOICE;
+      const provider = modelProviderSchema.safeParse(fields.provider ?? probed.id);
       if (!provider.success) return { ok: false, message: `Unknown provider ${String(fields.provider)}.` };
       const listed = await modelsOf({ ...fields, provider: provider.data });
       if (!listed.ok) return listed;
       const count = `${listed.models.length} model${listed.models.length === 1 ? '' : 's'}`;
       const where =
         fields.provider === undefined
-          ? `No provider is chosen; a local Ollama answers at ${listed.baseUrl} with ${count}`
+          ? `No provider is chosen; a local ${probed.manifest.displayName} answers at ${listed.baseUrl} with ${count}`
           : `Connected to ${listed.baseUrl}: it offers ${count}`;
       if (fields.model === undefined) return { ok: true, message: `${where}. Choose one as the model.` };
       if (offers(listed.models, fields.model)) return { ok: true, message: `${where}, ${fields.model} among them.` };

@@ -8,9 +8,10 @@ import { toolContextWarning } from '../plugins/tool-context-warning.ts';
 const WINDOW_WAIT_MS = 3_000;
 
 /**
- * The plugin table: list (with each MCP server's status, trust and problems, and a warning when the
- * enabled plugins' tool declarations take over half the model's context window), enable or disable
- * between turns (with the toolOrder warning), and trust an MCP server.
+ * The plugin table: list (with what each running plugin adds — a server's status, trust and problems —
+ * and a warning when the enabled plugins' tool declarations take over half the model's context
+ * window), enable or disable between turns (with the toolOrder warning), and trust a plugin that
+ * can be trusted.
  */
 export function pluginHandlers(
   parts: HostParts,
@@ -28,31 +29,20 @@ export function pluginHandlers(
             signal: AbortSignal.timeout(WINDOW_WAIT_MS),
           })
         : undefined;
+      const problems = parts.pluginParts.problems();
       return {
-        plugins: plugins.all().map(({ plugin, enabled }) => {
-          const mcp = parts.mcp?.status(plugin.name);
-          return {
-            name: plugin.name,
-            description: plugin.description,
-            enabled,
-            tools: plugin
-              .tools()
-              .map((tool) => tool.name)
-              .sort(),
-            ...(mcp
-              ? {
-                  ...(enabled && mcp.status !== undefined ? { status: mcp.status } : {}),
-                  trusted: mcp.trusted,
-                  ...(enabled && mcp.reason !== undefined ? { reason: mcp.reason } : {}),
-                  ...(mcp.stderr !== undefined ? { stderr: mcp.stderr } : {}),
-                  ...(mcp.warnings.length > 0 ? { warnings: mcp.warnings } : {}),
-                  declarationHash: mcp.declarationHash,
-                }
-              : {}),
-          };
-        }),
+        plugins: plugins.all().map(({ plugin, enabled }) => ({
+          name: plugin.name,
+          description: plugin.description,
+          enabled,
+          tools: plugin
+            .tools()
+            .map((tool) => tool.name)
+            .sort(),
+          ...parts.pluginParts.listing(plugin.name, enabled),
+        })),
         ...(contextWarning ? { contextWarning } : {}),
-        ...(parts.mcp && parts.mcp.problems.length > 0 ? { problems: [...parts.mcp.problems] } : {}),
+        ...(problems.length > 0 ? { problems } : {}),
       };
     },
     'plugins/set-enabled': (input) => {
@@ -70,9 +60,8 @@ export function pluginHandlers(
     'plugins/set-trusted': (input) => {
       if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
         throw new ApiError(404, `there is no plugin named '${input.name}'`);
-      const result = parts.mcp?.setTrusted(input.name, input.trusted, input.declarationHash) ?? 'not_mcp';
-      if (result === 'not_mcp')
-        throw new ApiError(400, `${input.name} is not an MCP server's plugin: only MCP servers are trusted or not`);
+      const result = parts.pluginParts.setTrusted(input.name, input.trusted, input.declarationHash);
+      if (typeof result === 'object') throw new ApiError(400, result.refused);
       if (result === 'changed')
         throw new ApiError(
           409,

@@ -5,10 +5,10 @@ import { Emitter } from '../../core/events/emitter.ts';
 import type { PluginRegistry } from '../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../core/plugins/builtin/channels-plugin.ts';
 import { createSystemPlugin } from '../../core/plugins/builtin/system-plugin.ts';
-import { createToolApi, type ToolApi } from '../../core/tools/tool-api.ts';
+import type { ToolApi } from '../../core/tools/tool-api.ts';
+import { createToolApi } from '../../core/batch/create-tool-api.ts';
 import { assertToolOrderShape } from '../../core/tools/order-tools.ts';
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
-import { createSequencesPlugin } from '../../core/sequences/create-sequences-plugin.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
 import type { HostNotice } from '../contract/api-contract.ts';
 import { MODEL_SETTING_KEYS, type Settings } from '../contract/settings-table.ts';
@@ -17,18 +17,17 @@ import { SqliteConversationStore } from '../store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../store/settings-store.ts';
 import { PluginStateStore } from '../store/plugin-state-store.ts';
 import { PairedDeviceStore } from '../store/paired-device-store.ts';
-import { SqliteSequenceStore } from '../store/sqlite-sequence-store.ts';
 import { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import { ModelContextStore } from '../store/model-context-store.ts';
 import { dataVersionOf } from '../store/data-version.ts';
-import { McpTrustStore } from '../store/mcp-trust-store.ts';
-import { settingsTable, settingValue } from '../contract/settings-table.ts';
+import { settingValue } from '../contract/settings-table.ts';
 import type { ArgumentBounds } from '../../core/tools/argument-bounds.ts';
-import { mcpConfigOf } from '../plugins/mcp/mcp-config.ts';
-import type { McpClients } from '../plugins/mcp/mcp-clients.ts';
 import { PendingApprovalStore } from '../store/pending-approval-store.ts';
 import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
-import { McpTurns } from '../front/mcp/mcp-turns.ts';
+import { ClientTurns } from '../approvals/client-turns.ts';
+import { BUILTIN_PLUGINS, type BuiltinPluginOptions } from '../plugins/builtin/builtin-plugins.ts';
+import type { PluginPart, PluginStartContext } from '../plugins/plugin-part.ts';
+import { PluginParts } from '../plugins/plugin-parts.ts';
 import { SyncedPluginRegistry } from '../plugins/synced-plugin-registry.ts';
 import { turnedOffTool } from '../plugins/turned-off-tool.ts';
 import { randomUUID } from 'node:crypto';
@@ -42,13 +41,16 @@ import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-app
 import { apiKeySecretName, keptSecret, wayInSecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
+import type { HostTransport } from '../api/host-parts.ts';
 import { mergeSettings } from './merge-settings.ts';
 import { repairInterruptedTurns } from './repair-interrupted-turns.ts';
-import { sequenceBudgetOf } from './sequence-budget-of.ts';
 
-export interface HostOptions {
+/** How a host is composed; what a run tells the built-in plugins (their flags) comes with it. */
+export type HostOptions = HostCoreOptions & BuiltinPluginOptions;
+
+interface HostCoreOptions {
   dataDir: string;
-  transport: 'electron' | 'web' | 'cli' | 'mcp';
+  transport: HostTransport;
   /** Settings for this run only (flags, environment), over the stored ones; `toolOrder` absent stays absent. */
   settings?: Settings;
   /** The replies of the scripted model (`--script FILE`). */
@@ -78,13 +80,6 @@ export interface HostOptions {
    * where they come from the environment.
    */
   secrets?: SecretStore;
-  /**
-   * The MCP config of this run (`--mcp-config FILE`), in place of the data folder's `mcp.json`; it
-   * must exist and be readable.
-   */
-  mcpConfigFile?: string;
-  /** Where `${VAR}` in an MCP config is read from (default: this process's environment). */
-  mcpEnvironment?: Readonly<Record<string, string | undefined>>;
   /** Where the host reports problems that are not a turn's (journal writes, listener errors). */
   log: (line: string) => void;
   version: string;
@@ -110,10 +105,10 @@ export interface Host {
   context: ContextKeeper;
   /** The settings the next turn uses: this run's over the stored ones. */
   settings: () => Settings;
-  /** The configured MCP servers, each a plugin (absent when none is configured). */
-  mcp?: McpClients;
-  /** The turns MCP sessions run here: their calls' questions, in sequences too, are the session's. */
-  mcpTurns: McpTurns;
+  /** The built-in plugins that run something (servers, stores): their status, trust and readiness, naming none. */
+  pluginParts: PluginParts;
+  /** The turns another front end's clients run here: their calls' questions, in sequences too, are the client's. */
+  clientTurns: ClientTurns;
   /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
@@ -121,16 +116,17 @@ export interface Host {
 
 /**
  * The composition root: opens the store, picks the model (flags over stored settings over the
- * default), registers the built-in plugins (system, channels, devices, sequences) with their
- * persisted enabled state, builds the agent and the API handlers. A bad `toolOrder` shape fails here.
+ * default), registers the host's own plugins (system, channels, devices) and then those of
+ * BUILTIN_PLUGINS with their persisted enabled state, builds the agent and the API handlers. A bad
+ * `toolOrder` shape fails here.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (options.settings?.toolOrder !== undefined) assertToolOrderShape(options.settings.toolOrder);
-  // A config named on the command line that cannot be read stops the start before anything opens.
-  const mcpConfig = mcpConfigOf({ dataDir: options.dataDir, file: options.mcpConfigFile });
+  // What a plugin cannot read (a config named on the command line) stops the start before anything opens.
+  const pluginStarts = BUILTIN_PLUGINS.map((manifest) => manifest.prepare(options));
   const db = openDatabase({ file: databaseFileOf(options.dataDir) });
   let devices: DeviceLayer | undefined;
-  let mcp: McpClients | undefined;
+  const started: PluginPart[] = [];
   let stopQuestions: (() => void) | undefined;
   let stopPluginLooks: (() => void) | undefined;
   try {
@@ -210,10 +206,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       answerOwn: (answer): boolean => approvals.answer(answer),
       log: options.log,
     });
-    const mcpTurns = new McpTurns();
+    const clientTurns = new ClientTurns();
     const approvals = new PersonApprovalGate({
       questions: pendingApprovals.board,
-      waitFor: (request) => mcpTurns.approvalWait(request, settings()),
+      waitFor: (request) => clientTurns.approvalWait(request, settings()),
       log: options.log,
       policy: options.approvalPolicy ?? 'ask',
       emit: (event) => void events.emit(event),
@@ -244,45 +240,37 @@ export async function createHost(options: HostOptions): Promise<Host> {
     plugins.register(createChannelsPlugin(() => [...defaultOutputChannels(), ...(devices?.displayChannels() ?? [])]));
     if (devices) plugins.register(devices.plugin);
     const stopDeviceNotices = devices?.onNotice?.((notice) => notices.emit(notice));
-    plugins.register(
-      createSequencesPlugin({
-        store: new SqliteSequenceStore({ db, onInvalidRow }),
-        toolApi: () => toolApi,
-        budget: () => sequenceBudgetOf(settings()),
-      }),
-    );
     const context = new ContextKeeper({ memory: new ModelContextStore({ db }), log: options.log });
-    // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
-    mcp =
-      mcpConfig.servers.length > 0 || mcpConfig.problems.length > 0
-        ? new (await import('../plugins/mcp/mcp-clients.ts')).McpClients({
-            config: mcpConfig,
-            environment: options.mcpEnvironment ?? process.env,
-            trust: new McpTrustStore({ db }),
-            standingApprovals,
-            maxResultBytes: () => settings().mcpMaxResultBytes ?? settingsTable.mcpMaxResultBytes.default,
-            reservedNames: () => otherPluginsToolNames(plugins),
-            isEnabled: (name) => plugins.all().some(({ plugin, enabled }) => plugin.name === name && enabled),
-            log: options.log,
-            version: options.version,
-            startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
-          })
-        : undefined;
-    const mcpClients = mcp;
-    for (const plugin of mcpClients?.plugins ?? []) plugins.register(plugin);
+    const pluginContext: PluginStartContext = {
+      db,
+      onInvalidRow,
+      settings,
+      toolApi: () => toolApi,
+      plugins,
+      standingApprovals,
+      log: options.log,
+      version: options.version,
+    };
+    for (const start of pluginStarts) {
+      const part = await start(pluginContext);
+      if (!part) continue;
+      started.push(part);
+      for (const plugin of part.plugins) plugins.register(plugin);
+    }
+    const pluginParts = new PluginParts(started);
     // Every plugin is registered: the store's state as it is now, then a look every pollMs.
     plugins.refresh();
     plugins.start();
     stopPluginLooks = () => plugins.stop();
-    const stopMcpNotices = [
-      mcpClients?.changes.subscribe(() => notices.emit({ type: 'plugins/changed' })),
-      mcpClients?.approvalsChanged.subscribe(() => notices.emit({ type: 'approvals/changed' })),
-      // A toggle starts or stops the server of an MCP plugin.
-      notices.subscribe((notice) => {
-        if (notice.type === 'plugins/changed') mcpClients?.sync();
-      }),
-    ];
-    mcpClients?.sync();
+    const stopPartNotices = pluginParts.subscribe({
+      changed: () => notices.emit({ type: 'plugins/changed' }),
+      approvalsChanged: () => notices.emit({ type: 'approvals/changed' }),
+    });
+    // A toggle starts or stops what a plugin runs (an MCP server's process).
+    const stopSyncOnToggle = notices.subscribe((notice) => {
+      if (notice.type === 'plugins/changed') pluginParts.sync();
+    });
+    pluginParts.sync();
     const agent = new Agent({
       context,
       // A turn that cannot start says why in the words of the front end it runs in.
@@ -313,7 +301,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       settings,
       runSettings: options.settings ?? {},
       devices,
-      mcp,
+      pluginParts,
       models,
       context,
       secrets: options.secrets,
@@ -335,8 +323,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       models,
       context,
       settings,
-      mcpTurns,
-      ...(mcp ? { mcp } : {}),
+      clientTurns,
+      pluginParts,
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
         disposed ??= (async () => {
@@ -345,7 +333,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
           await agent.whenIdle();
           pendingApprovals.dispose();
           stopDeviceNotices?.();
-          for (const stop of stopMcpNotices) stop?.();
+          stopPartNotices();
+          stopSyncOnToggle();
           stopJournalFailures();
           await plugins.dispose();
           await devices?.dispose();
@@ -355,23 +344,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       },
     };
   } catch (error) {
-    await mcp?.dispose();
+    await new PluginParts(started).dispose();
     stopQuestions?.();
     stopPluginLooks?.();
     await devices?.dispose();
     db.close();
     throw error;
   }
-}
-
-/** The tool names of every enabled plugin that is not an MCP server's, with their plugin. */
-function otherPluginsToolNames(plugins: PluginRegistry): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const plugin of plugins.enabledPlugins()) {
-    if (plugin.name.startsWith('mcp-')) continue;
-    for (const tool of plugin.tools()) names.set(tool.name, plugin.name);
-  }
-  return names;
 }
 
 /** Whether this run chose its model on the command line (then a model that cannot be used stops the start). */

@@ -5,6 +5,7 @@ import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
 import { deviceContract } from './device-contract.ts';
 import { BUILTIN_WAY_IN_SECRETS } from '../../devices/ways-in/builtin-way-in-settings.ts';
+import { BUILTIN_APP_INFO, BUILTIN_PLUGIN_STATUS } from './builtin/builtin-plugin-contract.ts';
 
 /**
  * The one API every front end uses (Electron IPC, HTTP + WebSocket, the renderer's client).
@@ -105,11 +106,8 @@ const appInfo = z.object({
     ok: z.boolean().optional(),
   }),
   dataDir: z.string(),
-  /**
-   * Where MCP clients reach this server (`serve --mcp`) and the credential they send (or why it cannot
-   * be read); absent when it serves no MCP. Only the web token's holder, the person, is answered.
-   */
-  mcp: z.object({ url: z.string(), credential: z.string().optional(), problem: z.string().optional() }).optional(),
+  // What the front ends a server adds say of themselves (where their clients reach it), declared in their folders.
+  ...BUILTIN_APP_INFO,
 });
 export type AppInfo = z.infer<typeof appInfo>;
 
@@ -224,18 +222,8 @@ export const apiContract = {
           description: z.string(),
           enabled: z.boolean(),
           tools: z.array(z.string()),
-          /** An MCP server's: starting, usable or down (absent while its plugin is disabled, and for other plugins). */
-          status: z.enum(['connecting', 'ready', 'failed']).optional(),
-          /** An MCP server's: whether the person trusts it (its read-only tools then run unasked, in parallel). */
-          trusted: z.boolean().optional(),
-          /** Why it is down. */
-          reason: z.string().optional(),
-          /** The end of an MCP server's stderr (secrets redacted). */
-          stderr: z.string().optional(),
-          /** What the person should know: a secret written into the config, tools left out or cut, tools not covered by trust. */
-          warnings: z.array(z.string()).optional(),
-          /** An MCP server's: sha256 of its tools as listed now; `plugins/set-trusted` takes it back to trust only those. */
-          declarationHash: z.string().optional(),
+          // What a running plugin adds (a server's status, trust, stderr…), its status shape declared in its folder.
+          ...BUILTIN_PLUGIN_STATUS,
         }),
       ),
       /** Set when the enabled plugins' tool declarations take over half the model's context window. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
 import { declarationDifferenceSchema } from '../../devices/protocol/compare-declarations.ts';
-import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/pairing/port-source.ts';
+import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/ways-in/serial-port-sources.ts';
 import { displayNameSchema } from '../../core/text/display-name-schema.ts';
 import { describeMove, MOVE_REASONS } from '../../devices/discovery/move-reason.ts';
 
@@ -14,9 +14,14 @@ import { describeMove, MOVE_REASONS } from '../../devices/discovery/move-reason.
 export { deviceIdentitySchema, PORT_SOURCE_MEANINGS, describeMove };
 export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
 
+/** How many of a device's own announcements are kept (the host's activity, the Devices tab): the newest. */
+export const RECENT_DEVICE_EVENTS = 10;
+
 const deviceId = z.string().min(1).max(200);
 const toolName = z.string().min(1).max(200);
 const portPath = z.string().min(1).max(500);
+/** The devices paired at a path, each by its id and alias. */
+const pairedAtPath = z.array(z.object({ id: z.string(), alias: z.string() }));
 // A person's name for a device: the same one rule as the CLI's (one line, visible, at most 100 characters).
 const alias = displayNameSchema;
 
@@ -46,7 +51,7 @@ export const scannedPortSchema = z.object({
   /** A simulator's port: what it plays, and the profile to pair it with when it speaks plain lines. */
   simulated: z.object({ id: z.string(), kind: z.string(), profile: z.string().optional() }).optional(),
   /** Devices paired at this path (several only for units of one bus). */
-  paired: z.array(z.object({ id: z.string(), alias: z.string() })),
+  paired: pairedAtPath,
   /** The device attached here from the command line, if any: this port is not free to pair. */
   attachedFromCommandLine: z.string().optional(),
 });
@@ -63,7 +68,7 @@ export const foundDeviceSchema = z.object({
   model: z.string(),
   online: z.boolean(),
   /** Devices paired at this path. */
-  paired: z.array(z.object({ id: z.string(), alias: z.string() })),
+  paired: pairedAtPath,
   /** True when pairing it needs the one-time code its bridge printed (absent: it needs none, or an older host). */
   needsCode: z.boolean().optional(),
 });
@@ -155,6 +160,7 @@ export const deviceSummarySchema = z.object({
   lastError: z.object({ message: z.string(), at: z.number() }).optional(),
   /** Events it sent past its rate (the setting deviceEventsPerSecond), dropped and counted. */
   eventsDropped: z.number().optional(),
+  /** Its latest announcements, oldest first: at most RECENT_DEVICE_EVENTS. */
   recentEvents: z
     .array(z.object({ event: z.string(), data: z.record(z.string(), z.unknown()), at: z.number() }))
     .optional(),

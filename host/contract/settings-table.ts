@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { PROVIDER_MANIFESTS, providerSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
+import { EXAMPLE_API_KEY_ENV, providerSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
 import type { ProviderManifest } from '../../core/models/provider-manifest.ts';
+import { PROVIDER_MANIFESTS, PROVIDER_SETTINGS, WITHOUT_A_CHOICE } from '../../core/models/provider-manifests.ts';
 import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
-import { DEFAULT_OLLAMA_NUM_CTX } from '../../core/context/context-keeper.ts';
 import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
 import { BUILTIN_WAY_IN_SETTINGS } from '../../devices/ways-in/builtin-way-in-settings.ts';
-import { mcpClientSettings } from '../plugins/mcp/mcp-client-settings.ts';
+import { BUILTIN_PLUGIN_SETTINGS, BUILTIN_TOOL_CALLERS } from './builtin/builtin-plugin-contract.ts';
+import { DEFAULT_MAX_TOOL_ARGUMENT_BYTES } from '../../core/tools/argument-bounds.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../../core/tools/tool-timeout.ts';
+import { DEFAULT_EARLY_TOOL_START, DEFAULT_MAX_STEPS } from '../../core/agent/turn-defaults.ts';
+import { DEFAULT_REPLY_MAX_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from '../../core/agent/reply-limits.ts';
+import { DEFAULT_PERSONA } from '../../core/prompt/assemble-prompt.ts';
+import { DEFAULT_DEVICE_EVENTS_PER_SECOND } from '../../devices/registry/event-rate-limit.ts';
 
 /** How a setting is edited in the form (declared with the shape of a setting, in devices/links/way-in-setting.ts). */
 export type { SettingInputKind };
@@ -17,17 +23,23 @@ export type { SettingInputKind };
  */
 export type SettingSpec<S extends z.ZodType = z.ZodType> = SettingDeclaration<S>;
 
-function setting<S extends z.ZodType>(spec: SettingSpec<S>): SettingSpec<S> {
-  return spec;
-}
-
-/** The default of `mcpMaxResultBytes`: 256 KiB, like a sequence run's results. */
-const MCP_MAX_RESULT_BYTES = 262_144;
-
-/** A setting whose unset value the code reads from here (`settingValue`), and nowhere else. */
+/**
+ * A setting whose unset value the code reads from here (`settingValue`), and nowhere else. Every row
+ * is made by this or by settingWithoutDefault, so none can leave its default out.
+ */
 function settingWithDefault<S extends z.ZodType>(
   spec: SettingSpec<S> & { default: z.output<S> },
 ): SettingSpec<S> & { default: z.output<S> } {
+  return spec;
+}
+
+/**
+ * A setting with no value of its own while unset: `defaultFrom` says what applies instead (the
+ * provider's, the model's, none), in words its help repeats, so every row declares its default.
+ */
+function settingWithoutDefault<S extends z.ZodType>(
+  spec: SettingSpec<S> & { default: undefined; defaultFrom: string },
+): SettingSpec<S> & { default: undefined; defaultFrom: string } {
   return spec;
 }
 
@@ -53,12 +65,6 @@ const toolOrderSchema = z
     }
   });
 
-/** The default of `maxToolArgumentBytes`: 64 KiB, far above what a device or sequence call needs. */
-const MAX_TOOL_ARGUMENT_BYTES = 65_536;
-
-/** How long a call from an MCP client waits for a person's answer while mcpApprovalWaitMs is unset. */
-const MCP_APPROVAL_WAIT_DEFAULT_MS = 60_000;
-
 /** What each wire format's manifest says of one field, by provider name (the form shows it while that provider is chosen). */
 function byProvider(pick: (manifest: ProviderManifest) => string): Record<string, string> {
   return Object.fromEntries(
@@ -66,17 +72,25 @@ function byProvider(pick: (manifest: ProviderManifest) => string): Record<string
   );
 }
 
+/** What applies while a row with no default of its own is unset, in the words its help says after "empty:". */
+const UNSET = {
+  baseUrl: 'the provider’s usual address',
+  toolOrder: 'plain alphabetical order',
+  concurrencyCap: 'every call of a parallel reply runs at once',
+  contextTokens: 'as the server or its maker says, or as learned from a refusal',
+} as const;
+
 /**
  * Every setting, in the form's order. Adding a setting is one entry here plus its use.
  * The API key itself is never a setting: only the name of the environment variable that holds it.
  */
 export const settingsTable = {
-  provider: setting({
+  provider: settingWithoutDefault({
     schema: z.enum(providerSchema.options, { error: `the provider is one of ${providerSchema.options.join(', ')}` }),
     label: 'Provider',
     input: 'select',
     options: providerSchema.options,
-    help: 'Which kind of model server to use; demo needs none.',
+    help: `Which kind of model server to use; ${WITHOUT_A_CHOICE.fallback.id} needs none.`,
     dependsOn: {
       setting: 'provider',
       hints: byProvider((manifest) => `Which servers speak it and what to give: ${manifest.docsSection}.`),
@@ -84,8 +98,10 @@ export const settingsTable = {
     flag: 'provider',
     env: 'HOME_AGENT_PROVIDER',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: `a model server found on this machine, else the ${WITHOUT_A_CHOICE.fallback.id}`,
   }),
-  model: setting({
+  model: settingWithoutDefault({
     schema: z.string().trim().min(1, 'name a model, e.g. llama3.1').max(200, 'a model name has at most 200 characters'),
     label: 'Model',
     input: 'text',
@@ -95,8 +111,10 @@ export const settingsTable = {
     flag: 'model',
     env: 'HOME_AGENT_MODEL',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: `none (a provider other than the ${WITHOUT_A_CHOICE.fallback.id} needs one); with no provider either, the first model of a server found`,
   }),
-  baseUrl: setting({
+  baseUrl: settingWithoutDefault({
     schema: z
       .url({
         protocol: /^https?$/,
@@ -105,21 +123,23 @@ export const settingsTable = {
       .max(2000, 'a web address has at most 2,000 characters'),
     label: 'Base URL',
     input: 'text',
-    placeholder: 'the provider’s usual address',
-    help: 'Where the model server answers; empty: the provider’s usual address.',
+    placeholder: UNSET.baseUrl,
+    help: `Where the model server answers; empty: ${UNSET.baseUrl}.`,
     dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.baseUrl) },
     valueName: 'URL',
     flag: 'base-url',
     env: 'HOME_AGENT_BASE_URL',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: UNSET.baseUrl,
   }),
-  apiKeyEnv: setting({
+  apiKeyEnv: settingWithoutDefault({
     schema: z
       .string()
       .max(200, 'a variable name has at most 200 characters')
       .regex(
         /^[A-Za-z_][A-Za-z0-9_]*$/,
-        'the name of an environment variable: letters, digits and _, not starting with a digit (e.g. OPENAI_API_KEY)',
+        `the name of an environment variable: letters, digits and _, not starting with a digit (e.g. ${EXAMPLE_API_KEY_ENV})`,
       ),
     label: 'API key variable',
     input: 'text',
@@ -130,8 +150,10 @@ export const settingsTable = {
     flag: 'api-key-env',
     env: 'HOME_AGENT_API_KEY_ENV',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: 'the provider’s usual variable, else the key kept in the keychain',
   }),
-  persona: setting({
+  persona: settingWithDefault({
     schema: z.string().max(20_000, 'the persona has at most 20,000 characters'),
     label: 'Persona',
     input: 'textarea',
@@ -140,19 +162,22 @@ export const settingsTable = {
     flag: 'persona',
     env: 'HOME_AGENT_PERSONA',
     appliesAt: 'turn',
+    default: DEFAULT_PERSONA,
   }),
-  toolOrder: setting({
+  toolOrder: settingWithoutDefault({
     schema: toolOrderSchema,
     label: 'Tool order',
     input: 'lines',
     placeholder: `lamp__set\n${TOOL_ORDER_REST}`,
-    help: `One tool name per line. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically. Empty: plain alphabetical order.`,
+    help: `One tool name per line. ${TOOL_ORDER_REST} must appear exactly once: unlisted tools go there, alphabetically. Empty: ${UNSET.toolOrder}.`,
     valueName: "'<JSON list>'",
     flag: 'tool-order',
     env: 'HOME_AGENT_TOOL_ORDER',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: UNSET.toolOrder,
   }),
-  maxSteps: setting({
+  maxSteps: settingWithDefault({
     schema: wholeNumber({ min: 1, max: 100, what: 'the step limit' }),
     label: 'Max steps',
     input: 'integer',
@@ -160,147 +185,108 @@ export const settingsTable = {
     flag: 'max-steps',
     env: 'HOME_AGENT_MAX_STEPS',
     appliesAt: 'turn',
+    default: DEFAULT_MAX_STEPS,
   }),
-  toolTimeoutMs: setting({
+  toolTimeoutMs: settingWithDefault({
     schema: wholeNumber({ min: 1, max: 3_600_000, what: 'the tool timeout (ms)' }),
     label: 'Tool timeout (ms)',
     input: 'integer',
-    help: 'How long one tool call may run, in milliseconds; empty: 30,000.',
+    help: `How long one tool call may run, in milliseconds; empty: ${DEFAULT_TOOL_TIMEOUT_MS.toLocaleString('en')}.`,
     flag: 'tool-timeout-ms',
     env: 'HOME_AGENT_TOOL_TIMEOUT_MS',
     appliesAt: 'turn',
+    default: DEFAULT_TOOL_TIMEOUT_MS,
   }),
-  concurrencyCap: setting({
+  concurrencyCap: settingWithoutDefault({
     schema: wholeNumber({ min: 1, max: 256, what: 'the cap on parallel calls' }),
     label: 'Parallel calls at most',
     input: 'integer',
-    help: 'Empty: every call of a parallel reply runs at once.',
+    help: `Empty: ${UNSET.concurrencyCap}.`,
     flag: 'concurrency-cap',
     env: 'HOME_AGENT_CONCURRENCY_CAP',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: UNSET.concurrencyCap,
   }),
-  replyTimeoutMs: setting({
+  replyTimeoutMs: settingWithDefault({
     schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the reply deadline (ms)' }),
     label: 'Reply deadline (ms)',
     input: 'integer',
-    help: 'How long one model reply may take in all; empty: 300,000 (5 minutes).',
+    help: `How long one model reply may take in all; empty: ${DEFAULT_REPLY_TIMEOUT_MS.toLocaleString('en')} (5 minutes).`,
     flag: 'reply-timeout-ms',
     env: 'HOME_AGENT_REPLY_TIMEOUT_MS',
     appliesAt: 'turn',
+    default: DEFAULT_REPLY_TIMEOUT_MS,
   }),
-  replyMaxBytes: setting({
+  replyMaxBytes: settingWithDefault({
     schema: wholeNumber({ min: 1024, max: 67_108_864, what: 'the reply size limit (bytes)' }),
     label: 'Reply size limit (bytes)',
     input: 'integer',
-    help: 'How much text and tool arguments one model reply may carry; empty: 1,048,576 (1 MiB).',
+    help: `How much text and tool arguments one model reply may carry; empty: ${DEFAULT_REPLY_MAX_BYTES.toLocaleString('en')} (1 MiB).`,
     flag: 'reply-max-bytes',
     env: 'HOME_AGENT_REPLY_MAX_BYTES',
     appliesAt: 'turn',
+    default: DEFAULT_REPLY_MAX_BYTES,
   }),
-  sequenceMaxCalls: setting({
-    schema: wholeNumber({ min: 1, max: 1_000_000, what: 'the calls of one sequence run' }),
-    label: 'Sequence run: calls at most',
-    input: 'integer',
-    help: 'Calls one sequence run may start, nested runs included; empty: 2,000.',
-    flag: 'sequence-max-calls',
-    env: 'HOME_AGENT_SEQUENCE_MAX_CALLS',
-    appliesAt: 'turn',
-  }),
-  sequenceMaxResultBytes: setting({
-    schema: wholeNumber({ min: 1024, max: 67_108_864, what: 'the results of one sequence run (bytes)' }),
-    label: 'Sequence run: results at most (bytes)',
-    input: 'integer',
-    help: 'How much one sequence run may keep of its tools’ results; empty: 262,144 (256 KiB).',
-    flag: 'sequence-max-result-bytes',
-    env: 'HOME_AGENT_SEQUENCE_MAX_RESULT_BYTES',
-    appliesAt: 'turn',
-  }),
-  sequenceWallTimeMs: setting({
-    schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the wall time of one sequence run (ms)' }),
-    label: 'Sequence run: wall time (ms)',
-    input: 'integer',
-    help: 'How long one sequence run may take in all; empty: 120,000 (2 minutes).',
-    flag: 'sequence-wall-time-ms',
-    env: 'HOME_AGENT_SEQUENCE_WALL_TIME_MS',
-    appliesAt: 'turn',
-  }),
-  contextTokens: setting({
+  // The built-in plugins' rows at their places in the form, each declared in its plugin's folder.
+  ...BUILTIN_PLUGIN_SETTINGS.afterReplyLimits,
+  contextTokens: settingWithoutDefault({
     schema: wholeNumber({ min: 1024, max: 10_000_000, what: 'the context window (tokens)' }),
     label: 'Context window (tokens)',
     input: 'integer',
-    help: 'How many tokens the model takes in one request; older turns that do not fit are not sent. Empty: as the server or its maker says, or as learned from a refusal.',
+    help: `How many tokens the model takes in one request; older turns that do not fit are not sent. Empty: ${UNSET.contextTokens}.`,
     flag: 'context-tokens',
     env: 'HOME_AGENT_CONTEXT_TOKENS',
     appliesAt: 'turn',
+    default: undefined,
+    defaultFrom: UNSET.contextTokens,
   }),
-  ollamaNumCtx: setting({
-    schema: wholeNumber({ min: 1024, max: 2_097_152, what: "Ollama's context length (num_ctx)" }),
-    label: 'Ollama context length (num_ctx)',
-    input: 'integer',
-    help: `The context length every Ollama request asks for, never above the model's own; its memory use grows with it. Empty: ${DEFAULT_OLLAMA_NUM_CTX.toLocaleString('en-US')}.`,
-    flag: 'ollama-num-ctx',
-    env: 'HOME_AGENT_OLLAMA_NUM_CTX',
-    appliesAt: 'turn',
-  }),
-  mcpApprovalWaitMs: settingWithDefault({
-    schema: wholeNumber({ min: 1000, max: 3_600_000, what: 'the wait for an answer to an MCP client’s call (ms)' }),
-    label: 'MCP: wait for your answer (ms)',
-    input: 'integer',
-    help: `How long a call from an MCP client (Claude Desktop, an editor) that needs your approval waits for an answer in a window before it is refused; empty: ${MCP_APPROVAL_WAIT_DEFAULT_MS.toLocaleString('en')} (1 minute).`,
-    flag: 'mcp-approval-wait-ms',
-    env: 'HOME_AGENT_MCP_APPROVAL_WAIT_MS',
-    appliesAt: 'turn',
-    default: MCP_APPROVAL_WAIT_DEFAULT_MS,
-  }),
+  // The model providers' own settings, declared in each provider's folder.
+  ...PROVIDER_SETTINGS,
+  ...BUILTIN_PLUGIN_SETTINGS.afterContext,
   maxToolArgumentBytes: settingWithDefault({
     schema: wholeNumber({ min: 1024, max: 4_194_304, what: 'the size of one call’s arguments (bytes)' }),
     label: 'Tool arguments: size limit (bytes)',
     input: 'integer',
-    help: `How large one tool call’s arguments may be, as JSON, whoever made the call (the model, an MCP client, a sequence); a larger call is refused before it runs and only its start is kept in the journal. Empty: ${MAX_TOOL_ARGUMENT_BYTES.toLocaleString('en-US')} (64 KiB).`,
+    help: `How large one tool call’s arguments may be, as JSON, whoever made the call (the model, ${BUILTIN_TOOL_CALLERS}); a larger call is refused before it runs and only its start is kept in the journal. Empty: ${DEFAULT_MAX_TOOL_ARGUMENT_BYTES.toLocaleString('en')} (64 KiB).`,
     flag: 'max-tool-argument-bytes',
     env: 'HOME_AGENT_MAX_TOOL_ARGUMENT_BYTES',
     appliesAt: 'turn',
-    default: MAX_TOOL_ARGUMENT_BYTES,
+    default: DEFAULT_MAX_TOOL_ARGUMENT_BYTES,
   }),
-  earlyToolStart: setting({
+  earlyToolStart: settingWithDefault({
     schema: z.enum(['on', 'off'], { error: 'early tool start is on or off' }),
     label: 'Start tools while the reply streams',
     input: 'select',
     options: ['on', 'off'],
-    help: 'on: a call the model has finished starts at once, one at a time in order, while the rest of the reply streams; off: nothing runs before the reply ends. Empty: on.',
+    help: `on: a call the model has finished starts at once, one at a time in order, while the rest of the reply streams; off: nothing runs before the reply ends. Empty: ${DEFAULT_EARLY_TOOL_START}.`,
     flag: 'early-tool-start',
     env: 'HOME_AGENT_EARLY_TOOL_START',
     appliesAt: 'turn',
+    default: DEFAULT_EARLY_TOOL_START,
   }),
-  deviceEventsPerSecond: setting({
+  deviceEventsPerSecond: settingWithDefault({
     schema: wholeNumber({ min: 1, max: 10_000, what: 'the events per device per second' }),
     label: 'Device events per second',
     input: 'integer',
-    help: 'Events one device may announce per second; the excess is dropped and counted. Empty: 20.',
+    help: `Events one device may announce per second; the excess is dropped and counted. Empty: ${DEFAULT_DEVICE_EVENTS_PER_SECOND.toLocaleString('en')}.`,
     flag: 'device-events-per-second',
     env: 'HOME_AGENT_DEVICE_EVENTS_PER_SECOND',
     appliesAt: 'start',
+    default: DEFAULT_DEVICE_EVENTS_PER_SECOND,
   }),
-  mcpMaxResultBytes: {
-    ...setting({
-      schema: wholeNumber({ min: 1024, max: 8_388_608, what: 'the size of one MCP tool result (bytes)' }),
-      label: 'MCP result size limit (bytes)',
-      input: 'integer',
-      help: `How much one MCP tool call may answer (as JSON); a larger answer fails the call. Empty: ${MCP_MAX_RESULT_BYTES.toLocaleString('en-US')} (256 KiB).`,
-      flag: 'mcp-max-result-bytes',
-      env: 'HOME_AGENT_MCP_MAX_RESULT_BYTES',
-      appliesAt: 'turn',
-    }),
-    default: MCP_MAX_RESULT_BYTES,
-  },
-  // The MCP servers' own settings, declared in the MCP-client plugin's folder.
-  ...mcpClientSettings,
+  ...BUILTIN_PLUGIN_SETTINGS.afterDevices,
   // Each way in's own settings (where its peer is, how it signs in), declared in its folder.
   ...BUILTIN_WAY_IN_SETTINGS,
 } as const;
 
 type Table = typeof settingsTable;
 export type SettingKey = keyof Table;
+
+/** The rows that leave their default out (neither a value nor `default: undefined` with `defaultFrom`): none compiles. */
+type WithoutDeclaredDefault = { [K in SettingKey]: Table[K] extends { default: unknown } ? never : K }[SettingKey];
+const everyRowDeclaresItsDefault: [WithoutDeclaredDefault] extends [never] ? true : WithoutDeclaredDefault = true;
+void everyRowDeclaresItsDefault;
 
 /** The settings that are set; an unset key is absent (never `undefined`-valued, never `[]`). */
 export type Settings = { [K in SettingKey]?: z.output<Table[K]['schema']> };
@@ -322,14 +308,21 @@ export const WAY_IN_SETTING_KEYS = Object.keys(BUILTIN_WAY_IN_SETTINGS) as (keyo
 
 export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
 
-/** The settings whose entry names a default. */
+/** The settings whose entry names a value of its own (not `default: undefined`). */
 type DefaultedKey = {
-  [K in SettingKey]: Table[K] extends { default: unknown } ? K : never;
+  [K in SettingKey]: Table[K] extends { default: infer D } ? ([D] extends [undefined] ? never : K) : never;
 }[SettingKey];
 
-/** A setting's value: the one set, else its entry's default (the one place that default lives). */
-export function settingValue<K extends DefaultedKey>(settings: Settings, key: K): NonNullable<Settings[K]> {
-  return (settings[key] ?? (settingsTable[key] as { default: unknown }).default) as NonNullable<Settings[K]>;
+/** What `settingValue` gives for a key: never undefined where its entry has a value of its own. */
+export type SettingValue<K extends SettingKey> = K extends DefaultedKey ? NonNullable<Settings[K]> : Settings[K];
+
+/**
+ * A setting's value: the one set, else its entry's default (the one place that default lives);
+ * undefined for an unset setting whose entry has none of its own (its `defaultFrom` says what applies).
+ * The one reader of an entry's default.
+ */
+export function settingValue<K extends SettingKey>(settings: Settings, key: K): SettingValue<K> {
+  return (settings[key] ?? (settingsTable[key] as { default?: unknown }).default) as SettingValue<K>;
 }
 
 export function isSettingKey(key: string): key is SettingKey {

@@ -5,7 +5,7 @@ import type { SimulatedKind } from '../../devices/simulator/device-catalog.ts';
 import type { DeviceLayer } from './device-layer.ts';
 import { findExecutable } from './find-executable.ts';
 import type { PairingStore } from '../../devices/pairing/pairing-store.ts';
-import { resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import { resolveDeviceProfile } from '../../devices/ways-in/builtin-profile-formats.ts';
 import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { StandingApprovalStore } from '../store/standing-approval-store.ts';
 import type { Settings } from '../contract/settings-table.ts';

@@ -1,5 +1,6 @@
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import { isRecord } from '../../core/text/is-record.ts';
+import { RECENT_DEVICE_EVENTS } from '../contract/device-contract.ts';
 
 /** What a device announced on its own (a button, a door), with when it arrived. */
 export interface RecentDeviceEvent {
@@ -13,8 +14,6 @@ export interface LastDeviceError {
   message: string;
   at: number;
 }
-
-const RECENT_EVENTS = 10;
 
 /**
  * What the Devices tab shows beside a device's status: its last connection error (a failed open or
@@ -57,7 +56,7 @@ export class DeviceActivity {
       registry.onEvent((event) => {
         const data = isRecord(event.data) ? event.data : {};
         const list = [...(this.events.get(event.deviceId) ?? []), { event: event.event, data, at: now() }];
-        this.events.set(event.deviceId, list.slice(-RECENT_EVENTS));
+        this.events.set(event.deviceId, list.slice(-RECENT_DEVICE_EVENTS));
       }),
     ];
   }

@@ -1,11 +1,10 @@
 import { DevicePairing, type PairingCandidate } from '../../devices/pairing/device-pairing.ts';
 import type { PairedDevice, PairingStore } from '../../devices/pairing/pairing-store.ts';
-import { scanPorts } from '../../devices/pairing/scan-ports.ts';
-import { checkSerialPort, type SerialPortCheck } from '../../devices/pairing/check-serial-port.ts';
+import { checkSerialPort, scanPorts, type SerialPortCheck } from '../../devices/ways-in/serial-ports.ts';
 import type { DeviceTool } from '../../devices/protocol/frame-schema.ts';
 import { sameIdentity } from '../../devices/protocol/same-identity.ts';
 import { declarationHash } from '../../devices/registry/pinned-declaration.ts';
-import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../devices/profiles/resolve-profile.ts';
+import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../devices/ways-in/builtin-profile-formats.ts';
 import { z } from 'zod';
 import type { WayInOptions } from '../../devices/links/way-in.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';

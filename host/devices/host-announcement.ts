@@ -29,19 +29,11 @@ export type HostAnnouncement = z.infer<typeof hostAnnouncementSchema>;
 /** A host's file in the simulator index: `host-<pid>.json` (a simulator's is `<pid>.json`). */
 const HOST_FILE = /^host-\d+\.json$/;
 
-/** How a person would name a host process started with `transport`: what they typed, never its flags (a token may be among them). */
-export function hostCommandName(
-  transport: 'electron' | 'web' | 'cli' | 'mcp',
-  env: NodeJS.ProcessEnv = process.env,
-): string {
-  const command =
-    transport === 'electron'
-      ? 'the Home Agent desktop window'
-      : transport === 'web'
-        ? 'home-agent serve'
-        : transport === 'mcp'
-          ? 'home-agent mcp'
-          : 'home-agent ask';
+/**
+ * How a person would name a host process: the command its front end says it was started with
+ * (`home-agent serve`, never its flags: a token may be among them), inside `npm start (…)` when npm started it.
+ */
+export function hostCommandName(command: string, env: NodeJS.ProcessEnv = process.env): string {
   // npm sets npm_lifecycle_event for the script and every process it starts.
   return env.npm_lifecycle_event === 'start' ? `npm start (${command})` : command;
 }

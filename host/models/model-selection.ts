@@ -1,4 +1,5 @@
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
+import { canonicalJson } from '../../core/agent/canonical-json.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { ModelChoice } from './model-choice.ts';
 import { ModelConfigError, selectModel, type SelectedModel } from './select-model.ts';
@@ -50,7 +51,7 @@ export class ModelSelection {
       return this.options.fixed;
     }
     const choice = this.choice();
-    const key = JSON.stringify(choice, Object.keys(choice).sort());
+    const key = canonicalJson(choice);
     if (this.chosen?.key !== key) {
       this.chosen = {
         key,

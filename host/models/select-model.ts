@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
-import { DemoModel } from '../../core/models/demo/demo-model.ts';
+import type { LocalModelManifest } from '../../core/models/provider-manifest.ts';
 import { ScriptedModel, scriptSchema } from '../../core/models/scripted/scripted-model.ts';
 import type { ModelChoice } from './model-choice.ts';
 import { createModelAdapter } from '../../core/models/create-model-adapter.ts';
-import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URLS, type ModelProvider } from '../../core/models/provider-defaults.ts';
-import { probeOllama } from '../../core/models/probe-ollama.ts';
+import {
+  DEFAULT_API_KEY_ENV,
+  localModelSchema,
+  modelProviderSchema,
+  type ModelProvider,
+} from '../../core/models/provider-defaults.ts';
+import { LOCAL_MODEL_MANIFESTS, WITHOUT_A_CHOICE } from '../../core/models/provider-manifests.ts';
 import { listModels } from '../../core/models/list-models.ts';
 
 /** The model a run uses, with a notice saying how it was chosen (shown by every front end). */
@@ -31,15 +36,14 @@ export class ModelConfigError extends Error {
 }
 
 /**
- * Builds the model adapter for a choice. With no provider configured, the demo model is used and
- * the notice says so.
+ * Builds the model adapter for a choice. With no provider configured, a local server or the fallback
+ * model is used (core/models/provider-manifests.ts) and the notice says so.
  */
 export async function selectModel(
   choice: ModelChoice,
   options: { storedApiKey?: (provider: string) => string | undefined } = {},
 ): Promise<SelectedModel> {
   const provider = choice.provider;
-  if (provider === 'demo') return { adapter: new DemoModel() };
   if (provider === undefined) return defaultModel(choice);
   if (provider === 'scripted') {
     if (!choice.scriptFile)
@@ -52,7 +56,10 @@ export async function selectModel(
       );
     return { adapter: new ScriptedModel(await readScript(choice.scriptFile)) };
   }
-  return { adapter: await selectRemoteModel({ ...choice, provider }, options.storedApiKey) };
+  const local = localModelSchema.safeParse(provider);
+  if (local.success) return { adapter: localAdapter(LOCAL_MODEL_MANIFESTS[local.data]) };
+  const remote = modelProviderSchema.parse(provider);
+  return { adapter: await selectRemoteModel({ ...choice, provider: remote }, options.storedApiKey) };
 }
 
 async function readScript(file: string) {
@@ -77,30 +84,41 @@ async function readScript(file: string) {
   return parsed.data;
 }
 
+/** The adapter of a model that needs no server and nothing but itself. */
+function localAdapter(manifest: LocalModelManifest): ModelAdapter {
+  if (!manifest.create) throw new Error('this model needs more than its name to run');
+  return manifest.create();
+}
+
 /**
- * Nothing configured: a local Ollama with a model pulled is used when one answers on its default
- * address; otherwise the demo model. The notice says which, and why.
+ * Nothing configured: the probed local server, with a model pulled, is used when one answers on its
+ * default address (unless its skip variable is 1); otherwise the fallback model. The notice says
+ * which, and why.
  */
 async function defaultModel(choice: ModelChoice): Promise<SelectedModel> {
-  const baseUrl = choice.baseUrl ?? DEFAULT_BASE_URLS.ollama;
-  if (process.env.HOME_AGENT_NO_OLLAMA_PROBE !== '1' && (await probeOllama(baseUrl))) {
-    const models = await listModels({ provider: 'ollama', baseUrl }).catch(() => []);
+  const { probed, fallback } = WITHOUT_A_CHOICE;
+  const server = probed.manifest;
+  const baseUrl = choice.baseUrl ?? server.defaultBaseUrl;
+  const fallbackModel = fallback.manifest.described;
+  if (process.env[server.probe.skipVariable] !== '1' && (await server.probe.answers(baseUrl))) {
+    const models = await listModels({ provider: probed.id, baseUrl }).catch(() => []);
     const model = choice.model ?? models[0]?.id;
     if (model) {
+      const using = `No model is configured: using ${server.displayName} at ${baseUrl} with ${model}.`;
       return {
-        adapter: createModelAdapter({ provider: 'ollama', baseUrl, model }),
-        notice: `No model is configured: using Ollama at ${baseUrl} with ${model}. Pass --provider to choose another.`,
-        noticeInWindow: `No model is configured: using Ollama at ${baseUrl} with ${model}. Choose another in Settings.`,
+        adapter: createModelAdapter({ provider: probed.id, baseUrl, model }),
+        notice: `${using} Pass --provider to choose another.`,
+        noticeInWindow: `${using} Choose another in Settings.`,
       };
     }
     return {
-      adapter: new DemoModel(),
-      notice: `Ollama answers at ${baseUrl} but has no model pulled (ollama pull llama3.1): using the demo model (no AI).`,
+      adapter: fallback.manifest.create(),
+      notice: `${server.displayName} answers at ${baseUrl} but has no model pulled (${server.firstModelHint}): using ${fallbackModel}.`,
     };
   }
   return {
-    adapter: new DemoModel(),
-    notice: `No model is configured and no Ollama answers at ${baseUrl}: using the demo model (no AI). See README "Models" to connect one.`,
+    adapter: fallback.manifest.create(),
+    notice: `No model is configured and no ${server.displayName} answers at ${baseUrl}: using ${fallbackModel}. See README "Models" to connect one.`,
   };
 }
 
@@ -125,7 +143,7 @@ export function resolveApiKey(
 }
 
 async function selectRemoteModel(
-  choice: ModelChoice & { provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' },
+  choice: ModelChoice & { provider: ModelProvider },
   storedApiKey?: (provider: string) => string | undefined,
 ): Promise<ModelAdapter> {
   if (!choice.model) {

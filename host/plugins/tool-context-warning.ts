@@ -3,7 +3,7 @@ import { formatTokens } from '../../core/context/context-too-small.ts';
 import { tokensOf } from '../../core/context/request-bytes.ts';
 import type { ModelAdapter } from '../../core/models/model-adapter.ts';
 import type { Plugin } from '../../core/plugins/plugin.ts';
-import { utf8Length } from '../../core/stream/utf8-length.ts';
+import { utf8Length } from '../../core/text/utf8-length.ts';
 import type { Settings } from '../contract/settings-table.ts';
 
 /** How many plugins the warning names. */

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { fileKind, linkTarget, lstatIfPresent } from '../../devices/files/file-kind.ts';
 import { MOVE_ASIDE_HINT, StoreError } from './store-error.ts';
 
 /** The files SQLite keeps beside a WAL-mode database: its write-ahead log and its shared-memory index. */
@@ -31,7 +32,7 @@ export function checkStorePath(file: string): boolean {
       throw new StoreError({
         kind: 'not_a_file',
         file: path,
-        detail: `is ${describeFileType(stats)}, not a regular file`,
+        detail: `is ${fileKind(stats)}, not a regular file`,
         hint: MOVE_ASIDE_HINT,
       });
     if (path === file) exists = true;
@@ -52,36 +53,7 @@ export function openStoreFileForReading(file: string): number {
   throw new StoreError({
     kind: 'not_a_file',
     file,
-    detail: `is ${describeFileType(stats)}, not a regular file`,
+    detail: `is ${fileKind(stats)}, not a regular file`,
     hint: MOVE_ASIDE_HINT,
   });
-}
-
-/** What a path that is not a regular file is, in words (`a directory`, `a FIFO`). */
-function describeFileType(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSymbolicLink()) return 'a symbolic link';
-  return 'an unusual kind of file';
-}
-
-function lstatIfPresent(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-function linkTarget(path: string): string {
-  try {
-    return readlinkSync(path);
-  } catch {
-    // Gone or changed since lstat: the refusal still stands, without the target.
-    return 'somewhere else';
-  }
 }

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync, readSync, type BigIntStats } from 'node:fs';
 import Database from 'better-sqlite3';
 import { companionsOf, openStoreFileForReading } from './check-store-path.ts';
+import { lstatIfPresent } from '../../devices/files/file-kind.ts';
 
 /** Tries at reading a still file before SQLite reads it through the log a writer just started. */
 const ATTEMPTS = 5;
@@ -38,13 +39,7 @@ function openWithSqlite(file: string): Database.Database {
 }
 
 function hasLog(file: string): boolean {
-  try {
-    lstatSync(companionsOf(file)[0]!);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  return lstatIfPresent(companionsOf(file)[0]!) !== undefined;
 }
 
 /**

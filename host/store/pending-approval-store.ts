@@ -19,14 +19,6 @@ export interface PendingAnswer {
   remember: boolean;
 }
 
-type QuestionRow = {
-  approvalId: string;
-  owner: string;
-  conversationId: string;
-  turnId: string;
-  askedAt: number;
-  expiresAt: number;
-};
 type AnswerRow = { approvalId: string; approved: number; remember: number };
 
 const QUESTION_COLUMNS =
@@ -44,7 +36,7 @@ export class PendingApprovalStore {
   constructor(private readonly options: { db: Database.Database }) {
     const { db } = options;
     this.statements = {
-      open: db.prepare<QuestionRow>(
+      open: db.prepare<PendingQuestion>(
         `INSERT INTO pending_approvals (approval_id, owner, conversation_id, turn_id, asked_at, expires_at)
          VALUES (@approvalId, @owner, @conversationId, @turnId, @askedAt, @expiresAt)`,
       ),
@@ -57,7 +49,7 @@ export class PendingApprovalStore {
         `SELECT approval_id AS approvalId, approved, remember FROM pending_approvals
          WHERE owner = ? AND answered_at IS NOT NULL`,
       ),
-      waitingOfOthers: db.prepare<[string, number, number], QuestionRow>(
+      waitingOfOthers: db.prepare<[string, number, number], PendingQuestion>(
         `SELECT ${QUESTION_COLUMNS} FROM pending_approvals
          WHERE owner <> ? AND answered_at IS NULL AND expires_at > ? ORDER BY asked_at LIMIT ?`,
       ),

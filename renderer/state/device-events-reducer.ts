@@ -1,7 +1,5 @@
 import type { DeviceSummary, HostNotice } from '../../host/contract/api-contract.ts';
-
-/** How many of a device's own announcements the Devices tab keeps (the host keeps as many). */
-export const RECENT_DEVICE_EVENTS = 10;
+import { RECENT_DEVICE_EVENTS } from '../../host/contract/device-contract.ts';
 
 type DeviceEventNotice = Extract<HostNotice, { type: 'device/event' }>;
 

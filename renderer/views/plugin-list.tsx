@@ -3,8 +3,7 @@ import type { AppState } from '../state/create-app-store.ts';
 import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { StandingToolApprovals } from './standing-tool-approvals.tsx';
-import { McpServerState } from './mcp-server-state.tsx';
-import { McpClientsAccess } from './mcp-clients-access.tsx';
+import { PLUGIN_VIEWS } from './plugins/plugin-views.ts';
 
 /** The Plugins tab: every plugin with its tools and an on/off switch; a change applies from the next turn. */
 export function PluginList() {
@@ -15,7 +14,7 @@ export function PluginList() {
   const problems = useAppStore((state) => state.pluginProblems);
   return (
     <section className="side-section" aria-label="Plugins">
-      <McpClientsAccess />
+      {PLUGIN_VIEWS.map((view, index) => view.Header && <view.Header key={index} />)}
       <p className="side-hint">A change applies from the next turn.</p>
       {crowded && (
         <p className="plugin-context-warning" data-testid="plugins-context-warning" role="note">
@@ -27,13 +26,8 @@ export function PluginList() {
           {error}
         </p>
       )}
-      {problems.length > 0 && (
-        <ul className="side-error" aria-label="Problems of the MCP config" data-testid="mcp-config-problems">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
+      {problems.length > 0 &&
+        PLUGIN_VIEWS.map((view, index) => view.Problems && <view.Problems key={index} problems={problems} />)}
       {status === 'loaded' && names.length === 0 && <p className="side-empty">No plugins.</p>}
       <ul className="plugin-list">
         {names.map((name) => (
@@ -92,7 +86,7 @@ function PluginRow(props: { name: string }) {
         />
       </div>
       <p className="plugin-description">{plugin.description}</p>
-      {plugin.trusted !== undefined && <McpServerState plugin={plugin} />}
+      {PLUGIN_VIEWS.map((view, index) => view.Row && <view.Row key={index} plugin={plugin} />)}
       <ul className="tool-chips" aria-label={`Tools of ${plugin.name}`}>
         {plugin.tools.map((tool) => (
           <li key={tool} className="tool-chip">

@@ -65,7 +65,7 @@ export async function benchMcp(options: { signal: AbortSignal }): Promise<McpBen
     version: 'bench',
   });
   try {
-    await host.mcp?.whenSettled({ signal: options.signal });
+    await host.pluginParts.whenSettled({ signal: options.signal });
     await host.handlers['plugins/set-trusted']({ name: 'mcp-everything', trusted: true });
     const tools = new Map(host.plugins.enabledTools().map((tool) => [tool.name, tool]));
     const echo = tools.get('mcp__everything__echo');

@@ -2,7 +2,7 @@
 // it can be measured), plus a probe on the IPC channel: 'memory' answers heap after a full GC and
 // RSS (and the rest of process.memoryUsage); 'cpu' answers the CPU time this process used so far,
 // in ms; 'stop' stops the serve as SIGTERM would. Run with --expose-gc.
-import { runServeCommand } from '../../host/front/cli/commands/serve-command.ts';
+import { runServeCommand } from '../../host/front/web/serve-command.ts';
 
 const collect = (globalThis as { gc?: () => void }).gc;
 if (collect === undefined || process.send === undefined) throw new Error('run with --expose-gc and an IPC channel');

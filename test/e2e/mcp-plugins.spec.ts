@@ -6,7 +6,8 @@ import { callHost } from './helpers/call-host.ts';
 import { makeHostFolder, type HostFolder } from './helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from './helpers/start-host.ts';
 import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
-import { everythingStdioEntry, freePort } from '../helpers/mcp/mcp-test-servers.ts';
+import { everythingStdioEntry } from '../helpers/mcp/mcp-test-servers.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 let folder: HostFolder | undefined;
 let host: RunningHost | undefined;

@@ -59,7 +59,7 @@ export interface LoopbackModelServer {
 }
 
 /**
- * True for the requests Home Agent makes to learn a context window (core/context/lookup-context-window.ts):
+ * True for the requests Home Agent makes to learn a context window (core/models/<provider>/<provider>-context-window.ts):
  * llama.cpp `/props`, LM Studio `/api/v0/models`, Ollama `/api/show`, and the OpenAI-style model list
  * asked for as JSON (`home-agent models` asks for the same list without an accept header).
  */

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
+import { untilPrinted } from './until-printed.ts';
 
 /** Debian's broker and its password tool (sbin is often not on PATH). */
 export const MOSQUITTO = '/usr/sbin/mosquitto';
@@ -119,23 +120,13 @@ export async function startMosquitto(
   const start = async (): Promise<void> => {
     const started = spawn(MOSQUITTO, ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     child = started;
-    await new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      const onData = (chunk: Buffer): void => {
-        buffered += chunk.toString('utf8');
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          log.push(line);
-          // The last line Mosquitto writes once its listeners are open.
-          if (/mosquitto version \S+ running/.test(line)) resolve();
-        }
-      };
-      started.stderr?.on('data', onData);
-      started.once('exit', (code, signal) =>
-        reject(new Error(`mosquitto exited (${code ?? signal}) before it listened:\n${log.join('\n')}`)),
-      );
-      started.once('error', reject);
+    // The last line Mosquitto writes once its listeners are open.
+    await untilPrinted({
+      child: started,
+      stream: started.stderr!,
+      ready: /mosquitto version \S+ running/,
+      name: 'mosquitto',
+      onLine: (line) => log.push(line),
     });
   };
 
@@ -177,17 +168,4 @@ export async function startMosquitto(
       rmSync(folder, { recursive: true, force: true });
     },
   };
-}
-
-/** A loopback port nobody listens on now (the kernel's pick, let go at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -6,7 +6,7 @@ import { startWebServer, type WebServer } from '../../host/front/web/web-server.
 import { ScriptedModel, type Script } from '../../core/models/scripted/scripted-model.ts';
 import { McpHttpEndpoint } from '../../host/front/mcp/mcp-http-endpoint.ts';
 import { MCP_TOKEN } from '../../host/front/mcp/mcp-token.ts';
-import { readOrCreateToken } from '../../host/front/web/token-file.ts';
+import { readOrCreateToken } from '../../host/secrets/token-file.ts';
 import { withMcpAccess } from '../../host/front/mcp/with-mcp-access.ts';
 
 type WebServerOptions = Parameters<typeof startWebServer>[0];
@@ -63,7 +63,7 @@ export async function serveTestHost(
     handlers: mcp ? withMcpAccess(host.handlers, mcp.endpoint) : host.handlers,
     bus: host.events,
     ...(options.notices ? { notices: host.notices } : {}),
-    ...(mcp ? { mcp: mcp.endpoint } : {}),
+    ...(mcp ? { endpoints: [mcp.endpoint] } : {}),
     staticDir: dataDir,
     port: 0,
     token: options.token,

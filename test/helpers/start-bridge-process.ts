@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { homeAgentCommand } from './compiled-entries.ts';
 import { mosquittoMissing, TEST_USERS, type Mosquitto } from './mosquitto.ts';
 import { REPO_ROOT } from './run-cli.ts';
+import { PrintedText } from './printed-text.ts';
 
 /** The broker passwords of the test accounts, by the variables `--mqtt-password-env` names in the bridge tests. */
 export const BRIDGE_TEST_ENV = {
@@ -73,19 +74,15 @@ export function startBridgeProcess(options: { args: string[]; env?: NodeJS.Proce
     env: { ...process.env, ...options.env },
   });
   const devices: BridgeProcess['devices'] = [];
-  const waiters = new Set<() => void>();
   let stdout = '';
-  let stderr = '';
+  const stderr = new PrintedText();
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const end = async (signal: NodeJS.Signals): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
   return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      for (const wake of [...waiters]) wake();
-    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
     child.on('close', (code) => reject(new Error(`home-agent bridge exited (${code}) before it was ready: ${stderr}`)));
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -101,17 +98,8 @@ export function startBridgeProcess(options: { args: string[]; env?: NodeJS.Proce
           devices,
           pairingCode: code,
           pid: child.pid!,
-          stderr: () => stderr,
-          stderrWhen: (pattern, after = 0) =>
-            new Promise((resolveText) => {
-              const check = (): void => {
-                if (!pattern.test(stderr.slice(after))) return;
-                waiters.delete(check);
-                resolveText(stderr);
-              };
-              waiters.add(check);
-              check();
-            }),
+          stderr: () => stderr.toString(),
+          stderrWhen: (pattern, after) => stderr.when(pattern, after),
           stop: () => end('SIGTERM'),
           kill: () => end('SIGKILL'),
         });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { homeAgentCommand } from './compiled-entries.ts';
 import { REPO_ROOT } from './run-cli.ts';
+import { PrintedText } from './printed-text.ts';
 
 export interface SimProcess {
   devices: { id: string; kind: string; path: string }[];
@@ -61,7 +62,7 @@ export function startSimProcess(options: {
   const waiters = new Set<() => void>();
   let buffer = '';
   let stdout = '';
-  let stderr = '';
+  const stderr = new PrintedText();
   const exited = new Promise<void>((resolve) =>
     child.on('close', () => {
       if (ownIndex) rmSync(ownIndex, { recursive: true, force: true });
@@ -69,10 +70,7 @@ export function startSimProcess(options: {
     }),
   );
   return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      for (const wake of waiters) wake();
-    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
     child.on('close', (code) => reject(new Error(`home-agent sim exited (${code}) before it was ready: ${stderr}`)));
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -90,16 +88,7 @@ export function startSimProcess(options: {
           resolve({
             devices,
             pid: child.pid!,
-            stderrWhen: (pattern) =>
-              new Promise((resolveText) => {
-                const check = (): void => {
-                  if (!pattern.test(stderr)) return;
-                  waiters.delete(check);
-                  resolveText(stderr);
-                };
-                waiters.add(check);
-                check();
-              }),
+            stderrWhen: (pattern) => stderr.when(pattern),
             stdout: () => stdout,
             waitForState: (deviceId, test) =>
               new Promise((resolveState) => {

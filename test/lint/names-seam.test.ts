@@ -6,10 +6,11 @@ import { REPO_ROOT } from '../helpers/run-cli.ts';
 /**
  * Every plugin, model provider and way in is declared once: its name appears in code only inside
  * folders that carry the name (e.g. `host/plugins/mcp/`, `host/front/mcp/`, `core/models/ollama/`,
- * `renderer/plugins/mcp/`) and in the one list of its kind. A file's own name does not exempt it.
+ * `renderer/plugins/mcp/`) and in the one list of its kind (a file, or a folder of data-only lists like
+ * `devices/ways-in/`). A file's own name does not exempt it.
  */
 const NAMES: readonly { name: string; word: RegExp; lists: readonly string[] }[] = [
-  { name: 'mcp', word: /mcp/i, lists: ['host/plugins/builtin-plugins.ts'] },
+  { name: 'mcp', word: /mcp/i, lists: ['host/contract/builtin/', 'host/plugins/builtin/', 'host/front/front-ends.ts'] },
   { name: 'ollama', word: /ollama/i, lists: ['core/models/provider-manifests.ts'] },
   { name: 'openai', word: /openai/i, lists: ['core/models/provider-manifests.ts'] },
   { name: 'anthropic', word: /anthropic/i, lists: ['core/models/provider-manifests.ts'] },
@@ -53,7 +54,7 @@ function filesNaming(entry: (typeof NAMES)[number], files: readonly string[]): s
   return files.filter(
     (file) =>
       !inFolderCarrying(file, entry.name) &&
-      !entry.lists.includes(file) &&
+      !entry.lists.some((list) => (list.endsWith('/') ? file.startsWith(list) : file === list)) &&
       !file.startsWith(WAY_IN_LISTS) &&
       !SHIPPED_HISTORY.includes(file) &&
       codeLines(readFileSync(path.join(REPO_ROOT, file), 'utf8')).some((line) => entry.word.test(line)),

@@ -32,6 +32,22 @@ describe('the way-in seam (docs/architecture.md)', () => {
     expect(await seamErrors('devices/ways-in/example.ts', importMqtt('../'))).toHaveLength(0);
   });
 
+  it('forbids them from importing the default way in’s folder (devices/serial/) too', async () => {
+    const importSerial = (from: string) =>
+      `import { scanPorts } from '${from}serial/scan-ports.ts';\nexport const y = scanPorts;\n`;
+    for (const folder of ['registry', 'pairing', 'tools', 'links', 'profiles'])
+      expect(await seamErrors(`devices/${folder}/example.ts`, importSerial('../')), folder).toHaveLength(1);
+    expect(await seamErrors('host/devices/example.ts', importSerial('../../devices/'))).toHaveLength(1);
+    expect(await seamErrors('host/contract/example.ts', importSerial('../../devices/'))).toHaveLength(1);
+    expect(await seamErrors('devices/ways-in/example.ts', importSerial('../'))).toHaveLength(0);
+    expect(
+      await seamErrors(
+        'host/devices/example.ts',
+        "import { scanPorts } from '../../devices/ways-in/serial-ports.ts';\nexport const y = scanPorts;\n",
+      ),
+    ).toHaveLength(0);
+  });
+
   it('lets the list of ways in name them, and everyone import the list and the seam', async () => {
     expect(await seamErrors('devices/ways-in/example.ts', importModbus('../'))).toHaveLength(0);
     expect(

@@ -13,7 +13,7 @@ afterEach(() => {
 function checkout(builtAt: number): { root: string; source: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'home-agent-cli-build-'));
   folders.push(root);
-  const source = path.join(root, 'host/front/cli/main.ts');
+  const source = path.join(root, 'host/front/front-ends.ts');
   mkdirSync(path.dirname(source), { recursive: true });
   writeFileSync(source, 'export {};\n');
   const seconds = (builtAt - 60_000) / 1000;
@@ -21,7 +21,7 @@ function checkout(builtAt: number): { root: string; source: string } {
   mkdirSync(path.join(root, 'dist/cli'), { recursive: true });
   writeFileSync(
     path.join(root, 'dist/cli/build.json'),
-    JSON.stringify({ id: 'build-1', root, builtAt, inputs: ['host/front/cli/main.ts'] }),
+    JSON.stringify({ id: 'build-1', root, builtAt, inputs: ['host/front/front-ends.ts'] }),
   );
   return { root, source };
 }
@@ -29,20 +29,20 @@ function checkout(builtAt: number): { root: string; source: string } {
 describe('freshCliBuild', () => {
   it('gives the compiled entry while no source file changed since the build', () => {
     const { root } = checkout(Date.now());
-    expect(freshCliBuild(root)).toEqual({ entry: path.join(root, 'dist/cli/build-1/host/front/cli/main.mjs') });
+    expect(freshCliBuild(root)).toEqual({ entry: path.join(root, 'dist/cli/build-1/host/front/front-ends.mjs') });
   });
 
   it('names the source file that changed since the build', () => {
     const { root, source } = checkout(Date.now() - 120_000);
     const now = Date.now() / 1000;
     utimesSync(source, now, now);
-    expect(freshCliBuild(root)).toEqual({ stale: 'host/front/cli/main.ts changed since the CLI was built' });
+    expect(freshCliBuild(root)).toEqual({ stale: 'host/front/front-ends.ts changed since the CLI was built' });
   });
 
   it('names a source file that is gone, a build of another folder, and no build at all', () => {
     const { root, source } = checkout(Date.now());
     rmSync(source);
-    expect(freshCliBuild(root)).toEqual({ stale: 'host/front/cli/main.ts is gone since the CLI was built' });
+    expect(freshCliBuild(root)).toEqual({ stale: 'host/front/front-ends.ts is gone since the CLI was built' });
     const other = checkout(Date.now());
     writeFileSync(
       path.join(other.root, 'dist/cli/build.json'),

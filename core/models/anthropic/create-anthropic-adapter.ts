@@ -6,9 +6,9 @@ import { isWholeJson, parseJsonChunk, validateChunk } from '../http/parse-model-
 import { sseEvents } from '../http/sse-events.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
 import type { ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
-import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { anthropicEventTypeSchema } from './anthropic-event-schemas.ts';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicRequestBody } from './anthropic-request-body.ts';
+import { anthropicServer } from './anthropic-server.ts';
 import { AnthropicStreamParts } from './anthropic-stream-parts.ts';
 
 const PROVIDER = 'anthropic' as const;
@@ -19,15 +19,15 @@ const PROVIDER = 'anthropic' as const;
  * block without its `content_block_stop` stays incomplete and is never executed.
  */
 export function createAnthropicAdapter(options: ModelAdapterOptions): ModelAdapter {
-  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.anthropic;
+  const baseUrl = options.baseUrl ?? anthropicServer.defaultBaseUrl;
   return httpModelAdapter({
-    provider: PROVIDER,
+    server: anthropicServer,
     options,
     baseUrl,
     url: endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/messages' }),
     accept: 'text/event-stream',
     context: adapterContext({
-      provider: PROVIDER,
+      server: anthropicServer,
       options,
       baseUrl,
       maxTokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,

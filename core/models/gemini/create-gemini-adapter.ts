@@ -8,9 +8,9 @@ import { peekText } from '../http/peek-text.ts';
 import { sseEvents } from '../http/sse-events.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
 import type { ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
-import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { geminiChunkSchema } from './gemini-chunk-schema.ts';
 import { geminiRequestBody } from './gemini-request-body.ts';
+import { geminiServer } from './gemini-server.ts';
 import { GeminiStreamParts } from './gemini-stream-parts.ts';
 
 const PROVIDER = 'gemini' as const;
@@ -22,16 +22,16 @@ const PROVIDER = 'gemini' as const;
  * at its closing bracket).
  */
 export function createGeminiAdapter(options: ModelAdapterOptions): ModelAdapter {
-  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.gemini;
+  const baseUrl = options.baseUrl ?? geminiServer.defaultBaseUrl;
   const model = options.model.replace(/^models\//, '');
   const path = `/models/${encodeURIComponent(model)}:streamGenerateContent`;
   return httpModelAdapter({
-    provider: PROVIDER,
+    server: geminiServer,
     options,
     baseUrl,
     url: `${endpointUrl({ baseUrl, versionPrefix: '/v1beta', path })}?alt=sse`,
     label: `${PROVIDER}:${model}`,
-    context: adapterContext({ provider: PROVIDER, options: { ...options, model }, baseUrl }),
+    context: adapterContext({ server: geminiServer, options: { ...options, model }, baseUrl }),
     body: (request) => geminiRequestBody({ request, maxTokens: options.maxTokens }),
     parts: geminiParts,
   });

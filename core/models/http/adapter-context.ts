@@ -1,30 +1,42 @@
-import { lookupContextWindow } from '../../context/lookup-context-window.ts';
 import type { ModelAdapterOptions } from '../adapter-options.ts';
-import type { ModelContextInfo } from '../model-adapter.ts';
+import type { ContextLengthSetting, ModelContextInfo } from '../model-adapter.ts';
 import type { ModelProvider } from '../provider-defaults.ts';
-import { providerHeaders } from '../provider-headers.ts';
+import type { WindowLookup } from '../provider-manifest.ts';
+import type { ProviderServer } from '../provider-server.ts';
+
+/** All look-ups of one model give up together after this long: a turn is never held up longer. */
+export const CONTEXT_LOOKUP_TIMEOUT_MS = 2_000;
 
 /**
  * What an HTTP adapter says of its model's context: its server and name, the reply cap it sends,
- * and a look-up of the window with the adapter's own key and headers.
+ * and a look-up of the window (the provider's own, within 2 s) with the adapter's key and headers.
  */
 export function adapterContext(spec: {
-  provider: ModelProvider;
+  server: ProviderServer;
   options: ModelAdapterOptions;
   baseUrl: string;
   /** The reply cap every request sends, when it differs from `options.maxTokens` (Anthropic's default). */
   maxTokens?: number;
-  setsContextLength?: boolean;
+  /** How the provider asks its servers for a window; absent: they are not asked. */
+  lookupWindow?: (lookup: WindowLookup) => Promise<number | undefined>;
+  contextLengthSetting?: ContextLengthSetting;
 }): ModelContextInfo {
-  const { provider, options, baseUrl } = spec;
+  const { server, options, baseUrl } = spec;
   const maxTokens = spec.maxTokens ?? options.maxTokens;
-  const headers = { ...providerHeaders(provider, options.apiKey), ...options.headers };
+  const headers = { ...server.headers(options.apiKey), ...options.headers };
+  const { lookupWindow } = spec;
   return {
-    provider,
+    provider: server.id as ModelProvider,
     baseUrl,
     model: options.model,
     ...(maxTokens !== undefined ? { maxTokens } : {}),
-    ...(spec.setsContextLength ? { setsContextLength: true } : {}),
-    lookupWindow: (signal) => lookupContextWindow({ provider, baseUrl, model: options.model, headers, signal }),
+    ...(spec.contextLengthSetting ? { contextLengthSetting: spec.contextLengthSetting } : {}),
+    lookupWindow: async (signal) =>
+      lookupWindow?.({ baseUrl, model: options.model, headers, signal: withinLookupDeadline(signal) }),
   };
+}
+
+/** The signal of one look-up: the caller's, ended at the latest after CONTEXT_LOOKUP_TIMEOUT_MS. */
+export function withinLookupDeadline(signal: AbortSignal, timeoutMs = CONTEXT_LOOKUP_TIMEOUT_MS): AbortSignal {
+  return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
 }

@@ -1,7 +1,6 @@
 import type { ModelAdapterOptions } from '../adapter-options.ts';
 import type { ModelAdapter, ModelContextInfo, ModelRequest, ModelStreamPart } from '../model-adapter.ts';
-import { SERVER_HINTS, type ModelProvider } from '../provider-defaults.ts';
-import { providerHeaders } from '../provider-headers.ts';
+import type { ProviderServer } from '../provider-server.ts';
 import { fetchModelStream, type ModelStreamRequest } from './fetch-model-stream.ts';
 import type { ModelRequestContext } from './model-request-context.ts';
 import { modelStreamRequest } from './model-stream-request.ts';
@@ -19,7 +18,7 @@ export interface ReplyBody {
  * own `parts` reads. Only what differs between formats is given here.
  */
 export function httpModelAdapter(spec: {
-  provider: ModelProvider;
+  server: ProviderServer;
   options: ModelAdapterOptions;
   baseUrl: string;
   url: string;
@@ -32,9 +31,9 @@ export function httpModelAdapter(spec: {
   body(request: ModelRequest): unknown;
   parts(reply: ReplyBody): AsyncGenerator<ModelStreamPart, void, undefined>;
 }): ModelAdapter {
-  const { provider, options } = spec;
+  const { server, options } = spec;
   return {
-    label: spec.label ?? `${provider}:${options.model}`,
+    label: spec.label ?? `${server.id}:${options.model}`,
     ...(spec.context ? { context: spec.context } : {}),
     stream: (request, streamOptions) => {
       const httpRequest = replyRequest({ ...spec, body: spec.body(request), signal: streamOptions.signal });
@@ -45,7 +44,7 @@ export function httpModelAdapter(spec: {
 
 /** One reply's HTTP request for a provider: its headers and server hint, the adapter's key and limits. */
 export function replyRequest(spec: {
-  provider: ModelProvider;
+  server: ProviderServer;
   options: ModelAdapterOptions;
   baseUrl: string;
   url: string;
@@ -55,14 +54,10 @@ export function replyRequest(spec: {
 }): ModelStreamRequest {
   return modelStreamRequest({
     adapter: spec.options,
-    provider: spec.provider,
+    server: spec.server,
     baseUrl: spec.baseUrl,
     url: spec.url,
-    serverHint: SERVER_HINTS[spec.provider],
-    headers: {
-      ...(spec.accept ? { accept: spec.accept } : {}),
-      ...providerHeaders(spec.provider, spec.options.apiKey),
-    },
+    ...(spec.accept ? { headers: { accept: spec.accept } } : {}),
     body: spec.body,
     signal: spec.signal,
   });

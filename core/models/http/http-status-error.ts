@@ -5,7 +5,7 @@ import { redactSecrets } from './redact-secrets.ts';
 
 const NO_TOOLS = /does not support tools|tools? (are |is )?not supported|tool calling is not supported|--jinja/i;
 
-/** True when an error body says the model or server cannot take tools (Ollama, llama.cpp, vLLM wordings). */
+/** True when an error body says the model or server cannot take tools (the wordings of local servers and vLLM). */
 export function saysNoToolSupport(message: string): boolean {
   return NO_TOOLS.test(message);
 }
@@ -42,7 +42,7 @@ export function httpStatusError(options: {
   if (saysNoToolSupport(options.bodyMessage)) {
     return make(
       'no_tool_support',
-      `model "${context.model}" does not support tools (${detail}). Choose a model with tool support (for Ollama e.g. qwen2.5, llama3.1; for llama.cpp start the server with --jinja).`,
+      `model "${context.model}" does not support tools (${detail}). Choose a model with tool support${context.toolSupportAdvice ? ` (${context.toolSupportAdvice})` : ''}.`,
     );
   }
   if (saysContextExceeded(status, options.bodyMessage)) {
@@ -59,10 +59,9 @@ export function httpStatusError(options: {
     );
   }
   if (status === 404) {
-    const pull = context.provider === 'ollama' ? ` or pull it with \`ollama pull ${context.model}\`` : '';
     return make(
       'model_not_found',
-      `model "${context.model}" not found at ${context.baseUrl} (${detail}). List the models with \`home-agent models --provider ${context.provider}\`${pull}, and check the base URL.`,
+      `model "${context.model}" not found at ${context.baseUrl} (${detail}). List the models with \`home-agent models --provider ${context.provider}\`${context.modelNotFoundAdvice ?? ''}, and check the base URL.`,
     );
   }
   if (status === 429) {

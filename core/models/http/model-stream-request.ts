@@ -6,31 +6,37 @@ import {
   DEFAULT_RETRY_BASE_DELAY_MS,
   type ModelAdapterOptions,
 } from '../adapter-options.ts';
+import type { ProviderServer } from '../provider-server.ts';
 import type { ModelStreamRequest } from './fetch-model-stream.ts';
 
-/** Fills a ModelStreamRequest from an adapter's options, with the defaults for what they leave out. */
+/**
+ * Fills a ModelStreamRequest from an adapter's options and its provider's server (its headers, hint
+ * and advice), with the defaults for what they leave out.
+ */
 export function modelStreamRequest(options: {
   adapter: ModelAdapterOptions;
-  provider: string;
+  server: ProviderServer;
   baseUrl: string;
   url: string;
-  serverHint: string;
-  headers: Record<string, string>;
+  /** Headers of the request itself (`accept`), under the server's and the adapter's. */
+  headers?: Record<string, string>;
   body?: unknown;
   method?: 'GET' | 'POST';
   signal: AbortSignal;
 }): ModelStreamRequest {
-  const { adapter } = options;
+  const { adapter, server } = options;
   const request: ModelStreamRequest = {
     context: {
-      provider: options.provider,
+      provider: server.id,
       baseUrl: options.baseUrl,
       url: options.url,
       model: adapter.model,
-      serverHint: options.serverHint,
+      serverHint: server.serverHint,
       secrets: adapter.apiKey ? [adapter.apiKey] : [],
+      ...(server.toolSupportAdvice ? { toolSupportAdvice: server.toolSupportAdvice } : {}),
+      ...(server.modelNotFoundAdvice ? { modelNotFoundAdvice: server.modelNotFoundAdvice(adapter.model) } : {}),
     },
-    headers: { ...options.headers, ...adapter.headers },
+    headers: { ...options.headers, ...server.headers(adapter.apiKey), ...adapter.headers },
     signal: options.signal,
     firstByteTimeoutMs: adapter.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
     idleTimeoutMs: adapter.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,

@@ -6,10 +6,12 @@ import { isWholeJson, parseModelChunk } from '../http/parse-model-chunk.ts';
 import { streamCutError } from '../http/stream-cut-error.ts';
 import type { FinishReason, ModelAdapter, ModelStreamPart } from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
-import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
 import { ollamaChunkSchema } from './ollama-chunk-schema.ts';
+import { ollamaContextWindow } from './ollama-context-window.ts';
 import { ollamaRequestBody } from './ollama-request-body.ts';
 import { ollamaRootUrl } from './ollama-root-url.ts';
+import { ollamaServer } from './ollama-server.ts';
+import { numCtxSetting } from './ollama-settings.ts';
 
 const PROVIDER = 'ollama' as const;
 
@@ -26,14 +28,20 @@ export function syntheticOllamaCallId(step: number, index: number): string {
  * Ollama's own default is 4,096 tokens, and it cuts a longer prompt from the front without a word.
  */
 export function createOllamaAdapter(options: ModelAdapterOptions): ModelAdapter {
-  const baseUrl = ollamaRootUrl(options.baseUrl ?? DEFAULT_BASE_URLS.ollama);
+  const baseUrl = ollamaRootUrl(options.baseUrl ?? ollamaServer.defaultBaseUrl);
   return httpModelAdapter({
-    provider: PROVIDER,
+    server: ollamaServer,
     options,
     baseUrl,
     url: `${baseUrl}/api/chat`,
     accept: 'application/x-ndjson',
-    context: adapterContext({ provider: PROVIDER, options, baseUrl, setsContextLength: true }),
+    context: adapterContext({
+      server: ollamaServer,
+      options,
+      baseUrl,
+      lookupWindow: ollamaContextWindow,
+      contextLengthSetting: numCtxSetting,
+    }),
     body: (request) => ollamaRequestBody({ request, model: options.model, maxTokens: options.maxTokens }),
     parts: ollamaParts,
   });

@@ -16,12 +16,14 @@ import type {
   TokenUsage,
 } from '../model-adapter.ts';
 import { ModelError } from '../model-error.ts';
-import { DEFAULT_BASE_URLS } from '../provider-defaults.ts';
+import type { ProviderServer } from '../provider-server.ts';
 import { openAiChunkSchema, type OpenAiChunk } from './openai-chunk-schema.ts';
+import { openAiContextWindow } from './openai-context-window.ts';
 import { openAiRequestBody } from './openai-request-body.ts';
 import { fallbackBeforeFirstChunk } from './fallback-before-first-chunk.ts';
 import { isParameterRefusal, refusedParameters } from './refused-parameters.ts';
 import { refusesParallelToolCalls } from './refuses-parallel-tool-calls.ts';
+import { OPENAI_BASE_URL, openaiServer } from './openai-server.ts';
 
 const PROVIDER = 'openai' as const;
 const PARALLEL_TOOL_CALLS = 'parallel_tool_calls';
@@ -35,18 +37,23 @@ const STREAM_OPTIONS = 'stream_options';
  * `parallel_tool_calls` is left out for models that refuse it: known by name, or learnt from a 400
  * that names it (then the request is sent once more without it, and the model is remembered);
  * `stream_options` (asking for the usage) is left out the same way for servers that refuse it.
+ * `server` is what its manifest says of the servers (with the compatible ones its hints name).
  */
-export function createOpenAiAdapter(options: ModelAdapterOptions): ModelAdapter {
-  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS.openai;
+export function createOpenAiAdapter(
+  options: ModelAdapterOptions,
+  server: ProviderServer = openaiServer(),
+): ModelAdapter {
+  const baseUrl = options.baseUrl ?? OPENAI_BASE_URL;
   const url = endpointUrl({ baseUrl, versionPrefix: '/v1', path: '/chat/completions', onlyOnBareHost: true });
   return {
     label: `${PROVIDER}:${options.model}`,
-    context: adapterContext({ provider: PROVIDER, options, baseUrl }),
-    stream: (request, streamOptions) => streamOpenAi({ options, baseUrl, url, request, streamOptions }),
+    context: adapterContext({ server, options, baseUrl, lookupWindow: openAiContextWindow }),
+    stream: (request, streamOptions) => streamOpenAi({ server, options, baseUrl, url, request, streamOptions }),
   };
 }
 
 interface StreamInput {
+  server: ProviderServer;
   options: ModelAdapterOptions;
   baseUrl: string;
   url: string;
@@ -98,7 +105,7 @@ function openReplyBody(input: StreamInput): { body: AsyncIterable<string>; conte
   const { options } = input;
   const makeRequest = (left: ReadonlySet<string>): ModelStreamRequest =>
     replyRequest({
-      provider: PROVIDER,
+      server: input.server,
       options,
       baseUrl: input.baseUrl,
       url: input.url,

@@ -1,4 +1,4 @@
-import { OUTPUT_SEND_PREFIX } from '../output-channel.ts';
+import { OUTPUT_SEND_PREFIX } from '../../tools/output-send-prefix.ts';
 
 /**
  * The built-in plugin that owns a tool name, counting names it may offer later (the channels

@@ -1,5 +1,6 @@
 import type { Plugin } from '../plugin.ts';
-import { OUTPUT_SEND_PREFIX, type OutputChannel } from '../output-channel.ts';
+import type { OutputChannel } from '../output-channel.ts';
+import { OUTPUT_SEND_PREFIX } from '../../tools/output-send-prefix.ts';
 import type { ToolDefinition } from '../../tools/tool-definition.ts';
 
 /** The chat and notification channels every installation has. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { z } from 'zod';
-import type { DeviceGrant } from '../../registry/device-grant.ts';
+import type { DeviceGrant } from '../../links/device-grant.ts';
 import { readWire } from './bridge-wire.ts';
 import { hostIdSchema } from './bridge-topics.ts';
 import { codeKeyOf, newPairingCode } from './pairing-exchange.ts';

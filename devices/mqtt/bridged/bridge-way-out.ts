@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { OpenWayOut, WayOut, WayOutNames } from '../../links/way-out.ts';
+import type { OpenWayOut, WayOut, WayOutNames } from '../../registry/way-out.ts';
 import { MqttBroker } from '../mqtt-broker.ts';
 import { describeMqttAddress, readMqttCredentials } from '../mqtt-url.ts';
 import { bridgeNameFromHostName, bridgeNameSchema } from './bridge-name.ts';

@@ -3,7 +3,7 @@ import { DeviceLinkBase } from '../../links/device-link-base.ts';
 import type { CallOptions, LinkDefaults } from '../../links/session-types.ts';
 import { checkHello } from '../../protocol/check-hello.ts';
 import type { DeviceError, RequestBody, ResponseFrame } from '../../protocol/frame-schema.ts';
-import type { DeviceGrant } from '../../registry/device-grant.ts';
+import type { DeviceGrant } from '../../links/device-grant.ts';
 import { PendingRequests } from '../../session/pending-requests.ts';
 import { abortableDelay } from '../../transport/abortable-delay.ts';
 import { publishCall } from '../publish-call.ts';

@@ -1,6 +1,6 @@
 import type { ToolErrorData } from '../../../core/tools/tool-error.ts';
 import type { RequestFrame } from '../../protocol/frame-schema.ts';
-import { grantAllows, type DeviceGrant } from '../../registry/device-grant.ts';
+import { grantAllows, type DeviceGrant } from '../../links/device-grant.ts';
 import { BODY_SCHEMAS, readWire, signedRequestSchema } from './bridge-wire.ts';
 import { bridgeTopics } from './bridge-topics.ts';
 import type { ReplayWindow } from './replay-window.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventFrame, RequestFrame, ResponseFrame } from '../../protocol/frame-schema.ts';
-import type { DeviceGrant } from '../../registry/device-grant.ts';
+import type { DeviceGrant } from '../../links/device-grant.ts';
 import type { SignedEvent, SignedGrant, SignedRequest, SignedResponse } from './bridge-wire.ts';
 import { signParts, verifyParts } from './sign-parts.ts';
 

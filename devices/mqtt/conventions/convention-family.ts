@@ -8,7 +8,7 @@ import type {
   MqttSource,
   RefusedMqttDevice,
 } from '../mqtt-device-family.ts';
-import { mqttSettings } from '../mqtt-settings.ts';
+import { BROKER_TOPIC_PREFIX } from '../mqtt-settings.ts';
 import { ConventionCatalogue } from './convention-catalogue.ts';
 import { ConventionLink } from './convention-link.ts';
 
@@ -24,7 +24,7 @@ export abstract class ConventionFamily implements MqttDeviceFamily {
   /** `context`: the way in's (its topic prefix, the base topics every family shares); absent: the defaults, alone. */
   constructor(context?: Partial<MqttFamilyContext>) {
     this.catalogue = new ConventionCatalogue({
-      topicPrefix: context?.topicPrefix ?? mqttSettings.mqttTopicPrefix.default,
+      topicPrefix: context?.topicPrefix ?? BROKER_TOPIC_PREFIX,
       book: context?.topicBook,
     });
   }

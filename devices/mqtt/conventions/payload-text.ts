@@ -1,4 +1,5 @@
 import { parseJsonLine } from '../../protocol/parse-json-line.ts';
+import { isRecord } from '../../../core/text/is-record.ts';
 
 /** A payload as text (MQTT payloads of these conventions are UTF-8), surrounding white space dropped. */
 export function payloadText(payload: Buffer): string {
@@ -18,9 +19,7 @@ export function payloadJson(payload: Buffer): unknown {
 /** A JSON object payload as a record, or undefined when it is no object. */
 export function payloadObject(payload: Buffer): Record<string, unknown> | undefined {
   const value = payloadJson(payload);
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /**

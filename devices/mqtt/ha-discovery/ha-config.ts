@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../../../core/text/is-record.ts';
 
 /**
  * The abbreviations (docs: integrations/mqtt, Supported abbreviations) of the keys this host reads;
@@ -122,8 +123,4 @@ function withBase(value: string, base: string | undefined): string {
   if (value.startsWith('~')) return base + value.slice(1);
   if (value.endsWith('~')) return value.slice(0, -1) + base;
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

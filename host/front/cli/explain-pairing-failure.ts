@@ -1,9 +1,6 @@
 import type { z } from 'zod';
-import {
-  BUILTIN_PROFILE_NAMES,
-  BUILTIN_PROFILES,
-  resolveDeviceProfile,
-} from '../../../devices/profiles/resolve-profile.ts';
+import { BUILTIN_PROFILES } from '../../../devices/profiles/resolve-profile.ts';
+import { BUILTIN_PROFILE_NAMES, resolveDeviceProfile } from '../../../devices/ways-in/builtin-profile-formats.ts';
 import { deviceWaysIn } from '../../devices/create-device-layer.ts';
 import { listAnnouncedPorts } from '../../../devices/simulator/simulator-index.ts';
 import { explainHeldPortNow } from '../../devices/held-port.ts';

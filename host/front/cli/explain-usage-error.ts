@@ -1,5 +1,5 @@
 import { closestWord } from './closest-word.ts';
-import { formatUsage, optionNames, type CommandHelp } from './command-help.ts';
+import { formatUsage, optionNames, type CommandHelp } from '../command-line/command-help.ts';
 
 /**
  * Pure: what a command prints after a wrong command line: the problem in words (Node's parser

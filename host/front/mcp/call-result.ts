@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallRun } from '../../../core/batch/run-tool-call.ts';
+import type { ToolCallRun } from '../../../core/tools/tool-call-run.ts';
 import { safeLines } from '../../../core/text/safe-text.ts';
 import { renderOutcomeForModel } from '../../../core/tools/tool-result.ts';
+import { isRecord } from '../../../core/text/is-record.ts';
 
 /**
  * The most bytes one call's answer to an MCP client may hold (its JSON: text, structured result,
@@ -32,11 +33,11 @@ export function callResultOf(
     else content.push({ type: 'text', text: `(an attachment of type ${media.mimeType} is not sent over MCP)` });
   }
   const value = run.outcome.ok ? run.outcome.value : undefined;
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const structured = isRecord(value);
   const result: CallToolResult = {
     content,
     ...(run.outcome.ok ? {} : { isError: true }),
-    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+    ...(structured ? { structuredContent: value } : {}),
   };
   const bytes = Buffer.byteLength(JSON.stringify(result));
   if (bytes <= MAX_RESULT_BYTES) return result;

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppInfo } from '../../contract/api-contract.ts';
-import { bearerTokenOf } from '../web/bearer-token-of.ts';
-import { readToken, TokenFileError } from '../web/token-file.ts';
+import { bearerTokenOf } from '../../secrets/bearer-token-of.ts';
+import { readToken, TokenFileError } from '../../secrets/token-file.ts';
 import { McpSession, type ServedHome } from './mcp-session.ts';
 import { MCP_TOKEN, SHOW_MCP_TOKEN } from './mcp-token.ts';
 
@@ -42,6 +42,15 @@ interface HttpSession {
  * limit, body size) and hands it here with its body already read and parsed.
  */
 export class McpHttpEndpoint {
+  /** Where `serve` mounts it. */
+  readonly path = '/mcp';
+  /** How the web server refuses a request here, or this credential at the API. */
+  readonly refusals = {
+    webToken: `this is the web token, for the person's own front ends; /mcp takes the MCP credential, which ${SHOW_MCP_TOKEN} prints`,
+    wrong: `missing or wrong MCP credential: send the one ${SHOW_MCP_TOKEN} prints as Authorization: Bearer …`,
+    atApi:
+      'this is the MCP credential: it opens /mcp only, never the API or the event stream; the person’s front ends use the web token (`home-agent token show`)',
+  };
   private readonly sessions = new Map<string, HttpSession>();
   /** Sessions made but not yet initialized: counted against the bound too. */
   private opening = 0;

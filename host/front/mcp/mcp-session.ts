@@ -15,8 +15,8 @@ import { callResultOf } from './call-result.ts';
 import { clientNameOf } from './client-name.ts';
 import { runCallTurn, type CallTurnEvents, type SessionConversation } from './run-call-turn.ts';
 import { servedTool } from './served-tool.ts';
-import { SessionQuestions } from './mcp-approval-wait.ts';
-import type { McpTurns } from './mcp-turns.ts';
+import { MCP_CALLER, mcpApprovalWait, SessionQuestions } from './mcp-approval-wait.ts';
+import type { ClientTurns } from '../../approvals/client-turns.ts';
 
 /**
  * The most calls one client session runs at once. Each running call may hold a question for the
@@ -43,7 +43,7 @@ export const MAX_TOOL_NAME_LENGTH = 128;
 export interface ServedHome {
   toolApi: ToolApi;
   /** Where the session's turns are known as its own, so the approval gate bounds and times their questions. */
-  mcpTurns: McpTurns;
+  clientTurns: ClientTurns;
   events: CallTurnEvents;
   store: { ensureConversation(conversationId: string, title: string): void };
   notices: { subscribe(listener: (notice: HostNotice) => void): () => void };
@@ -78,6 +78,8 @@ export class McpSession {
     private readonly home: ServedHome,
     options: { version: string; log: (line: string) => void },
   ) {
+    // A call made as an MCP client's waits as one in any turn, bounded by its session only in its own.
+    home.clientTurns.caller(MCP_CALLER, (settings) => mcpApprovalWait(settings));
     this.server = new Server(
       { name: 'home-agent', title: 'Home Agent', version: options.version },
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
@@ -125,7 +127,7 @@ export class McpSession {
         `${name} did not run: this client already has ${MAX_CALLS_IN_FLIGHT} calls running, the most one session may. Wait for one to finish, then call it again.`,
       );
     const turnId = randomUUID();
-    const endTurn = this.home.mcpTurns.begin(turnId, this.questions);
+    const endTurn = this.home.clientTurns.begin(turnId, (settings) => mcpApprovalWait(settings, this.questions));
     const call = runCallTurn({
       turnId,
       toolApi: this.home.toolApi,

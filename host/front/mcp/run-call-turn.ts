@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentEventInput } from '../../../core/events/agent-event.ts';
-import type { ToolCallRun } from '../../../core/batch/run-tool-call.ts';
+import type { ToolCallRun } from '../../../core/tools/tool-call-run.ts';
 import { notJournaledRun } from '../../../core/batch/not-journaled.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';

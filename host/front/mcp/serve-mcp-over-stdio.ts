@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpSession, type ServedHome } from './mcp-session.ts';
-import { MAX_BODY_BYTES } from '../web/web-server.ts';
+import { MAX_BODY_BYTES } from '../../config/max-body-bytes.ts';
 import { filterJsonRpcLines } from './json-rpc-line-filter.ts';
 
 /** Why serving over stdio ended. */

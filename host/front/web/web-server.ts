@@ -15,10 +15,10 @@ interface Subscribable<T> {
 }
 import { createHostAllowlist, isLoopbackName } from './host-allowlist.ts';
 import { clientOf, WrongTokenLimiter } from './wrong-token-limiter.ts';
-import { MIN_TOKEN_LENGTH, TokenFileError } from './token-file.ts';
+import { MIN_TOKEN_LENGTH, TokenFileError } from '../../secrets/token-file.ts';
 import { HttpError, parseRequestUrl } from './http-error.ts';
-import { bearerTokenOf } from './bearer-token-of.ts';
-import { SHOW_MCP_TOKEN } from '../mcp/mcp-token.ts';
+import { bearerTokenOf } from '../../secrets/bearer-token-of.ts';
+import { MAX_BODY_BYTES } from '../../config/max-body-bytes.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,9 +37,6 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-/** The most bytes one request body (an API call, an MCP message) may have; stdio MCP messages too. */
-export const MAX_BODY_BYTES = 256 * 1024;
-
 function tokenMatches(expected: string | undefined, given: string | undefined | null): boolean {
   if (!expected || !given) return false;
   const a = Buffer.from(expected);
@@ -48,18 +45,30 @@ function tokenMatches(expected: string | undefined, given: string | undefined | 
 }
 
 /**
- * An MCP endpoint the server mounts at `/mcp` (`serve --mcp`): requests reach it admitted (with its
- * own credential, never the web token), with their body parsed.
+ * An endpoint another front end mounts beside the API (composed by host/front/front-ends.ts):
+ * requests to its path reach it admitted (with its own credential, never the web token), with their
+ * body parsed.
  */
-export interface McpEndpoint {
-  /** The credential `/mcp` takes now, read afresh at each request; undefined when none is kept. May throw TokenFileError. */
+export interface MountedEndpoint {
+  /** Where it is served: `/NAME`. */
+  path: string;
+  /** The credential it takes now, read afresh at each request; undefined when none is kept. May throw TokenFileError. */
   credential(): string | undefined;
+  /** How a refused request is told, in the endpoint's words. */
+  refusals: {
+    /** The web token came to this endpoint. */
+    webToken: string;
+    /** No credential, or a wrong one. */
+    wrong: string;
+    /** This endpoint's credential came to the API or the event stream. */
+    atApi: string;
+  };
   handle(request: http.IncomingMessage, response: http.ServerResponse, body: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Which credential a request must carry: the person's web token, or MCP clients' own. */
-type Door = 'api' | 'mcp';
+/** Which credential a request must carry: the person's web token, or a mounted endpoint's own. */
+type Door = 'api' | MountedEndpoint;
 
 export interface WebServer {
   url: string;
@@ -87,8 +96,8 @@ export async function startWebServer(options: {
   allowedHosts?: readonly string[];
   /** The clock the wrong-token limit reads; injectable so tests need not wait. */
   now?: () => number;
-  /** Served at `/mcp` behind the same checks as the API, with its own credential (`serve --mcp`). */
-  mcp?: McpEndpoint;
+  /** Served at their paths behind the same checks as the API, each with its own credential. */
+  endpoints?: readonly MountedEndpoint[];
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackName(host) && options.token.length < MIN_TOKEN_LENGTH) {
@@ -102,6 +111,7 @@ export async function startWebServer(options: {
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   const limiter = new WrongTokenLimiter(options.now ? { now: options.now } : {});
+  const endpoints = options.endpoints ?? [];
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       const failure =
@@ -128,8 +138,9 @@ export async function startWebServer(options: {
 
   /**
    * The credential check of a door, slowed down per client: a client over its wrong-token allowance
-   * gets 429. Each credential opens its own door only: the MCP credential at the API is a 403, the web
-   * token at `/mcp` a 401 naming the MCP credential. Neither is a guess, so neither counts as a wrong token.
+   * gets 429. Each credential opens its own door only: an endpoint's credential at the API is a 403, the
+   * web token at an endpoint a 401 naming the endpoint's credential. Neither is a guess, so neither
+   * counts as a wrong token.
    */
   function authenticate(request: http.IncomingMessage, given: string | null | undefined, door: Door): void {
     const client = clientOf(request.socket.remoteAddress);
@@ -141,43 +152,33 @@ export async function startWebServer(options: {
         body: { reason: 'rate_limited', retryAfterSeconds: seconds },
       });
     }
-    if (door === 'mcp') {
-      if (tokenMatches(mcpCredential(), given)) return;
-      if (tokenMatches(options.token, given))
-        throw new HttpError(
-          401,
-          `this is the web token, for the person's own front ends; /mcp takes the MCP credential, which ${SHOW_MCP_TOKEN} prints`,
-        );
+    if (door !== 'api') {
+      if (tokenMatches(endpointCredential(door), given)) return;
+      if (tokenMatches(options.token, given)) throw new HttpError(401, door.refusals.webToken);
       limiter.fail(client);
-      throw new HttpError(
-        401,
-        `missing or wrong MCP credential: send the one ${SHOW_MCP_TOKEN} prints as Authorization: Bearer …`,
-      );
+      throw new HttpError(401, door.refusals.wrong);
     }
     if (tokenMatches(options.token, given)) return;
-    if (options.mcp && tokenMatches(knownMcpCredential(), given))
-      throw new HttpError(
-        403,
-        'this is the MCP credential: it opens /mcp only, never the API or the event stream; the person’s front ends use the web token (`home-agent token show`)',
-      );
+    const opened = endpoints.find((endpoint) => tokenMatches(knownCredential(endpoint), given));
+    if (opened !== undefined) throw new HttpError(403, opened.refusals.atApi);
     limiter.fail(client);
     throw new HttpError(401, 'missing or wrong token: open the URL the server printed (it carries #token=…)');
   }
 
-  /** The MCP credential to check `/mcp` against; a file that cannot be used refuses every client, saying why. */
-  function mcpCredential(): string | undefined {
+  /** The credential to check an endpoint against; a file that cannot be used refuses every client, saying why. */
+  function endpointCredential(endpoint: MountedEndpoint): string | undefined {
     try {
-      return options.mcp?.credential();
+      return endpoint.credential();
     } catch (error) {
-      if (error instanceof TokenFileError) throw new HttpError(503, `/mcp is closed: ${error.message}`);
+      if (error instanceof TokenFileError) throw new HttpError(503, `${endpoint.path} is closed: ${error.message}`);
       throw error;
     }
   }
 
-  /** The MCP credential, for telling it apart at the API's door; an unusable file matches nothing (`/mcp` reports it). */
-  function knownMcpCredential(): string | undefined {
+  /** An endpoint's credential, for telling it apart at the API's door; an unusable file matches nothing (the endpoint reports it). */
+  function knownCredential(endpoint: MountedEndpoint): string | undefined {
     try {
-      return options.mcp?.credential();
+      return endpoint.credential();
     } catch (error) {
       if (error instanceof TokenFileError) return undefined;
       throw error;
@@ -186,11 +187,12 @@ export async function startWebServer(options: {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = admit(request);
-    if (url.pathname === '/mcp' && options.mcp) {
+    const endpoint = endpoints.find((mounted) => mounted.path === url.pathname);
+    if (endpoint !== undefined) {
       // Checked as the API is: Host and Origin (above), a credential with its wrong-token limit, the body bound.
-      authenticate(request, bearerTokenOf(request), 'mcp');
+      authenticate(request, bearerTokenOf(request), endpoint);
       const body = request.method === 'POST' ? jsonOf(await readBody(request)) : undefined;
-      await options.mcp.handle(request, response, body);
+      await endpoint.handle(request, response, body);
       return;
     }
     if (url.pathname.startsWith('/api/')) {
@@ -269,8 +271,8 @@ export async function startWebServer(options: {
     port,
     url: `http://${shownHost}:${port}/`,
     close: async () => {
-      // MCP sessions first: their running calls stop and are journaled before the host goes.
-      await options.mcp?.close();
+      // Endpoints first: their running calls stop and are journaled before the host goes.
+      await Promise.all(endpoints.map((endpoint) => endpoint.close()));
       unsubscribe();
       unsubscribeNotices?.();
       for (const client of clients) client.terminate();

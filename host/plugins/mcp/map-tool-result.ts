@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 import type { ToolMedia } from '../../../core/tools/tool-definition.ts';
-import { utf8Length } from '../../../core/stream/utf8-length.ts';
-import { jsonNestingExceeds } from '../../../core/stream/json-nesting-exceeds.ts';
+import { utf8Length } from '../../../core/text/utf8-length.ts';
+import { jsonNestingExceeds } from '../../../core/text/json-nesting-exceeds.ts';
 
 /** Levels a structured result may nest: the same bound as arguments and device frames. */
 export const MAX_RESULT_NESTING = 64;

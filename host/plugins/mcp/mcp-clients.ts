@@ -4,7 +4,7 @@ import type { Plugin } from '../../../core/plugins/plugin.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { canonicalJson } from '../../../core/agent/canonical-json.ts';
 import { Emitter } from '../../../core/events/emitter.ts';
-import type { McpTrustStore } from '../../store/mcp-trust-store.ts';
+import type { McpTrustStore } from './mcp-trust-store.ts';
 import type { ApprovalTarget } from '../../store/standing-approval-store.ts';
 import type { McpConfig, McpServerConfig } from './mcp-config.ts';
 import { literalSecretsOf } from './expand-variables.ts';
@@ -14,6 +14,8 @@ import { cutToolSchema } from './cut-tool-schema.ts';
 import { resolveToolNames, type ResolvedToolNames } from './resolve-tool-names.ts';
 import { mcpToolDefinition, type McpToolTrust } from './mcp-tool-definition.ts';
 import { MCP_READY_WAIT_MS } from './mcp-ready-wait.ts';
+import { mcpListing } from './mcp-listing.ts';
+import type { PluginPart, PluginStatusFields } from '../plugin-part.ts';
 import { unsafeSchemaName } from './server-text.ts';
 import { safeLines, safeText } from '../../../core/text/safe-text.ts';
 
@@ -75,7 +77,7 @@ const storedDeclaration = z.object({
  * plugins running and the others stopped (`sync`), and tells the host when anything a front end
  * shows changed (`changes`) and when standing approvals were revoked (`approvalsChanged`).
  */
-export class McpClients {
+export class McpClients implements PluginPart {
   readonly plugins: Plugin[];
   /** Problems of the config file and refused entries. */
   readonly problems: readonly string[];
@@ -171,6 +173,18 @@ export class McpClients {
       warnings: warnings.map(safeText),
       declarationHash: declarationHashOf(connection.tools),
     };
+  }
+
+  /** What `plugins/list` adds to one of its plugins; undefined when it is not an MCP server's. */
+  listing(plugin: string, enabled: boolean): PluginStatusFields | undefined {
+    const status = this.status(plugin);
+    return status && mcpListing(status, enabled);
+  }
+
+  /** `setTrusted` for the host's plugins: undefined when it is not an MCP server's plugin. */
+  trust(plugin: string, trusted: boolean, declarationHash?: string): 'applied' | 'changed' | undefined {
+    const result = this.setTrusted(plugin, trusted, declarationHash);
+    return result === 'not_mcp' ? undefined : result;
   }
 
   /**

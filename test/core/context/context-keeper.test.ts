@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ContextKeeper, DEFAULT_OLLAMA_NUM_CTX } from '../../../core/context/context-keeper.ts';
+import { ContextKeeper } from '../../../core/context/context-keeper.ts';
 import { MIN_LEARNED_WINDOW_TOKENS } from '../../../core/context/learned-window-floor.ts';
 import { InMemoryContextMemory } from '../../../core/context/context-memory.ts';
-import { documentedContextWindow } from '../../../core/context/documented-context-windows.ts';
+import { documentedContextWindow } from '../../../core/models/documented-context-window.ts';
 import type { ModelAdapter, ModelContextInfo } from '../../../core/models/model-adapter.ts';
+import { numCtxSetting } from '../../../core/models/ollama/ollama-settings.ts';
+
+const DEFAULT_OLLAMA_NUM_CTX = numCtxSetting.default;
 
 const never = new AbortController().signal;
 
@@ -17,7 +20,7 @@ function modelAt(context: Partial<ModelContextInfo> & { says?: number }): ModelA
       baseUrl: context.baseUrl ?? 'http://127.0.0.1:8000/v1',
       model: context.model ?? 'm',
       ...(context.maxTokens !== undefined ? { maxTokens: context.maxTokens } : {}),
-      ...(context.setsContextLength ? { setsContextLength: true } : {}),
+      ...(context.contextLengthSetting ? { contextLengthSetting: context.contextLengthSetting } : {}),
       lookupWindow: async () => {
         adapter.lookups += 1;
         return context.says;
@@ -92,7 +95,13 @@ describe('ContextKeeper', () => {
   it('gives Ollama num_ctx: the setting (default 16,384), never above the model’s own length', async () => {
     const keeper = new ContextKeeper({ memory: new InMemoryContextMemory() });
     const ollama = (model: string, says: number | undefined) =>
-      modelAt({ provider: 'ollama', model, says, setsContextLength: true, baseUrl: 'http://127.0.0.1:11434' });
+      modelAt({
+        provider: 'ollama',
+        model,
+        says,
+        contextLengthSetting: numCtxSetting,
+        baseUrl: 'http://127.0.0.1:11434',
+      });
     expect(await keeper.budget(ollama('llama3.1', 131072), {}, never)).toMatchObject({
       contextLength: DEFAULT_OLLAMA_NUM_CTX,
       windowTokens: DEFAULT_OLLAMA_NUM_CTX,
@@ -253,7 +262,7 @@ describe('ContextKeeper', () => {
   it('after a silent cut, counts the model’s tokens as longer: back to the default, or under what the cut proves', async () => {
     const memory = new InMemoryContextMemory();
     const keeper = new ContextKeeper({ memory });
-    const model = modelAt({ provider: 'ollama', setsContextLength: true, says: 131072 });
+    const model = modelAt({ provider: 'ollama', contextLengthSetting: numCtxSetting, says: 131072 });
     keeper.calibrate(model, { sentBytes: 6000, inputTokens: 1000 });
     keeper.learnCut(model, { sentBytes: 40_000, contextLength: 4096 });
     expect((await keeper.budget(model, {}, never)).bytesPerToken).toBe(3.5);

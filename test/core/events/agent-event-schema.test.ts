@@ -8,6 +8,7 @@ import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { createChannelsPlugin, defaultOutputChannels } from '../../../core/plugins/builtin/channels-plugin.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
 import type { ModelAdapter } from '../../../core/models/model-adapter.ts';
+import { numCtxSetting } from '../../../core/models/ollama/ollama-settings.ts';
 
 /** Runs turns that emit every kernel event and returns what the listeners heard. */
 async function eventsOfRealTurns(): Promise<AgentEvent[]> {
@@ -77,7 +78,12 @@ async function eventsOfRealTurns(): Promise<AgentEvent[]> {
   // A server that kept only its context length of the request (Ollama's silent cut) adds context/warning.
   const cutting: ModelAdapter = {
     label: 'ollama:cutting',
-    context: { provider: 'ollama', baseUrl: 'http://127.0.0.1:1', model: 'cutting', setsContextLength: true },
+    context: {
+      provider: 'ollama',
+      baseUrl: 'http://127.0.0.1:1',
+      model: 'cutting',
+      contextLengthSetting: numCtxSetting,
+    },
     async *stream(request) {
       yield { type: 'text-delta', text: 'Hm.' };
       yield { type: 'finish', reason: 'stop', usage: { inputTokens: request.contextLength ?? 0 } };

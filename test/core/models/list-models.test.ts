@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listModels } from '../../../core/models/list-models.ts';
 import { ModelError } from '../../../core/models/model-error.ts';
-import { probeOllama } from '../../../core/models/probe-ollama.ts';
+import { probeOllama } from '../../../core/models/ollama/probe-ollama.ts';
 import { startLoopbackModelServer, type LoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 
 const json = { 'content-type': 'application/json' };

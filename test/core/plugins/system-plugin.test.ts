@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSystemPlugin } from '../../../core/plugins/builtin/system-plugin.ts';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import type { ToolCallContext, ToolDefinition } from '../../../core/tools/tool-definition.ts';
 
 const context = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../../core/stream/parse-tool-arguments.ts';
-import { MAX_JSON_DEPTH } from '../../../core/stream/json-nesting-exceeds.ts';
+import { MAX_JSON_DEPTH } from '../../../core/text/json-nesting-exceeds.ts';
 
 describe('parseToolArguments', () => {
   it('reads empty or blank argument text as {}', () => {

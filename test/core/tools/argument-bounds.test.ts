@@ -6,7 +6,7 @@ import {
   boundedArgumentsText,
 } from '../../../core/tools/argument-bounds.ts';
 import { measureJson } from '../../../core/tools/measure-json.ts';
-import { MAX_JSON_DEPTH } from '../../../core/stream/json-nesting-exceeds.ts';
+import { MAX_JSON_DEPTH } from '../../../core/text/json-nesting-exceeds.ts';
 
 /** `{"a":{"a":…1…}}` as a value, built with a loop (a recursive builder would overflow first). */
 function nestedObjects(depth: number): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getEventListeners } from 'node:events';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 
 describe('ToolAPI calls sharing one signal', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import { ToolError, type ToolErrorReason } from '../../../core/tools/tool-error.ts';
 import type { AuthorizationContext, ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { runBatch } from '../../../core/batch/run-batch.ts';

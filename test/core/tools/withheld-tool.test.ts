@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import type { Plugin } from '../../../core/plugins/plugin.ts';
 import { ScriptedModel } from '../../../core/models/scripted/scripted-model.ts';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 
 /** A plugin that offers nothing now but knows `lamp__set`: nobody granted it. */

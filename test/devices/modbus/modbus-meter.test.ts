@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { modbusProfileFormat } from '../../../devices/modbus/modbus-profile-format.ts';
 import { profileOfFormat } from '../../../devices/profiles/profile-format.ts';
-import { resolveDeviceProfile } from '../../../devices/profiles/resolve-profile.ts';
+import { resolveDeviceProfile } from '../../../devices/ways-in/builtin-profile-formats.ts';
 import type { ModbusProfile } from '../../../devices/modbus/modbus-profile-schema.ts';
 import type { DeviceProblem } from '../../../devices/registry/device-registry.ts';
 import { runTool } from '../../helpers/device-tool-context.ts';

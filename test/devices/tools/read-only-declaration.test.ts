@@ -3,7 +3,7 @@ import { DeviceRegistry } from '../../../devices/registry/device-registry.ts';
 import { startSimulatedDevices } from '../../../devices/simulator/start-simulated-devices.ts';
 import { createDevicesPlugin } from '../../../devices/tools/devices-plugin.ts';
 import { modbusTools } from '../../../devices/modbus/modbus-tools.ts';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import { declaredAction, startHostileDevice } from '../../helpers/hostile-device.ts';
 import { shippedProfile } from '../../helpers/modbus-rig.ts';
 import { Disposables } from '../../helpers/pty-pair.ts';

@@ -8,6 +8,7 @@ import type { ApprovalPolicy } from '../../../host/approvals/person-approval-gat
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { HostNotice } from '../../../host/contract/api-contract.ts';
 import type { McpConnection } from '../../../host/plugins/mcp/mcp-connection.ts';
+import { McpClients } from '../../../host/plugins/mcp/mcp-clients.ts';
 
 type Cleanups = (() => Promise<void> | void)[];
 
@@ -66,13 +67,13 @@ export async function startMcpHost(
   });
   cleanups.push(() => host.dispose());
   host.notices.subscribe((notice) => notices.push(notice));
-  await host.mcp?.whenSettled();
+  await host.pluginParts.whenSettled();
   return { host, dataDir, log, notices };
 }
 
 /** The connection of an MCP plugin of `host`; throws when there is none. */
 export function connectionOf(host: Host, plugin: string): McpConnection {
-  const connection = host.mcp?.connection(plugin);
+  const connection = host.pluginParts.of(McpClients)?.connection(plugin);
   if (!connection) throw new Error(`no MCP plugin ${plugin}`);
   return connection;
 }

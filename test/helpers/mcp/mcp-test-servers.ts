@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../free-port.ts';
+import { untilPrinted } from '../until-printed.ts';
 import type { McpServerConfig } from '../../../host/plugins/mcp/mcp-config.ts';
 
 /** The entry point of `@modelcontextprotocol/server-everything` (a devDependency): its bin `dist/index.js`. */
@@ -26,18 +27,6 @@ export function everythingStdioEntry(): { command: string; args: string[] } {
   return { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] };
 }
 
-/** A port nobody listens on now (the server is started on it right after). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** server-everything over Streamable HTTP on a loopback port (`PORT`), its address, and how to stop it. */
 export interface EverythingHttp {
   url: string;
@@ -58,14 +47,15 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const listening = await new Promise<boolean>((resolve) => {
-      let text = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        if (text.includes('listening on port')) resolve(true);
-      });
-      child.once('exit', () => resolve(false));
-    });
+    const listening = await untilPrinted({
+      child,
+      stream: child.stderr!,
+      ready: /listening on port/,
+      name: 'server-everything',
+    }).then(
+      () => true,
+      () => false,
+    );
     if (listening)
       return {
         url: `http://127.0.0.1:${port}/mcp`,

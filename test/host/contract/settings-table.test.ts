@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from 'node:util';
 import { checkSetting, SETTING_KEYS, settingsTable, settingValue } from '../../../host/contract/settings-table.ts';
-import { commonFlagOptions, readCommonFlags, readSettingEnvironment } from '../../../host/front/cli/common-flags.ts';
+import { commonFlagOptions, readCommonFlags } from '../../../host/front/command-line/common-flags.ts';
+import { readSettingEnvironment } from '../../../host/config/read-setting-values.ts';
 import { settingFields } from '../../../renderer/state/setting-fields.ts';
 import { mergeSettings } from '../../../host/app/merge-settings.ts';
-import { UsageError } from '../../../host/front/cli/cli-io.ts';
+import { UsageError } from '../../../host/config/usage-error.ts';
 
 /** One valid value per setting, as a person would type it, and what it means (hand-written). */
 const typed: Record<string, { text: string; value: unknown }> = {

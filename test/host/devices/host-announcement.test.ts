@@ -20,7 +20,7 @@ describe('a host’s announcement in the simulator index', () => {
     const directory = await tempIndex();
     const announcement = await announceHost({
       directory,
-      command: hostCommandName('web', { npm_lifecycle_event: 'start' }),
+      command: hostCommandName('home-agent serve', { npm_lifecycle_event: 'start' }),
       devices: [{ id: 'lamp-1', path: '/dev/ttyUSB0' }],
     });
     const written = await readFile(join(directory, `host-${process.pid}.json`), 'utf8');
@@ -29,8 +29,7 @@ describe('a host’s announcement in the simulator index', () => {
       command: 'npm start (home-agent serve)',
       devices: [{ id: 'lamp-1', path: '/dev/ttyUSB0' }],
     });
-    expect(hostCommandName('cli', {})).toBe('home-agent ask');
-    expect(hostCommandName('mcp', {})).toBe('home-agent mcp');
+    expect(hostCommandName('home-agent ask', {})).toBe('home-agent ask');
     await announcement.update([{ id: 'lamp-3', path: '/tmp/sims/sim-1/lamp-3' }]);
     expect(JSON.parse(await readFile(join(directory, `host-${process.pid}.json`), 'utf8')).devices).toEqual([
       { id: 'lamp-3', path: '/tmp/sims/sim-1/lamp-3' },

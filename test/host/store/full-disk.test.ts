@@ -8,7 +8,7 @@ import { openDatabase } from '../../../host/store/open-database.ts';
 import { SqliteConversationStore } from '../../../host/store/sqlite-conversation-store.ts';
 import { SettingsStore } from '../../../host/store/settings-store.ts';
 import { PluginStateStore } from '../../../host/store/plugin-state-store.ts';
-import { SqliteSequenceStore } from '../../../host/store/sqlite-sequence-store.ts';
+import { SqliteSequenceStore } from '../../../host/plugins/sequences/sqlite-sequence-store.ts';
 import { StoreError } from '../../../host/store/store-error.ts';
 import { mountTmpfs, type MountedTmpfs } from '../../helpers/mount-tmpfs.ts';
 import { fullDiskDelta } from './full-disk-delta.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import { AgentEvents } from '../../../core/events/agent-events.ts';
-import { createToolApi } from '../../../core/tools/tool-api.ts';
+import { createToolApi } from '../../../core/batch/create-tool-api.ts';
 import type { ArgumentBounds } from '../../../core/tools/argument-bounds.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { runCallTurn } from '../../../host/front/mcp/run-call-turn.ts';

@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../../../core/events/agent-event.ts';
 import { compactJson } from '../../../../core/tools/tool-result.ts';
-import { commonFlagOptions, readCommonFlags } from '../common-flags.ts';
-import { bootHost } from '../../../app/boot-host.ts';
-import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
+import { commonFlagOptions, readCommonFlags } from '../../command-line/common-flags.ts';
+import { startHost } from '../../../app/start-host.ts';
+import { stderrLog, UsageError, type CliIo } from '../../command-line/cli-io.ts';
 import { PeopleOutput } from '../people-output.ts';
 import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 import { apiContract } from '../../../contract/api-contract.ts';
 import { toolContextWarning } from '../../../plugins/tool-context-warning.ts';
-import { MCP_READY_WAIT_MS } from '../../../plugins/mcp/mcp-ready-wait.ts';
+import { PLUGIN_READY_WAIT_MS } from '../../../plugins/plugin-parts.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -43,9 +43,10 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   // On a terminal the person is asked; from a script nobody can be, so such tools are denied (saying
   // why and what would allow them) unless approved in advance or by a standing approval.
   const onTerminal = process.stdin.isTTY === true;
-  const host = await bootHost({
-    flags,
+  const host = await startHost({
+    ...flags,
     transport: 'cli',
+    command: 'home-agent ask',
     log,
     signal,
     approvalPolicy: values['approve-all'] ? 'allow' : onTerminal ? 'ask' : 'deny',
@@ -65,9 +66,9 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     if (host.modelNotice && !values.json) log(host.modelNotice);
     // The request carries the servers' tools, so it waits for each enabled server (10 s at most).
-    for (const name of (await host.mcp?.whenSettled({ signal })) ?? [])
+    for (const name of await host.pluginParts.whenSettled({ signal }))
       log(
-        `${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; this turn goes on, and its calls wait for it`,
+        `${name} is still starting after ${PLUGIN_READY_WAIT_MS / 1000} s; this turn goes on, and its calls wait for it`,
       );
     const model = await host.models.current().catch(() => undefined);
     const crowded =

@@ -1,6 +1,7 @@
 // `home-agent ask --help`: its text alone, so help loads none of the command's code.
-import type { CommandHelp } from '../command-help.ts';
-import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../common-flag-help.ts';
+import type { CommandHelp } from '../../command-line/command-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../../command-line/common-flag-help.ts';
+import { PROVIDER_EXAMPLES } from '../../../../core/models/provider-manifests.ts';
 
 export const ASK_HELP: CommandHelp = {
   name: 'ask',
@@ -29,10 +30,7 @@ export const ASK_HELP: CommandHelp = {
     { flag: '--json', text: 'Print every event as one JSON object per line (the stable contract for scripts).' },
   ],
   examples: [
-    {
-      command: 'home-agent ask --sim "turn on all lamps"',
-      text: 'The demo model switches both simulated lamps on in one parallel batch.',
-    },
+    PROVIDER_EXAMPLES.askWithoutServer,
     {
       command: 'home-agent ask --sim --sim-latency-ms 3000 "turn on all lamps"',
       text: 'Slow devices: press Ctrl+C while the calls run to see outcome unknown and the state read afterwards.',
@@ -41,10 +39,7 @@ export const ASK_HELP: CommandHelp = {
       command: 'home-agent ask --device /dev/ttyUSB0,profile=at-relay-4 --approve-all "switch relay 1 on"',
       text: 'A relay board on a real serial port, for this run only.',
     },
-    {
-      command: 'home-agent ask --provider ollama --model llama3.1 --sim "what is the temperature?"',
-      text: 'A local Ollama as the model (list its models with: home-agent models --provider ollama).',
-    },
+    PROVIDER_EXAMPLES.askWithServer,
     { command: 'home-agent ask --conversation 3f2a… "and the display?"', text: 'Continue an earlier conversation.' },
     { command: 'home-agent ask --sim --json "status" | jq .type', text: 'The events as JSON Lines.' },
   ],

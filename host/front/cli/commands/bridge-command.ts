@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { hostname } from 'node:os';
-import { settingsTable, type Settings } from '../../../contract/settings-table.ts';
-import { readCommonFlags } from '../common-flags.ts';
-import { stderrLog, UsageError, type CliIo } from '../cli-io.ts';
+import { settingsTable, settingValue, type Settings } from '../../../contract/settings-table.ts';
+import { readCommonFlags } from '../../command-line/common-flags.ts';
+import { stderrLog, UsageError, type CliIo } from '../../command-line/cli-io.ts';
 import { createDataDir, resolveDataDir } from '../../../config/data-dir.ts';
 import { attachCommandLineDevices } from '../../../devices/attach-devices.ts';
 import { createDeviceRegistry } from '../../../devices/create-device-layer.ts';
 import { configuredWayOut, wayOutNames } from '../../../../devices/ways-in/builtin-ways-out.ts';
 import { WAY_OUT_HELP } from '../../../../devices/ways-in/builtin-way-out-help.ts';
-import type { WayOut } from '../../../../devices/links/way-out.ts';
+import type { WayOut } from '../../../../devices/registry/way-out.ts';
 import { BRIDGE_SETTING_KEYS } from './bridge-help.ts';
 
 const settingFlags = Object.fromEntries(
@@ -89,7 +89,7 @@ export async function runBridgeCommand(argv: string[], io: CliIo): Promise<numbe
 /** The way out the settings configure, defaults filled in from the settings table; a UsageError when none is or a value is wrong. */
 function readWayOut(given: Settings): WayOut {
   const settings: Record<string, unknown> = {};
-  for (const key of BRIDGE_SETTING_KEYS) settings[key] = given[key] ?? settingsTable[key].default;
+  for (const key of BRIDGE_SETTING_KEYS) settings[key] = settingValue(given, key);
   let way: WayOut | undefined;
   try {
     way = configuredWayOut(settings);

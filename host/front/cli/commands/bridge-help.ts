@@ -1,8 +1,8 @@
 // `home-agent bridge --help`: its text alone, so help loads none of the command's code.
 import { settingsTable, WAY_IN_SETTING_KEYS, type SettingKey } from '../../../contract/settings-table.ts';
-import { DEVICE_AND_DATA_FLAG_HELP } from '../common-flag-help.ts';
-import type { CommandHelp } from '../command-help.ts';
-import { SETTING_FLAG_HELP } from '../common-flag-help.ts';
+import { DEVICE_AND_DATA_FLAG_HELP } from '../../command-line/common-flag-help.ts';
+import type { CommandHelp } from '../../command-line/command-help.ts';
+import { SETTING_FLAG_HELP } from '../../command-line/common-flag-help.ts';
 import { WAY_OUT_HELP } from '../../../../devices/ways-in/builtin-way-out-help.ts';
 
 /** The settings a bridge reads (where devices are reached besides their ports), with their flags from the settings table. */

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { DevicePairing, type PairingCandidate } from '../../../../devices/pairing/device-pairing.ts';
-import { formatScanLine, PORT_SOURCE_MEANINGS, scanPorts } from '../../../../devices/pairing/scan-ports.ts';
+import { formatScanLine, scanPorts } from '../../../../devices/ways-in/serial-ports.ts';
+import { PORT_SOURCE_MEANINGS } from '../../../../devices/ways-in/serial-port-sources.ts';
 import { readWayInOptions, typedKeys, wayInOptionKeys } from '../../../../devices/links/read-way-in-options.ts';
 import {
   formatRefusedDevice,
@@ -13,16 +14,16 @@ import {
 import type { WayIn } from '../../../../devices/links/way-in.ts';
 import { wiringLines } from '../../../../devices/links/link-wiring.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS, type Settings } from '../../../contract/settings-table.ts';
-import { readSettingFlags } from '../common-flags.ts';
+import { readSettingFlags } from '../../../config/read-setting-values.ts';
 import { REACHING_SETTING_KEYS, wayInSettingFlag, wayInSettingsUsage } from '../way-in-setting-usage.ts';
 import { createDeviceRegistry, deviceWaysIn } from '../../../devices/create-device-layer.ts';
 import { openDatabase } from '../../../store/open-database.ts';
 import { PairedDeviceStore, type PairedDevice } from '../../../store/paired-device-store.ts';
 import { StandingApprovalStore } from '../../../store/standing-approval-store.ts';
-import { BUILTIN_PROFILE_NAMES } from '../../../../devices/profiles/resolve-profile.ts';
+import { BUILTIN_PROFILE_NAMES } from '../../../../devices/ways-in/builtin-profile-formats.ts';
 import { databaseFileOf, resolveDataDir } from '../../../config/data-dir.ts';
 import { DEVICES_HELP } from './devices-help.ts';
-import { UsageError, type CliIo } from '../cli-io.ts';
+import { UsageError, type CliIo } from '../../command-line/cli-io.ts';
 import { safeText } from '../../../../core/text/safe-text.ts';
 import { compactJson } from '../../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../../core/text/display-name-schema.ts';

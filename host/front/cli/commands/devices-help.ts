@@ -1,5 +1,5 @@
-import { BUILTIN_PROFILE_NAMES } from '../../../../devices/profiles/resolve-profile.ts';
-import type { CommandHelp, OptionHelp } from '../command-help.ts';
+import { BUILTIN_PROFILE_NAMES } from '../../../../devices/ways-in/builtin-profile-formats.ts';
+import type { CommandHelp, OptionHelp } from '../../command-line/command-help.ts';
 import { BUILTIN_WAY_IN_HELP } from '../../../../devices/ways-in/builtin-way-in-help.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS } from '../../../contract/settings-table.ts';
 import { wayInSettingFlag, wayInSettingsExample, wayInSettingsUsage } from '../way-in-setting-usage.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError, type CliIo } from '../cli-io.ts';
+import { UsageError, type CliIo } from '../../command-line/cli-io.ts';
 import { exportConversations } from '../../../store/export-conversations.ts';
 import { findUnplacedRows } from '../../../store/orphaned-rows.ts';
 import { readStoreSnapshot } from '../read-store-snapshot.ts';

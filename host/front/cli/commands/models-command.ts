@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { listModels } from '../../../../core/models/list-models.ts';
 import { ModelError } from '../../../../core/models/model-error.ts';
 import { DEFAULT_API_KEY_ENV, MODEL_PROVIDERS, type ModelProvider } from '../../../../core/models/provider-defaults.ts';
-import { formatHelp } from '../command-help.ts';
+import { formatHelp } from '../../command-line/command-help.ts';
 import { explainUsageError } from '../explain-usage-error.ts';
 import { closestWord } from '../closest-word.ts';
-import { UsageError } from '../cli-io.ts';
+import { UsageError } from '../../command-line/cli-io.ts';
 import { forgetLearnedWindows } from './forget-learned-windows.ts';
 import { MODELS_HELP } from './models-help.ts';
 

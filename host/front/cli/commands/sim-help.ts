@@ -1,5 +1,5 @@
 import { SIMULATED_KINDS } from '../../../../devices/simulator/device-catalog.ts';
-import type { CommandHelp } from '../command-help.ts';
+import type { CommandHelp } from '../../command-line/command-help.ts';
 
 /** `home-agent sim`'s usage line (the command itself is in sim-command.ts). */
 export const SIM_USAGE = `home-agent sim [--latency-ms N] [--devices ${SIMULATED_KINDS.join(',')},...] [--dir DIR] [--ids ID,...]`;

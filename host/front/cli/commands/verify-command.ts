@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { CliIo } from '../cli-io.ts';
+import type { CliIo } from '../../command-line/cli-io.ts';
 import { verifyStore, type UnplacedEvent, type VerifyReport } from '../../../store/verify-store.ts';
 import { readStoreSnapshot } from '../read-store-snapshot.ts';
 import type { InvalidRowReport } from '../../../store/parse-stored-row.ts';

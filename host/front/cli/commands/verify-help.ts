@@ -1,6 +1,6 @@
 // `home-agent verify --help`: its text alone, so help loads none of the command's code.
-import type { CommandHelp } from '../command-help.ts';
-import { DATA_DIR_OPTION_HELP } from '../common-flag-help.ts';
+import type { CommandHelp } from '../../command-line/command-help.ts';
+import { DATA_DIR_OPTION_HELP } from '../../command-line/common-flag-help.ts';
 
 export const VERIFY_HELP: CommandHelp = {
   name: 'verify',

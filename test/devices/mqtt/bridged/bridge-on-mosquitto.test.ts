@@ -10,7 +10,7 @@ import { bridgedFamily } from '../../../../devices/mqtt/bridged/bridged-family.t
 import type { MqttDeviceFamily } from '../../../../devices/mqtt/mqtt-device-family.ts';
 import { DeviceRegistry } from '../../../../devices/registry/device-registry.ts';
 import type { WayInOptions } from '../../../../devices/links/way-in.ts';
-import type { DeviceGrant } from '../../../../devices/registry/device-grant.ts';
+import type { DeviceGrant } from '../../../../devices/links/device-grant.ts';
 import type { DeviceEvent } from '../../../../devices/registry/device-registry.ts';
 import { signEvent } from '../../../../devices/mqtt/bridged/signed-messages.ts';
 import { startMosquitto, type Mosquitto } from '../../../helpers/mosquitto.ts';

@@ -3,7 +3,7 @@ import { judgeRequest } from '../../../../devices/mqtt/bridged/judge-request.ts'
 import { ReplayWindow } from '../../../../devices/mqtt/bridged/replay-window.ts';
 import { signRequest } from '../../../../devices/mqtt/bridged/signed-messages.ts';
 import type { RequestFrame } from '../../../../devices/protocol/frame-schema.ts';
-import type { DeviceGrant } from '../../../../devices/registry/device-grant.ts';
+import type { DeviceGrant } from '../../../../devices/links/device-grant.ts';
 
 const host = '0123456789abcdef';
 const key = Buffer.alloc(32, 1);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { main } from '../../../../host/front/cli/main.ts';
+import { main } from '../../../../host/front/front-ends.ts';
 import { startSimulatedDevices } from '../../../../devices/simulator/start-simulated-devices.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

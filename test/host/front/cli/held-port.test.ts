@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootHost } from '../../../../host/app/boot-host.ts';
-import { readCommonFlags } from '../../../../host/front/cli/common-flags.ts';
+import { startHost } from '../../../../host/app/start-host.ts';
+import { readCommonFlags } from '../../../../host/front/command-line/common-flags.ts';
 import { explainHeldPort } from '../../../../host/devices/held-port.ts';
 import { findExecutable } from '../../../../host/devices/find-executable.ts';
 import { runCli } from '../../../helpers/run-cli.ts';
@@ -71,9 +71,10 @@ describe.skipIf(!hasSocat)(
       process.env.HOME_AGENT_SIM_INDEX = index;
       cleanups.push(() => void delete process.env.HOME_AGENT_SIM_INDEX);
       const controller = new AbortController();
-      const host = await bootHost({
-        flags: readCommonFlags({ 'data-dir': dataDir, provider: 'demo' }),
+      const host = await startHost({
+        ...readCommonFlags({ 'data-dir': dataDir, provider: 'demo' }),
         transport: 'web',
+        command: 'home-agent serve',
         log: () => {},
         signal: controller.signal,
       });

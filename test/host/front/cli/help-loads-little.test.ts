@@ -3,9 +3,13 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../helpers/compiled-entries.ts';
+import { COMMANDS } from '../../../../host/front/front-ends.ts';
 
 /** The packages a command's own code needs and its help must never load: the store, ports, the broker, MCP. */
 const HEAVY = ['better-sqlite3', 'serialport', 'modbus-serial', 'mqtt', '@modelcontextprotocol/sdk'];
+
+/** The entry of the `home-agent` command: the front ends' composition root. */
+const ENTRY = 'host/front/front-ends.ts';
 
 /** Every package a module pulls in through its static imports (what Node loads when it is imported). */
 async function packagesLoadedBy(entry: string): Promise<string[]> {
@@ -38,18 +42,25 @@ async function packagesLoadedBy(entry: string): Promise<string[]> {
 }
 
 describe('home-agent --help', () => {
-  const helps = readdirSync(path.join(REPO_ROOT, 'host/front/cli/commands'))
-    .filter((name) => name.endsWith('-help.ts'))
-    .map((name) => `host/front/cli/commands/${name}`);
+  // The help modules of every front end (the CLI's, the web app's, the MCP server's and what they add to each other).
+  const helps = readdirSync(path.join(REPO_ROOT, 'host/front'), { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split(path.sep).join('/'))
+    .filter((file) => file.endsWith('-help.ts'))
+    .map((file) => `host/front/${file}`);
 
-  it('has a help module for every command, which main loads for help', () => {
-    expect(helps.map((file) => path.basename(file, '-help.ts')).sort()).toEqual(
+  it('has a help module for every command, which the entry loads for help', () => {
+    expect(Object.keys(COMMANDS).sort()).toEqual(
       ['ask', 'bridge', 'devices', 'export', 'mcp', 'models', 'serve', 'sim', 'token', 'verify'].sort(),
     );
+    for (const name of Object.keys(COMMANDS))
+      expect(
+        helps.some((file) => path.basename(file) === `${name}-help.ts`),
+        name,
+      ).toBe(true);
   });
 
-  it('loads no store, serial port, broker client or MCP SDK, from main or any command’s help', async () => {
-    for (const entry of ['host/front/cli/main.ts', ...helps]) {
+  it('loads no store, serial port, broker client or MCP SDK, from the entry or any command’s help', async () => {
+    for (const entry of [ENTRY, ...helps]) {
       const loaded = await packagesLoadedBy(entry);
       expect(
         loaded.filter((name) => HEAVY.some((heavy) => name === heavy || name.startsWith(`${heavy}/`))),

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { API_METHODS } from '../../../../host/contract/api-contract.ts';
 import { MCP_TOKEN } from '../../../../host/front/mcp/mcp-token.ts';
-import { readToken, rotateToken, WEB_TOKEN } from '../../../../host/front/web/token-file.ts';
+import { readToken, rotateToken, WEB_TOKEN } from '../../../../host/secrets/token-file.ts';
 import { WRONG_TOKEN_BURST } from '../../../../host/front/web/wrong-token-limiter.ts';
 import { connectOverHttp, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
 import { serveTestHost } from '../../../helpers/serve-test-host.ts';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent } from '../../../../core/events/agent-event.ts';
 import { MCP_TOKEN } from '../../../../host/front/mcp/mcp-token.ts';
-import { readToken } from '../../../../host/front/web/token-file.ts';
+import { readToken } from '../../../../host/secrets/token-file.ts';
 import { startHost, type RunningHost } from '../../../e2e/helpers/start-host.ts';
 import { connectOverHttp, textOf, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
 import { serveTestHost } from '../../../helpers/serve-test-host.ts';

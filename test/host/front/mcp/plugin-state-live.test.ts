@@ -21,7 +21,10 @@ function dataFolder(): string {
 }
 
 /** A host on the folder that looks at the store only when asked: an hour between looks of its own. */
-async function quietHost(dataDir: string, transport: 'web' | 'mcp'): Promise<{ host: Host; notices: HostNotice[] }> {
+async function quietHost(
+  dataDir: string,
+  transport: 'web' | 'tool-server',
+): Promise<{ host: Host; notices: HostNotice[] }> {
   const host = await createHost({
     dataDir,
     transport,
@@ -51,7 +54,7 @@ describe('plugin state across hosts on one data folder', () => {
   it('applies a plugin turned off or on in another host before the next call and turn, with no waiting', async () => {
     const dataDir = dataFolder();
     const { host: window } = await quietHost(dataDir, 'web');
-    const { host: served, notices } = await quietHost(dataDir, 'mcp');
+    const { host: served, notices } = await quietHost(dataDir, 'tool-server');
     expect(toolNames(served)).toContain('seq_save');
 
     expect(await window.handlers['plugins/set-enabled']({ name: 'sequences', enabled: false })).toEqual({

@@ -167,10 +167,10 @@ describe('waiting for MCP servers before the first request', () => {
     const silent = connectionOf(host, 'mcp-silent');
     await Promise.all([everything.whenSettled(), broken.whenSettled()]);
     // A bound that has passed: the one still starting is named (ask logs it and goes on).
-    expect(await host.mcp!.whenSettled({ timeoutMs: 1 })).toEqual(['mcp-silent']);
+    expect(await host.pluginParts.whenSettled({ timeoutMs: 1 })).toEqual(['mcp-silent']);
     expect([silent.status, silent.reason]).toEqual(['connecting', 'starting (a first start may download the server)']);
     // The wait ask makes ends when the silent one fails at its start deadline (mcpStartTimeoutMs), not before.
-    expect(await host.mcp!.whenSettled({ signal: AbortSignal.timeout(60_000) })).toEqual([]);
+    expect(await host.pluginParts.whenSettled({ signal: AbortSignal.timeout(60_000) })).toEqual([]);
     expect([everything.status, broken.status, silent.status]).toEqual(['ready', 'failed', 'failed']);
     expect(silent.reason).toMatch(/^it did not answer within 3000 ms; starting it again in 1 s$/);
     expect(MCP_READY_WAIT_MS).toBe(10_000);

@@ -1,0 +1,50 @@
+import type { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
+import { settingValue } from '../../contract/settings-table.ts';
+import type { HostPluginManifest } from '../plugin-part.ts';
+import { mcpConfigOf } from './mcp-config.ts';
+import { McpTrustStore } from './mcp-trust-store.ts';
+
+/** What a run may say of the MCP servers it uses, among the host's options. */
+export interface McpClientOptions {
+  /**
+   * The MCP config of this run (`--mcp-config FILE`), in place of the data folder's `mcp.json`; it
+   * must exist and be readable.
+   */
+  mcpConfigFile?: string;
+  /** Where `${VAR}` in an MCP config is read from (default: this process's environment). */
+  mcpEnvironment?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The MCP servers of `mcp.json` (or `--mcp-config FILE`), each a plugin `mcp-NAME`; nothing runs when none is configured. */
+export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
+  prepare(options) {
+    const config = mcpConfigOf({ dataDir: options.dataDir, file: options.mcpConfigFile });
+    return async ({ db, settings, plugins, standingApprovals, log, version }) => {
+      if (config.servers.length === 0 && config.problems.length === 0) return undefined;
+      // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
+      const { McpClients } = await import('./mcp-clients.ts');
+      return new McpClients({
+        config,
+        environment: options.mcpEnvironment ?? process.env,
+        trust: new McpTrustStore({ db }),
+        standingApprovals,
+        maxResultBytes: () => settingValue(settings(), 'mcpMaxResultBytes'),
+        reservedNames: () => otherPluginsToolNames(plugins),
+        isEnabled: (name) => plugins.all().some(({ plugin, enabled }) => plugin.name === name && enabled),
+        log,
+        version,
+        startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
+      });
+    };
+  },
+};
+
+/** The tool names of every enabled plugin that is not an MCP server's, with their plugin. */
+function otherPluginsToolNames(plugins: PluginRegistry): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const plugin of plugins.enabledPlugins()) {
+    if (plugin.name.startsWith('mcp-')) continue;
+    for (const tool of plugin.tools()) names.set(tool.name, plugin.name);
+  }
+  return names;
+}
