@@ -84,6 +84,16 @@ const folderOrder = {
   host: ['contract', 'config', 'secrets', 'store', 'approvals', 'plugins', 'models', 'devices', 'api', 'app', 'front'],
 };
 
+/** The visitors of a rule that checks every module a file names: imports, re-exports, `import()`. */
+function everyImport(check) {
+  return {
+    ImportDeclaration: check,
+    ExportNamedDeclaration: check,
+    ExportAllDeclaration: check,
+    ImportExpression: check,
+  };
+}
+
 /** Reports a relative import of a sub-folder of the same layer listed above the importing file's own. */
 const folderOrderRule = {
   meta: {
@@ -107,12 +117,7 @@ const folderOrderRule = {
           : undefined;
       if (message) context.report({ node: node.source, message });
     };
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: check,
-    };
+    return everyImport(check);
   },
 };
 const homeAgentLint = { rules: { 'folder-order': folderOrderRule } };
@@ -149,12 +154,7 @@ function frontEndRule(refusal) {
         const message = target === undefined ? undefined : refusal(file, target);
         if (message) context.report({ node: node.source, message });
       };
-      return {
-        ImportDeclaration: check,
-        ExportNamedDeclaration: check,
-        ExportAllDeclaration: check,
-        ImportExpression: check,
-      };
+      return everyImport(check);
     },
   };
 }
