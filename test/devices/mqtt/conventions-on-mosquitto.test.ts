@@ -11,7 +11,12 @@ import { mosquittoMissing, startMosquitto, TEST_USERS, type Mosquitto } from '..
 import type { DeviceBrokerAccess } from '../../helpers/mqtt-devices/device-client.ts';
 import { startDiscoveryDevice } from '../../helpers/mqtt-devices/ha-discovery-device.ts';
 import { startTasmotaDevice } from '../../helpers/mqtt-devices/tasmota-device.ts';
-import { numericExpose, startZigbee2mqttBridge, switchExpose } from '../../helpers/mqtt-devices/zigbee2mqtt-bridge.ts';
+import {
+  lightExpose,
+  numericExpose,
+  startZigbee2mqttBridge,
+  switchExpose,
+} from '../../helpers/mqtt-devices/zigbee2mqtt-bridge.ts';
 import { waitForStatus } from '../../helpers/pty-pair.ts';
 
 // The three convention families against Debian's Mosquitto, the devices played by publishers written
@@ -131,6 +136,44 @@ describe.skipIf(missing !== undefined)(`convention devices on Mosquitto${missing
         value: { temperature: 21.5, humidity: 40, as_of: expect.any(String) },
         sent: false,
       });
+    });
+
+    it('a light on 2.x’s wire (JSON bridge/state and availability, state echoed unretained) is set, confirmed by the echo', async () => {
+      const bridge = await own(
+        startZigbee2mqttBridge(
+          deviceAccess(),
+          [
+            {
+              friendly_name: 'desk light',
+              ieee_address: '0x0017880104e45517',
+              vendor: 'Signify Netherlands B.V.',
+              model: '9290012573A',
+              exposes: [lightExpose()],
+              state: { state: 'OFF', brightness: 254 },
+            },
+          ],
+          '2.x',
+        ),
+      );
+      const family = new Z2mFamily();
+      const broker = await hostWith(family);
+      expect(family.found().map((found) => [found.path, found.online])).toEqual([['z2m:desk light', true]]);
+      const light = await openLink(family, broker, 'z2m:desk light');
+      expect(await call(light, 'set', { on: true })).toEqual({
+        ok: true,
+        value: { on: true, confirmed: true },
+        sent: true,
+      });
+      expect(bridge.sets).toEqual([{ topic: 'zigbee2mqtt/desk light/set', payload: '{"state":"ON"}' }]);
+      // Its availability in 2.x's JSON: offline takes the link offline, and a call is not sent.
+      await bridge.setAvailability('desk light', false);
+      await waitForStatus(light, 'offline');
+      expect(await call(light, 'set', { on: false })).toEqual({
+        ok: false,
+        error: expect.objectContaining({ reason: 'device_offline' }),
+        sent: false,
+      });
+      expect(bridge.sets).toHaveLength(1);
     });
 
     it('a device that never reports its new state ends the call timeout, after it was sent (outcome unknown)', async () => {

@@ -39,32 +39,67 @@ export interface PlayedZigbee2mqtt {
   readonly gets: ReceivedMessage[];
   /** Publishes a device's state (merged into what it had), as the bridge does on a report. */
   publishState(name: string, state: Record<string, unknown>): Promise<void>;
+  /** Publishes a device's retained availability, as the bridge does when it sees the device come or go (2.x's wire). */
+  setAvailability(name: string, online: boolean): Promise<void>;
   /** Publishes the retained device list again (after adding or removing devices). */
   publishDevices(devices: readonly PlayedZigbeeDevice[]): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
+ * How the played bridge speaks: `1.x` as Zigbee2MQTT 1.x with its legacy availability payload
+ * (plain `online`/`offline` on `bridge/state`, no device availability); `2.x` as 2.x, where the legacy
+ * payload is gone: `{"state":"online"}` on `bridge/state` and on each device's retained
+ * `zigbee2mqtt/NAME/availability` (guide/configuration/device-availability.md).
+ */
+export type Zigbee2mqttWire = '1.x' | '2.x';
+
+/** A `light` expose with the documented `state` binary and `brightness` (exposes.md, "Light"). */
+export function lightExpose(): unknown {
+  return {
+    type: 'light',
+    features: [
+      {
+        type: 'binary',
+        name: 'state',
+        property: 'state',
+        value_on: 'ON',
+        value_off: 'OFF',
+        value_toggle: 'TOGGLE',
+        access: 7,
+      },
+      { type: 'numeric', name: 'brightness', property: 'brightness', value_min: 0, value_max: 254, access: 7 },
+    ],
+  };
+}
+
+/**
  * Starts the bridge: its will `offline` on `zigbee2mqtt/bridge/state`, then `online` and the device
  * list (both retained). A JSON `/set` is applied to the device's state and the whole state published
- * on `zigbee2mqtt/NAME`, unless the device is silent.
+ * on `zigbee2mqtt/NAME` (not retained, as Zigbee2MQTT does by default), unless the device is silent.
  */
 export async function startZigbee2mqttBridge(
   access: DeviceBrokerAccess,
   initial: readonly PlayedZigbeeDevice[],
+  wire: Zigbee2mqttWire = '1.x',
 ): Promise<PlayedZigbee2mqtt> {
   let devices = [...initial];
+  const availability = (online: boolean): string =>
+    wire === '2.x' ? JSON.stringify({ state: online ? 'online' : 'offline' }) : online ? 'online' : 'offline';
   const sets: ReceivedMessage[] = [];
   const gets: ReceivedMessage[] = [];
   const { client, stop } = await connectDeviceClient(access, {
     clientId: 'played-zigbee2mqtt',
-    will: { topic: 'zigbee2mqtt/bridge/state', payload: Buffer.from('offline'), retain: true, qos: 1 },
+    will: { topic: 'zigbee2mqtt/bridge/state', payload: Buffer.from(availability(false)), retain: true, qos: 1 },
   });
   const publishState = async (name: string, state: Record<string, unknown>): Promise<void> => {
     const device = devices.find((candidate) => candidate.friendly_name === name);
     if (!device) throw new Error(`no played device ${name}`);
     device.state = { ...device.state, ...state };
     await client.publishAsync(`zigbee2mqtt/${name}`, JSON.stringify(device.state), { qos: 1 });
+  };
+  const setAvailability = async (name: string, online: boolean): Promise<void> => {
+    await client.publishAsync(`zigbee2mqtt/${name}/availability`, availability(online), { qos: 1, retain: true });
   };
   const publishDevices = async (list: readonly PlayedZigbeeDevice[]): Promise<void> => {
     devices = [...list];
@@ -119,17 +154,22 @@ export async function startZigbee2mqttBridge(
     void publishState(name, command as Record<string, unknown>);
   });
   await client.subscribeAsync('zigbee2mqtt/#', { qos: 1 });
-  await client.publishAsync('zigbee2mqtt/bridge/state', 'online', { qos: 1, retain: true });
+  await client.publishAsync('zigbee2mqtt/bridge/state', availability(true), { qos: 1, retain: true });
   await publishDevices(devices);
+  if (wire === '2.x') for (const device of devices) await setAvailability(device.friendly_name, true);
   return {
     sets,
     gets,
     publishState,
+    setAvailability,
     publishDevices,
     stop: async () => {
       // Clears what it retained, so the next test's broker state starts empty.
       await client.publishAsync('zigbee2mqtt/bridge/devices', '', { qos: 1, retain: true });
       await client.publishAsync('zigbee2mqtt/bridge/state', '', { qos: 1, retain: true });
+      if (wire === '2.x')
+        for (const device of devices)
+          await client.publishAsync(`zigbee2mqtt/${device.friendly_name}/availability`, '', { qos: 1, retain: true });
       await stop();
     },
   };
