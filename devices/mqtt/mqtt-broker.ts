@@ -52,6 +52,14 @@ export const MQTT_REFUSAL = 0x80;
 /** The reason code Mosquitto answers a publish or subscribe its ACL denies with. */
 export const MQTT_NOT_AUTHORIZED = 0x87;
 
+/** How long `connect` waits once nothing listens at the broker's address (a broker still starting). */
+const UNREACHABLE_GRACE_MS = 1500;
+
+/** Whether a connection error says that nothing listens at the address, or the address leads nowhere. */
+function nothingListens(trouble: string | undefined): boolean {
+  return trouble !== undefined && /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/.test(trouble);
+}
+
 /** A publish that got no PUBACK: not `written` means it never left (not connected), so the broker has not seen it. */
 export class MqttPublishError extends Error {
   override readonly name = 'MqttPublishError';
@@ -144,10 +152,25 @@ export class MqttBroker {
         AbortSignal.timeout(options.timeoutMs),
         ...(options.signal ? [options.signal] : []),
       ]);
+      let unreachableTimer: ReturnType<typeof setTimeout> | undefined;
       const finish = (): void => {
         signal.removeEventListener('abort', stop);
+        clearTimeout(unreachableTimer);
         removeUp();
         removeProblem();
+      };
+      const unreachable = (): void => {
+        finish();
+        reject(
+          new Error(
+            `the broker ${this.label} is not reachable (${this.lastTrouble}): is it running, and is the address right?`,
+          ),
+        );
+      };
+      // Nothing listens at the address: a broker still starting gets a short grace, not the whole wait.
+      const watchReachable = (): void => {
+        if (unreachableTimer === undefined && nothingListens(this.lastTrouble))
+          unreachableTimer = setTimeout(unreachable, UNREACHABLE_GRACE_MS);
       };
       const stop = (): void => {
         finish();
@@ -164,7 +187,7 @@ export class MqttBroker {
         resolve();
       });
       const removeProblem = this.onProblem(() => {
-        if (this.refusal === undefined) return;
+        if (this.refusal === undefined) return watchReachable();
         finish();
         reject(new Error(this.refusal));
       });
@@ -172,7 +195,10 @@ export class MqttBroker {
         finish();
         reject(new Error(this.refusal));
       } else if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
+      else {
+        signal.addEventListener('abort', stop, { once: true });
+        watchReachable();
+      }
     });
   }
 

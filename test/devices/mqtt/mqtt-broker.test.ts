@@ -94,6 +94,18 @@ describe.skipIf(missing !== undefined)(`MqttBroker against Mosquitto${missing ? 
     );
   });
 
+  it('says at once that nothing listens where the broker should be, however long the caller would wait', async () => {
+    const closed = new MqttBroker({
+      credentials: readMqttCredentials({ url: `mqtt://host@127.0.0.1:1` }),
+      maxMessageBytes: 1024,
+    });
+    open.push(closed);
+    // Without the fail-fast this waits the whole minute and the test times out.
+    await expect(closed.connect({ timeoutMs: 60_000 })).rejects.toThrow(
+      'the broker mqtt://host@127.0.0.1:1 is not reachable (connect ECONNREFUSED 127.0.0.1:1): is it running, and is the address right?',
+    );
+  });
+
   it('resolves a publish the ACL denies with 0x87 (not authorized) and delivers nothing; a message matching two filters reaches each once', async () => {
     const host = broker('host');
     await host.connect({ timeoutMs: 5000 });
