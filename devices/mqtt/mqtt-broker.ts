@@ -53,7 +53,7 @@ export const MQTT_REFUSAL = 0x80;
 export const MQTT_NOT_AUTHORIZED = 0x87;
 
 /** How long `connect` waits once nothing listens at the broker's address (a broker still starting). */
-const UNREACHABLE_GRACE_MS = 1500;
+const UNREACHABLE_GRACE_MS = 1000;
 
 /** Whether a connection error says that nothing listens at the address, or the address leads nowhere. */
 function nothingListens(trouble: string | undefined): boolean {
