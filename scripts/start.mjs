@@ -8,9 +8,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchElectronBinary } from './fetch-electron-binary.mjs';
+import { fetchKey, forgetFetchFailure, recentFetchFailure, rememberFetchFailure } from './electron-fetch-memo.mjs';
+import { uiBuildState } from './ui-build-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'package.json'));
+/** Where a failed fetch of the Electron binary is remembered (beside the other tools' caches). */
+const fetchMemo = path.join(root, 'node_modules/.cache/home-agent/electron-fetch.json');
 const fetchHint =
   'For the desktop app, set ELECTRON_MIRROR to a mirror this machine can reach, or use a proxy ' +
   '(ELECTRON_GET_USE_PROXY=1 with HTTPS_PROXY), then run npm start again.';
@@ -48,10 +52,21 @@ async function binaryMissing(signal) {
     return { reason: 'the electron package is not installed (npm ci installs it)' };
   }
   const { version } = require('electron/package.json');
+  const key = fetchKey(version, process.env);
+  const earlier = process.env.HOME_AGENT_FETCH_ELECTRON === '1' ? undefined : recentFetchFailure(fetchMemo, key);
+  if (earlier)
+    return {
+      reason: `the Electron download failed at ${new Date(earlier.failedAt).toLocaleString('en-GB')} (${earlier.reason}); it is tried again after 24 hours, at once with other download settings or HOME_AGENT_FETCH_ELECTRON=1`,
+      hint: fetchHint,
+    };
   console.log(`Fetching the Electron ${version} binary (Electron's own install step)…`);
   const fetched = await fetchElectronBinary({ electronDir, signal });
   if (signal.aborted) process.exit(130);
-  if (!fetched.ok) return { reason: `the Electron download failed: ${fetched.reason}`, hint: fetchHint };
+  if (!fetched.ok) {
+    rememberFetchFailure(fetchMemo, key, fetched.reason);
+    return { reason: `the Electron download failed: ${fetched.reason}`, hint: fetchHint };
+  }
+  forgetFetchFailure(fetchMemo);
   if (!electronBinaryInstalled())
     return { reason: "Electron's install step finished but the binary is still missing", hint: fetchHint };
   console.log('Fetched the Electron binary.');
@@ -80,7 +95,15 @@ if (!unavailable) {
 } else {
   console.log(`Home Agent starts in browser mode: ${unavailable.reason}.`);
   if (unavailable.hint) console.log(unavailable.hint);
-  console.log('Building the UI…');
+  const ui = uiBuildState(root);
+  if (ui.fresh) console.log('The UI is up to date (dist/renderer).');
+  else buildUi(ui.reason);
+  const args = [path.join(root, 'bin/home-agent.mjs'), 'serve', '--sim', ...process.argv.slice(2)];
+  run(process.execPath, args);
+}
+
+function buildUi(reason) {
+  console.log(`Building the UI (${reason})…`);
   const build = spawnSync(
     process.execPath,
     [
@@ -94,6 +117,4 @@ if (!unavailable) {
     { cwd: root, stdio: 'inherit' },
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const args = [path.join(root, 'bin/home-agent.mjs'), 'serve', '--sim', ...process.argv.slice(2)];
-  run(process.execPath, args);
 }

@@ -175,6 +175,15 @@ describe.skipIf(gitMissing)(
       const origin = new URL(/serving at (\S+)/.exec(served.line)![1]!).origin;
       expect(await (await fetch(`${origin}/`)).text()).toContain('<div id="root">');
       expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
+
+      // The next start with the same download settings does not try again: it says when it failed.
+      const again = npmStart({ ...display, ELECTRON_MIRROR: unreachable.url, electron_config_cache: electronCache });
+      const remembered = await again.waitFor(/^Home Agent starts in browser mode:/);
+      expect(remembered.line).toMatch(
+        /the Electron download failed at .* \(.*404.*\); it is tried again after 24 hours, at once with other download settings or HOME_AGENT_FETCH_ELECTRON=1\.$/,
+      );
+      expect(again.lines.some((line) => line.startsWith('Fetching the Electron'))).toBe(false);
+      expect(unreachable.requests).toEqual([`/v${version}/${zipName}`]);
     }, 180_000);
 
     it('npm start honours ELECTRON_SKIP_BINARY_DOWNLOAD: no fetch, browser mode naming the variable', async () => {

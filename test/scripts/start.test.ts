@@ -19,33 +19,39 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Runs `npm start`'s script in browser mode on a data folder of its own; resolves with its lines once it serves. */
+async function startInBrowserMode(): Promise<{ lines: string[]; url: string; child: ChildProcess }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-start-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--data-dir', dataDir], {
+    cwd: REPO_ROOT,
+    // No display, and no probe of a local Ollama: the embedded defaults, whatever this machine runs.
+    env: {
+      ...process.env,
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+      HOME_AGENT_NO_OLLAMA_PROBE: '1',
+      // The fetch path has tests of its own against loopback mirrors; this one never reaches out.
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => stop(child));
+  const lines: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const match = /Home Agent is serving at (\S+)/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before serving: ${lines.join('\n')}`)));
+  });
+  return { lines, url, child };
+}
+
 describe('npm start', () => {
   it('falls back to browser mode without the Electron binary or a display, says why, and serves the demo home', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'home-agent-start-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--data-dir', dataDir], {
-      cwd: REPO_ROOT,
-      // No display, and no probe of a local Ollama: the embedded defaults, whatever this machine runs.
-      env: {
-        ...process.env,
-        DISPLAY: '',
-        WAYLAND_DISPLAY: '',
-        HOME_AGENT_NO_OLLAMA_PROBE: '1',
-        // The fetch path has tests of its own against loopback mirrors; this one never reaches out.
-        ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(() => stop(child));
-    const lines: string[] = [];
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        lines.push(line);
-        const match = /Home Agent is serving at (\S+)/.exec(line);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before serving: ${lines.join('\n')}`)));
-    });
+    const { lines, url } = await startInBrowserMode();
     expect(lines[0]).toMatch(
       /^Home Agent starts in browser mode: (the Electron binary is not installed|there is no display)/,
     );
@@ -70,5 +76,13 @@ describe('npm start', () => {
       ['lamp-2', true],
       ['thermometer-1', true],
     ]);
+  }, 120_000);
+
+  it('builds the UI only when it is older than its sources: a second start serves the build it has', async () => {
+    const first = await startInBrowserMode();
+    await stop(first.child);
+    const second = await startInBrowserMode();
+    expect(second.lines).toContain('The UI is up to date (dist/renderer).');
+    expect(second.lines.some((line) => line.startsWith('Building the UI'))).toBe(false);
   }, 120_000);
 });
