@@ -5,9 +5,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
+  SetLevelRequestSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentEvent } from '../../../core/events/agent-event.ts';
+import type { ToolCallRun } from '../../../core/tools/tool-call-run.ts';
+import type { AuthorizationContext } from '../../../core/tools/tool-definition.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';
 import type { HostNotice } from '../../contract/api-contract.ts';
@@ -17,6 +21,12 @@ import { runCallTurn, type CallTurnEvents, type SessionConversation } from './ru
 import { servedTool } from './served-tool.ts';
 import { MCP_CALLER, mcpApprovalWait, SessionQuestions } from './mcp-approval-wait.ts';
 import type { ClientTurns } from '../../approvals/client-turns.ts';
+import type { DeviceList } from './device-resources.ts';
+import { watchDeviceChanges } from './device-changes.ts';
+import { ServedResources } from './served-resources.ts';
+import { servePrompts } from './served-prompts.ts';
+import { SessionLog } from './session-log.ts';
+import { progressSender, reportCallProgress } from './call-progress.ts';
 
 /**
  * The most calls one client session runs at once. Each running call may hold a question for the
@@ -44,7 +54,10 @@ export interface ServedHome {
   toolApi: ToolApi;
   /** Where the session's turns are known as its own, so the approval gate bounds and times their questions. */
   clientTurns: ClientTurns;
-  events: CallTurnEvents;
+  /** Where its turns are journaled, and where it hears of every front end's (device states, calls that act). */
+  events: CallTurnEvents & { subscribe(listener: (event: AgentEvent) => void): () => void };
+  /** The attached devices (the Devices tab's list): the resources and completions it may name. */
+  handlers: DeviceList;
   store: { ensureConversation(conversationId: string, title: string): void };
   notices: { subscribe(listener: (notice: HostNotice) => void): () => void };
 }
@@ -61,8 +74,10 @@ const INSTRUCTIONS = [
  * their annotations) and running each call as its own journaled turn of the session's conversation
  * (`MCP: CLIENT-NAME`, created at the first call); its calls and the calls inside sequences they run
  * keep at most MAX_QUESTIONS_OPEN questions open. A change of devices or plugins (made here or by
- * another process on the data folder) that changes the list is announced (`notifications/tools/list_changed`). `close` stops its running calls and waits
- * until they are journaled.
+ * another process on the data folder) that changes the list is announced (`notifications/tools/list_changed`). It also
+ * serves the devices it may read as resources, the saved sequences as prompts (with device
+ * completions), its own log lines at the level set, and the progress of a call that waits. `close`
+ * stops its running calls and waits until they are journaled.
  */
 export class McpSession {
   readonly server: Server;
@@ -72,6 +87,9 @@ export class McpSession {
   private conversation: SessionConversation | undefined;
   private listed: string | undefined;
   private readonly stopNotices: () => void;
+  private readonly stopDeviceChanges: () => void;
+  private readonly log: SessionLog;
+  private readonly resources: ServedResources;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -82,16 +100,50 @@ export class McpSession {
     home.clientTurns.caller(MCP_CALLER, (settings) => mcpApprovalWait(settings));
     this.server = new Server(
       { name: 'home-agent', title: 'Home Agent', version: options.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          logging: {},
+          completions: {},
+          resources: { subscribe: true, listChanged: true },
+          prompts: {},
+        },
+        instructions: INSTRUCTIONS,
+      },
     );
+    this.log = new SessionLog((notification) => this.server.notification(notification));
+    // This session's level, whatever its transport: one Server serves one session.
+    this.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      this.log.setLevel(request.params.level);
+      return {};
+    });
     this.server.onerror = (error) => options.log(`MCP session: ${error.message}`);
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.call(request.params.name, request.params.arguments ?? {}, extra.signal),
+      this.call(
+        request.params.name,
+        request.params.arguments ?? {},
+        extra.signal,
+        progressSender(request.params._meta?.progressToken, extra),
+      ),
     );
+    const context = (): AuthorizationContext => ({ conversationId: this.conversationOf().id, caller: MCP_CALLER });
+    this.resources = new ServedResources(this.server, home, {
+      context,
+      readDevice: (reader, deviceId, signal) => this.runOne(reader, { device_id: deviceId }, signal),
+    });
+    servePrompts(this.server, home, context);
     this.stopNotices = home.notices.subscribe((notice) => {
       if (notice.type === 'devices/changed' || notice.type === 'plugins/changed') this.announceListChange();
+      if (notice.type === 'plugins/changed' || notice.type === 'approvals/changed')
+        void this.resources.announceListChange();
     });
+    this.stopDeviceChanges = watchDeviceChanges(
+      { notices: home.notices, events: home.events, readOnly: (name) => home.toolApi.byName(name)?.readOnly === true },
+      (deviceId) => {
+        if (!this.stopped.signal.aborted) this.resources.changed(deviceId);
+      },
+    );
   }
 
   /** Calls running now (a session with none may be let go first when sessions run short). */
@@ -103,6 +155,7 @@ export class McpSession {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopNotices();
+      this.stopDeviceChanges();
       this.stopped.abort(new Error('the MCP session ended'));
       await Promise.allSettled([...this.running]);
       await this.server.close();
@@ -116,18 +169,55 @@ export class McpSession {
     return tools;
   }
 
-  private async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    if (this.stopped.signal.aborted) return refusal('This MCP session has ended: connect again.');
+  private async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    progress?: (value: number, message: string) => void,
+  ): Promise<CallToolResult> {
+    const refused = this.refusalOf(name);
+    if (refused !== undefined) {
+      this.log.write('warning', refused);
+      return refusal(refused);
+    }
+    const run = await this.runOne(name, args, signal, progress);
+    return callResultOf(name, run);
+  }
+
+  /** Why a call of `name` is answered at once without running, if it is. */
+  private refusalOf(name: string): string | undefined {
+    if (this.stopped.signal.aborted) return 'This MCP session has ended: connect again.';
     if (name.length > MAX_TOOL_NAME_LENGTH)
-      return refusal(
-        `There is no tool named '${safeText([...name].slice(0, 100).join(''))}…': names are at most ${MAX_TOOL_NAME_LENGTH} characters. List the tools to see the names that exist.`,
-      );
+      return `There is no tool named '${safeText([...name].slice(0, 100).join(''))}…': names are at most ${MAX_TOOL_NAME_LENGTH} characters. List the tools to see the names that exist.`;
     if (this.running.size >= MAX_CALLS_IN_FLIGHT)
-      return refusal(
-        `${name} did not run: this client already has ${MAX_CALLS_IN_FLIGHT} calls running, the most one session may. Wait for one to finish, then call it again.`,
-      );
+      return `${name} did not run: this client already has ${MAX_CALLS_IN_FLIGHT} calls running, the most one session may. Wait for one to finish, then call it again.`;
+    return undefined;
+  }
+
+  /** Runs one call as its own journaled turn of the session (a tool call, or a resource's read), logged to the session. */
+  private async runOne(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    progress?: (value: number, message: string) => void,
+  ): Promise<ToolCallRun> {
+    const refused = this.refusalOf(name);
+    if (refused !== undefined) {
+      this.log.write('warning', refused);
+      return {
+        outcome: { ok: false, error: { reason: 'failed', detail: refused } },
+        callOutcome: 'not_sent',
+        media: [],
+      };
+    }
+    // Names and outcomes only: an argument's value or a failure's detail may carry what is not the log's to send.
+    const on = typeof args.device_id === 'string' ? ` on ${[...args.device_id].slice(0, 100).join('')}` : '';
+    this.log.write('info', `${name}${on} started`);
     const turnId = randomUUID();
     const endTurn = this.home.clientTurns.begin(turnId, (settings) => mcpApprovalWait(settings, this.questions));
+    const endProgress = progress
+      ? reportCallProgress({ events: this.home.events, turnId, name: safeText(name), send: progress })
+      : () => undefined;
     const call = runCallTurn({
       turnId,
       toolApi: this.home.toolApi,
@@ -140,8 +230,14 @@ export class McpSession {
     });
     this.running.add(call);
     try {
-      return callResultOf(name, await call);
+      const run = await call;
+      this.log.write(
+        run.outcome.ok ? 'info' : 'warning',
+        `${name}${on} ended: ${run.outcome.ok ? 'ok' : run.outcome.error.reason} (outcome ${run.callOutcome})`,
+      );
+      return run;
     } finally {
+      endProgress();
       endTurn();
       this.running.delete(call);
     }
