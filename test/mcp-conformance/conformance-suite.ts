@@ -30,6 +30,29 @@ export function findConformanceSuite(): { node: string; cli: string } | { missin
 /** The baseline of scenarios not passed yet, each with its reason (the suite's --expected-failures). */
 export const EXPECTED_FAILURES = path.join(import.meta.dirname, 'expected-failures.yml');
 
+/**
+ * The client under test, as the suite runs it (it appends the scenario server's URL): the plugin
+ * host through `client.ts`, on this Node (the app's), not the suite's.
+ */
+export const CLIENT_COMMAND = [
+  process.execPath,
+  path.join(import.meta.dirname, '../../bin/run-ts.mjs'),
+  path.join(import.meta.dirname, 'client.ts'),
+].join(' ');
+
+/** The scenarios a baseline lists for one side (`server:` or `client:`), each with its reason (its comment). */
+export function baselineOf(text: string, side: 'server' | 'client'): Map<string, string> {
+  const listed = new Map<string, string>();
+  let inSide = false;
+  for (const line of text.split('\n')) {
+    const key = /^(\w+):\s*$/.exec(line);
+    if (key) inSide = key[1] === side;
+    const item = /^\s+-\s+(\S+)\s*(?:#\s*(.*))?$/.exec(line);
+    if (inSide && item) listed.set(item[1]!, item[2]?.trim() ?? '');
+  }
+  return listed;
+}
+
 /** Runs the suite with `args`; resolves with its exit status and everything it printed. */
 export function runConformance(
   suite: { node: string; cli: string },

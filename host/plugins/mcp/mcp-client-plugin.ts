@@ -3,6 +3,7 @@ import { settingValue } from '../../contract/settings-table.ts';
 import type { HostPluginManifest } from '../plugin-part.ts';
 import { mcpConfigOf } from './mcp-config.ts';
 import { McpTrustStore } from './mcp-trust-store.ts';
+import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
 
 /** What a run may say of the MCP servers it uses, among the host's options. */
 export interface McpClientOptions {
@@ -13,6 +14,11 @@ export interface McpClientOptions {
   mcpConfigFile?: string;
   /** Where `${VAR}` in an MCP config is read from (default: this process's environment). */
   mcpEnvironment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The person's front end for a server's question during a call (elicitation). No front end shows
+   * such a form yet, so without one every question is declined; never answered by the model.
+   */
+  mcpElicitation?: McpElicitationFrontEnd;
 }
 
 /** The MCP servers of `mcp.json` (or `--mcp-config FILE`), each a plugin `mcp-NAME`; nothing runs when none is configured. */
@@ -34,6 +40,7 @@ export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
         log,
         version,
         startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
+        ...(options.mcpElicitation ? { elicitation: options.mcpElicitation } : {}),
       });
     };
   },

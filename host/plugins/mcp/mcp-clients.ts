@@ -18,6 +18,7 @@ import { mcpListing } from './mcp-listing.ts';
 import type { PluginPart, PluginStatusFields } from '../plugin-part.ts';
 import { unsafeSchemaName } from './server-text.ts';
 import { safeLines, safeText } from '../../../core/text/safe-text.ts';
+import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
 
 /** The smallest bound on one message from a server; it grows with the result limit (a result travels as one message). */
 const MIN_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -60,6 +61,8 @@ export interface McpClientsOptions {
   version: string;
   /** How long a server may take to start and list its tools before it is restarted (`mcpStartTimeoutMs`). */
   startTimeoutMs?: number;
+  /** The person's front end for servers' questions during calls; without one they are declined. */
+  elicitation?: McpElicitationFrontEnd;
 }
 
 const storedDeclaration = z.object({
@@ -105,6 +108,7 @@ export class McpClients implements PluginPart {
         version: options.version,
         lastKnown: this.storedTools(config),
         ...(options.startTimeoutMs !== undefined ? { connectTimeoutMs: options.startTimeoutMs } : {}),
+        ...(options.elicitation ? { elicitation: options.elicitation } : {}),
         onListed: (tools) => this.recordListing(config, tools),
         log: this.options.log,
       });

@@ -1,11 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
+  ElicitRequestSchema,
   ErrorCode,
   ListToolsResultSchema,
   McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../../../core/events/emitter.ts';
@@ -20,6 +23,13 @@ import { StderrTail } from './stderr-tail.ts';
 import { RestartBackoff } from './restart-backoff.ts';
 import { saysUnknownTool } from './map-tool-result.ts';
 import { cutServerText } from './server-text.ts';
+import {
+  declineElicitation,
+  elicitationDefaults,
+  MAX_ELICITATION_FIELDS,
+  withElicitationDefaults,
+  type McpElicitationFrontEnd,
+} from './mcp-elicitation.ts';
 
 /** How long starting a server (spawn or first request, `initialize`, the tool list) may take. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -95,6 +105,8 @@ export class McpConnection {
       log: (line: string) => void;
       backoff?: RestartBackoff;
       connectTimeoutMs?: number;
+      /** The person's front end for a server's questions during a call; without one they are declined. */
+      elicitation?: McpElicitationFrontEnd;
     },
   ) {
     this.tools = options.lastKnown ?? [];
@@ -204,7 +216,11 @@ export class McpConnection {
       },
       lost: (why) => this.lost(generation, why),
     });
-    const client = new Client({ name: 'home-agent', version: this.options.version }, { capabilities: {} });
+    // A server may ask its person a question during a call (a form): answered by the person, never the model.
+    const client = new Client(
+      { name: 'home-agent', version: this.options.version },
+      { capabilities: { elicitation: { form: {} } } },
+    );
     const attempt: Attempt = { generation, client, opened, watch, connecting: true };
     this.attempt = attempt;
     client.onclose = () => this.lost(generation, 'the server closed the connection');
@@ -215,6 +231,7 @@ export class McpConnection {
       // Other errors are single unreadable messages, not fatal; a lost connection is reported by onclose or `lost`.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(generation));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(request.params, extra.signal));
     const timeoutMs = this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -296,6 +313,33 @@ export class McpConnection {
         this.listing = undefined;
       }
     })();
+  }
+
+  /**
+   * A server's question during a call (form mode; URL mode is not declared, so the SDK refuses it):
+   * put to the person's front end with the schema's defaults as the form's first values, and an
+   * accepted answer sent with the defaults of the fields left out (SEP-1034). Declined when there
+   * is no front end, the form is too large, or the front end fails.
+   */
+  private async elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    if (params.mode === 'url' || !('requestedSchema' in params)) return { action: 'decline' };
+    const { requestedSchema } = params;
+    if (Object.keys(requestedSchema.properties).length > MAX_ELICITATION_FIELDS) return { action: 'decline' };
+    const frontEnd = this.options.elicitation ?? declineElicitation;
+    try {
+      const answer = await frontEnd({
+        plugin: this.name,
+        message: params.message,
+        requestedSchema,
+        defaults: elicitationDefaults(requestedSchema),
+        signal,
+      });
+      if (answer.action !== 'accept') return { action: answer.action };
+      return { action: 'accept', content: withElicitationDefaults(requestedSchema, answer.content) };
+    } catch (error) {
+      this.options.log(`${this.name}: its question to the person was declined: ${this.words(error)}`);
+      return { action: 'decline' };
+    }
   }
 
   /** The connection went away (the child exited, the socket broke, a message was too big). */

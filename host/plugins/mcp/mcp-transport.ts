@@ -5,6 +5,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerTransport } from './mcp-config.ts';
 import type { SentWatch } from './sent-watch.ts';
 
+/** How often a stream the server closed is resumed (each time after its `retry`) before the call is left to its deadline. */
+export const RESUME_ATTEMPTS = 2;
+
 /** A transport to one server, with what the SDK's own does not keep: the child's pid, and a way to kill it. */
 export interface OpenedTransport {
   transport: Transport;
@@ -66,9 +69,11 @@ export function openTransport(options: {
   const inner = new StreamableHTTPClientTransport(new URL(transport.url), {
     requestInit: { headers: transport.headers },
     fetch: watchedFetch({ watch: options.watch, maxMessageBytes: options.maxMessageBytes, lost: options.lost }),
-    // A cut stream is a lost connection here, not something to resume behind the calls' backs.
+    // A stream the server closed after an event id (SEP-1699) is resumed with GET and Last-Event-ID,
+    // after the server's own `retry` when it sent one (the SDK's rule), else after a second. A stream
+    // that breaks is a lost connection here (`boundMessages` says so), not resumed behind the calls' backs.
     reconnectionOptions: {
-      maxRetries: 0,
+      maxRetries: RESUME_ATTEMPTS,
       initialReconnectionDelay: 1_000,
       maxReconnectionDelay: 1_000,
       reconnectionDelayGrowFactor: 1,

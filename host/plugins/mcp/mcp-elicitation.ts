@@ -1,0 +1,68 @@
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+
+/** The form a server asks its person to fill in during a call (`elicitation/create`, form mode). */
+export type McpElicitationSchema = ElicitRequestFormParams['requestedSchema'];
+
+/** One value of an answered form: what the form's fields can hold. */
+export type McpElicitationValue = string | number | boolean | string[];
+
+/** A server's question to the person, as their front end is given it. */
+export interface McpElicitationRequest {
+  /** The plugin of the server that asks (`mcp-NAME`): the form is shown as that server's. */
+  plugin: string;
+  /** The server's own words above the form. */
+  message: string;
+  requestedSchema: McpElicitationSchema;
+  /** The form's first values: the schema's defaults (SEP-1034). */
+  defaults: Record<string, McpElicitationValue>;
+  /** Aborts when the server withdraws its question (it cancelled it, as after Stop, or the connection closed). */
+  signal: AbortSignal;
+}
+
+/** What the person did with the form. */
+export type McpElicitationAnswer =
+  { action: 'accept'; content: Record<string, McpElicitationValue> } | { action: 'decline' } | { action: 'cancel' };
+
+/**
+ * The person's front end for a server's question: only a person answers one, never the model.
+ * Without a front end able to show a form, the question is declined.
+ */
+export type McpElicitationFrontEnd = (request: McpElicitationRequest) => Promise<McpElicitationAnswer>;
+
+/** No front end can show a form: every question is declined (the model never answers one). */
+export const declineElicitation: McpElicitationFrontEnd = () => Promise.resolve({ action: 'decline' });
+
+/** The most fields a form may have: a larger one is declined without being shown. */
+export const MAX_ELICITATION_FIELDS = 50;
+
+/** The schema's defaults, field by field (SEP-1034): the values a form starts with. */
+export function elicitationDefaults(schema: McpElicitationSchema): Record<string, McpElicitationValue> {
+  const defaults: Record<string, McpElicitationValue> = {};
+  for (const [key, field] of Object.entries(schema.properties)) {
+    const value = (field as { default?: unknown }).default;
+    if (isFieldValue(value)) defaults[key] = value;
+  }
+  return defaults;
+}
+
+/**
+ * An accepted answer as the server is sent it: each field the person left out that has a default
+ * holds that default (SEP-1034); the fields they gave are kept as given.
+ */
+export function withElicitationDefaults(
+  schema: McpElicitationSchema,
+  content: Record<string, McpElicitationValue>,
+): Record<string, McpElicitationValue> {
+  const filled: Record<string, McpElicitationValue> = { ...elicitationDefaults(schema) };
+  for (const [key, value] of Object.entries(content)) if (value !== undefined) filled[key] = value;
+  return filled;
+}
+
+function isFieldValue(value: unknown): value is McpElicitationValue {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  );
+}
