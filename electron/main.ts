@@ -12,6 +12,9 @@ import { safeStorageCipher } from './safe-storage-cipher.ts';
 import { EncryptedFileSecretStore } from '../host/secrets/encrypted-file-secret-store.ts';
 import { resolveDataDir } from '../host/config/data-dir.ts';
 import { adoptDataFolder } from '../host/config/adopt-data-folder.ts';
+import { claimHome } from '../host/link/claim-home.ts';
+import { explainHeld, holdWindowHome } from '../host/link/hold-window-home.ts';
+import { FRONT_END_DOORS } from '../host/front/link-doors.ts';
 import { BUILTIN_PLUGIN_DATA_FILES } from '../host/plugins/builtin/builtin-plugin-run-options.ts';
 
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
@@ -43,6 +46,9 @@ async function start(): Promise<void> {
     file: path.join(dataDir, 'secrets.json'),
     cipher: safeStorageCipher,
   });
+  const log = (line: string): void => console.error(`home-agent: ${line}`);
+  // One host per home: an `mcp` that hosts it hands it over; a home another window serves is refused.
+  await claimHome({ dataDir, command: 'the Home Agent desktop window', log }).catch(explainHeld(dataDir));
   host = await startHost({
     dataDir,
     sim: process.env.HOME_AGENT_SIM !== '0',
@@ -51,9 +57,16 @@ async function start(): Promise<void> {
     transport: 'electron',
     command: 'the Home Agent desktop window',
     secrets,
-    log: (line) => console.error(`home-agent: ${line}`),
+    log,
     signal: lifetime.signal,
   });
+  const link = await holdWindowHome(host, {
+    dataDir,
+    command: 'the Home Agent desktop window',
+    doors: FRONT_END_DOORS,
+    log,
+  });
+  lifetime.signal.addEventListener('abort', () => void link.close(), { once: true });
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({

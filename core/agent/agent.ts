@@ -103,7 +103,13 @@ export class Agent {
    * Starts a turn and returns its id at once with the promise of its end (front ends answer the
    * request with the id and follow the events).
    */
-  startTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): {
+  startTurn(options: {
+    conversationId: string;
+    text: string;
+    signal?: AbortSignal;
+    /** This turn's model instead of the agent's (a command line's per-run model, through the running host). */
+    model?: () => ModelAdapter | Promise<ModelAdapter>;
+  }): {
     turnId: string;
     done: Promise<TurnOutcome>;
   } {
@@ -124,6 +130,7 @@ export class Agent {
       turnId,
       signal: controller.signal,
       readBack: () => running.readBack,
+      ...(options.model ? { model: options.model } : {}),
     }).finally(() => {
       this.running.delete(options.conversationId);
       this.turns.delete(done);
@@ -133,13 +140,15 @@ export class Agent {
   }
 
   /** Runs one whole turn. */
-  runTurn(options: { conversationId: string; text: string; signal?: AbortSignal }): Promise<TurnOutcome> {
+  runTurn(options: Parameters<Agent['startTurn']>[0]): Promise<TurnOutcome> {
     return this.startTurn(options).done;
   }
 
-  private async chooseModel(): Promise<{ ok: true; model: ModelAdapter } | { ok: false; error: string }> {
+  private async chooseModel(
+    model: () => ModelAdapter | Promise<ModelAdapter> = this.options.model,
+  ): Promise<{ ok: true; model: ModelAdapter } | { ok: false; error: string }> {
     try {
-      return { ok: true, model: await this.options.model() };
+      return { ok: true, model: await model() };
     } catch (error) {
       return { ok: false, error: (error as Error)?.message ?? String(error) };
     }
@@ -151,6 +160,7 @@ export class Agent {
     turnId: string;
     signal: AbortSignal;
     readBack: () => boolean;
+    model?: () => ModelAdapter | Promise<ModelAdapter>;
   }): Promise<TurnOutcome> {
     const { conversationId, turnId } = options;
     const { store } = this.options;
@@ -169,7 +179,7 @@ export class Agent {
       return false;
     };
     const scope: TurnScope = { conversationId, turnId, signal, emit };
-    const chosen = await this.chooseModel();
+    const chosen = await this.chooseModel(options.model);
     emit({ type: 'turn/start', text: options.text, model: chosen.ok ? chosen.model.label : 'no model' });
     let assembled: AssembledTurn | undefined;
     const end = async (reason: TurnEndReason, error?: string): Promise<TurnOutcome> => {

@@ -204,7 +204,11 @@ function appendResults(store: ConversationStore, conversationId: string, results
       role: 'tool',
       toolCallId: result.call.callId,
       toolName: result.call.name,
-      content: renderOutcomeForModel(result.outcome, result.callOutcome),
+      content: renderOutcomeForModel(
+        result.outcome,
+        result.callOutcome,
+        result.call.tool?.reaches !== undefined ? { reaches: result.call.tool.reaches } : {},
+      ),
       isError: !result.outcome.ok,
       ...(result.media.length > 0 ? { media: result.media } : {}),
     });

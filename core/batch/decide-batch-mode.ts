@@ -23,7 +23,8 @@ export function outputChannelOf(tool: Pick<ToolDefinition, 'name' | 'outputChann
 export function decideBatchMode(calls: readonly { name: string; tool: ToolDefinition | undefined }[]): BatchPlan {
   if (calls.length <= 1) return { mode: 'serial', reason: 'serial: a single call' };
   for (const call of calls) {
-    if (call.tool?.serial) return { mode: 'serial', reason: `serial: ${call.name} declares serial` };
+    if (call.tool?.serial)
+      return { mode: 'serial', reason: `serial: ${call.tool.serialReason ?? `${call.name} declares serial`}` };
   }
   for (const call of calls) {
     if (call.tool && !call.tool.parallelSafe)

@@ -194,6 +194,7 @@ export class BatchRun {
       ok: false,
       ...(outcome.ok ? {} : { error: outcome.error }),
       outcome: 'not_sent',
+      ...(call.tool?.reaches !== undefined ? { reaches: call.tool.reaches } : {}),
       queuedMs,
       runMs: 0,
       startedAt: at,
@@ -258,6 +259,17 @@ export class BatchRun {
       authorization: { conversationId: scope.conversationId, caller: 'agent' },
       signal: scope.signal,
       now: this.now,
+      // The person's edit, journaled before it runs: a second `tool/start` with what runs and what the model asked.
+      onArgumentsEdited: (args) =>
+        scope.emit({
+          type: 'tool/start',
+          batchId,
+          callId: call.callId,
+          name: call.name,
+          index: call.index,
+          args: boundedArguments(args, pipeline.argumentBounds?.()),
+          modelArgs: boundedArguments(call.args, pipeline.argumentBounds?.()),
+        }) !== false,
     });
     const endedAt = this.now();
     const runMs = endedAt - startedAt;
@@ -283,6 +295,7 @@ export class BatchRun {
       ok: run.outcome.ok,
       ...(run.outcome.ok ? { result: run.outcome.value } : { error: run.outcome.error }),
       outcome: run.callOutcome,
+      ...(call.tool?.reaches !== undefined ? { reaches: call.tool.reaches } : {}),
       queuedMs: roundMs(queuedMs),
       runMs: roundMs(runMs),
       ...(run.approvalMs !== undefined ? { approvalMs: run.approvalMs } : {}),

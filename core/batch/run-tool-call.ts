@@ -8,7 +8,9 @@ import type {
 import { ToolError } from '../tools/tool-error.ts';
 import { authorizeToolCall } from '../tools/authorize-tool-call.ts';
 import { validateArguments } from '../tools/validate-arguments.ts';
-import { normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts';
+import { compactJson, normaliseToolOutcome, type ToolOutcome } from '../tools/tool-result.ts';
+import { checkEditedArguments } from '../tools/check-edited-arguments.ts';
+import { notJournaledOutcome } from './not-journaled.ts';
 import { classifyCallOutcome } from '../tools/call-outcome.ts';
 import { toolNotFound } from '../tools/not-found.ts';
 import { argumentBoundError, argumentBoundProblem, type ArgumentBounds } from '../tools/argument-bounds.ts';
@@ -22,8 +24,15 @@ export interface ApprovalRefusal {
   hint?: string;
 }
 
+/** The person allowed the call with arguments they edited: it runs with these, checked again, never the model's. */
+export interface ApprovalWithEdit {
+  approved: true;
+  args: Record<string, unknown>;
+}
+
 /**
- * Asks whether a call may run (the UI asks the person); false (or a refusal) answers `denied`.
+ * Asks whether a call may run (the UI asks the person); false (or a refusal) answers `denied`; an
+ * edit (`ApprovalWithEdit`) allows it with the person's arguments.
  * `caller` is who made the call (the agent's batch, or a plugin or server through the ToolAPI).
  */
 export type ApprovalGate = (
@@ -35,7 +44,7 @@ export type ApprovalGate = (
     /** Called when the question is really put to a person (not when a standing approval or a policy answers). */
     onAsked?: () => void;
   },
-) => Promise<boolean | ApprovalRefusal> | boolean | ApprovalRefusal;
+) => Promise<boolean | ApprovalRefusal | ApprovalWithEdit> | boolean | ApprovalRefusal | ApprovalWithEdit;
 
 /** Sees, and may rewrite, the structured outcome of every call (the `after-tool` hook). */
 export type AfterToolHook = (info: {
@@ -75,6 +84,8 @@ export interface ToolCallPipeline {
 /** How far a call got, for classifying its outcome. */
 interface CallProgress {
   handlerStarted: boolean;
+  /** The arguments the person edited and the call ran with (else it ran with the model's). */
+  editedArgs?: Record<string, unknown>;
   sent: boolean;
   approvalMs?: number;
   output?: string;
@@ -92,6 +103,11 @@ export async function runToolCall(options: {
   authorization: AuthorizationContext;
   signal: AbortSignal;
   now?: () => number;
+  /**
+   * The person edited the arguments and they passed every check again: journals what runs beside what
+   * the model asked (`tool/start` with `args` and `modelArgs`); false when it could not, and the call does not run.
+   */
+  onArgumentsEdited?: (args: Record<string, unknown>) => boolean;
 }): Promise<ToolCallRun> {
   const { pipeline, call } = options;
   const now = options.now ?? (() => performance.now());
@@ -133,11 +149,21 @@ export async function runToolCall(options: {
   };
   try {
     let outcome = await guarded(signal, call.name, () =>
-      dispatch({ pipeline, call, context, authorization: options.authorization, timeout, progress, now }),
+      dispatch({
+        pipeline,
+        call,
+        context,
+        authorization: options.authorization,
+        timeout,
+        progress,
+        now,
+        ...(options.onArgumentsEdited ? { onArgumentsEdited: options.onArgumentsEdited } : {}),
+      }),
     );
+    const ranArgs = progress.editedArgs ?? call.args;
     for (const hook of pipeline.afterTool ?? []) {
       try {
-        const rewritten = await hook({ tool: call.tool, name: call.name, args: call.args, outcome, context });
+        const rewritten = await hook({ tool: call.tool, name: call.name, args: ranArgs, outcome, context });
         if (rewritten) outcome = rewritten;
       } catch (error) {
         outcome = {
@@ -146,6 +172,8 @@ export async function runToolCall(options: {
         };
       }
     }
+    // Truthful: the model reads that the person changed its arguments, and to what.
+    if (progress.editedArgs !== undefined) outcome = withEditNote(outcome, call.args, progress.editedArgs);
     const callOutcome = classifyCallOutcome({
       ok: outcome.ok,
       ...(outcome.ok ? {} : { reason: outcome.error.reason }),
@@ -173,8 +201,10 @@ async function dispatch(options: {
   timeout: { arm(): void; pause(): void };
   progress: CallProgress;
   now: () => number;
+  onArgumentsEdited?: (args: Record<string, unknown>) => boolean;
 }): Promise<ToolOutcome> {
   const { call, context, progress } = options;
+  let args = call.args;
   const { tool } = call;
   if (!tool) return { ok: false, error: (call.withheld ?? toolNotFound(call.name)).toData() };
   if (call.argumentsProblem !== undefined) {
@@ -210,7 +240,7 @@ async function dispatch(options: {
     });
     // Only a question that was really put to the person counts as waiting for them.
     if (personAsked) progress.approvalMs = roundMs(options.now() - asked);
-    if (approved !== true)
+    if (approved === false || (approved !== true && !approved.approved))
       return {
         ok: false,
         error:
@@ -227,8 +257,14 @@ async function dispatch(options: {
               },
       };
     options.timeout.arm();
+    if (approved !== true && approved.approved) {
+      const edited = await checkEdit({ ...options, tool, edited: approved.args });
+      if (!edited.ok) return edited.outcome;
+      args = edited.args;
+      progress.editedArgs = args;
+    }
   }
-  const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args: call.args });
+  const checked = validateArguments({ toolName: tool.name, schema: tool.parameters, args });
   if (!checked.ok) return { ok: false, error: checked.error.toData() };
   // Stopped while a gate was deciding: the call has already been answered, so it must never act.
   if (context.signal.aborted)
@@ -239,6 +275,61 @@ async function dispatch(options: {
   } catch (error) {
     return normaliseToolOutcome({ thrown: error });
   }
+}
+
+/**
+ * The person's edited arguments pass every check again, as the model's did: the input bounds, the
+ * schema, `device_id` unchanged (checkEditedArguments), then the CanUse gate (the grant); then the
+ * journal records them (`onArgumentsEdited`). A failure is the call's outcome; nothing runs.
+ */
+async function checkEdit(options: {
+  pipeline: ToolCallPipeline;
+  call: PreparedCall;
+  tool: ToolDefinition;
+  authorization: AuthorizationContext;
+  edited: Record<string, unknown>;
+  onArgumentsEdited?: (args: Record<string, unknown>) => boolean;
+}): Promise<{ ok: true; args: Record<string, unknown> } | { ok: false; outcome: ToolOutcome }> {
+  const { call, tool } = options;
+  const bounds = options.pipeline.argumentBounds?.();
+  const check = checkEditedArguments({
+    tool,
+    modelArgs: call.args,
+    edited: options.edited,
+    ...(bounds !== undefined ? { bounds } : {}),
+  });
+  if (!check.ok)
+    return {
+      ok: false,
+      outcome: {
+        ok: false,
+        error: {
+          reason: 'denied',
+          detail: `The person allowed ${call.name} with arguments of their own, which could not run: ${check.problem}. It did not run.`,
+          hint: 'Ask the person what they want instead of retrying it.',
+        },
+      },
+    };
+  const refusal = await authorizeToolCall({ context: options.authorization, tool, args: options.edited });
+  if (refusal) return { ok: false, outcome: { ok: false, error: refusal.toData() } };
+  if (options.onArgumentsEdited && !options.onArgumentsEdited(options.edited))
+    return { ok: false, outcome: notJournaledOutcome({ name: call.name, what: 'tool/start' }) };
+  return { ok: true, args: options.edited };
+}
+
+/** The outcome the model reads for a call the person edited: what it asked, what ran, and the result. */
+function withEditNote(
+  outcome: ToolOutcome,
+  modelArgs: Record<string, unknown>,
+  ranArgs: Record<string, unknown>,
+): ToolOutcome {
+  const note = `The person changed the arguments before allowing this call: it ran with ${compactJson(ranArgs)} instead of ${compactJson(modelArgs)}.`;
+  if (outcome.ok)
+    return {
+      ok: true,
+      value: { personChangedArguments: { asked: modelArgs, ran: ranArgs, note }, result: outcome.value },
+    };
+  return { ok: false, error: { ...outcome.error, detail: `${outcome.error.detail ?? outcome.error.reason}. ${note}` } };
 }
 
 /** Resolves with the work's outcome, or at once with `timeout`/`aborted` when the signal fires. */

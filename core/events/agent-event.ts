@@ -105,8 +105,13 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     index: z.number(),
     /** The call started while the reply was still streaming, before `batch/start` declared the batch. */
     early: z.literal(true).optional(),
-    /** An early call's arguments (no `batch/start` has declared them yet): what a repair needs after a crash. */
+    /**
+     * An early call's arguments (no `batch/start` has declared them yet): what a repair needs after a crash.
+     * With `modelArgs`: the arguments that run, the person's edit; this `tool/start` follows their approval.
+     */
     args: argsSchema.optional(),
+    /** What the model asked, when the person edited the arguments before allowing the call (then `args` runs). */
+    modelArgs: argsSchema.optional(),
   }),
   event('tool/end', {
     batchId: z.string(),
@@ -118,6 +123,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     error: toolErrorDataSchema.optional(),
     /** What is known of the call's effect (absent in journals written before it existed). */
     outcome: callOutcomeSchema.optional(),
+    /** What the call reaches when it is not a device, in words (`the MCP server mcp-x`): its outcome's words name it. */
+    reaches: z.string().max(200).optional(),
     queuedMs: z.number(),
     /** From the start of the call to its end (an approval's wait included: see approvalMs). */
     runMs: z.number(),
@@ -135,6 +142,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     args: argsSchema,
     /** The device the call goes to (a device tool's resolved `device_id`): what "Always allow" would cover. */
     deviceId: z.string().optional(),
+    /** Allowing it needs the approval PIN (its answer carries `pin`); "Always allow" is not offered for it. */
+    needsPin: z.literal(true).optional(),
   }),
   event('approval/end', {
     batchId: z.string(),
@@ -144,6 +153,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     why: approvalEndWhySchema,
     /** The person chose "Always allow": a standing approval now covers this tool (on this device). */
     remembered: z.boolean().optional(),
+    /** The person allowed the call with arguments they edited (its next `tool/start` carries both). */
+    edited: z.literal(true).optional(),
     /** For `why: 'standing'`: the tool and device the standing approval covers. */
     name: z.string().optional(),
     deviceId: z.string().optional(),

@@ -23,7 +23,10 @@ export interface CallRecord {
   index: number;
   callId: string;
   name: string;
+  /** What runs: the model's arguments, or the person's edit of them (then `modelArgs` holds the model's). */
   args: Record<string, unknown>;
+  /** What the model asked, when the person edited the arguments before allowing the call. */
+  modelArgs?: Record<string, unknown>;
   status: CallStatus;
   /** It started while the reply was still streaming. */
   early?: true;
@@ -34,6 +37,8 @@ export interface CallRecord {
   ok?: boolean;
   /** What is known of the call's effect (absent in journals written before it existed). */
   outcome?: CallOutcome;
+  /** What the call reaches when it is not a device (`the MCP server mcp-x`), for its outcome's words. */
+  reaches?: string;
   error?: ToolErrorData;
   result?: unknown;
   queuedMs?: number;
@@ -132,6 +137,9 @@ function foldOne(draft: CallRecords, event: AgentEvent, batchesBefore: Record<st
     case 'tool/start':
       return updateCall(draft, event, (call) => {
         if (call.status === 'done') return call;
+        // The person's edit, after their approval: the call was already running.
+        if (event.modelArgs !== undefined && event.args !== undefined)
+          return { ...call, args: event.args, modelArgs: event.modelArgs };
         const started: CallRecord = { ...call, status: 'running', runningSince: event.at };
         if (event.early) started.early = true;
         if (event.args !== undefined && Object.keys(call.args).length === 0) started.args = event.args;
@@ -226,6 +234,7 @@ function finishCall(call: CallRecord, event: Extract<AgentEvent, { type: 'tool/e
   if (event.error !== undefined) done.error = event.error;
   if (event.result !== undefined) done.result = event.result;
   if (event.outcome !== undefined) done.outcome = event.outcome;
+  if (event.reaches !== undefined) done.reaches = event.reaches;
   if (event.approvalMs !== undefined) done.approvalMs = event.approvalMs;
   return done;
 }

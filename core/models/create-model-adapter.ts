@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ModelAdapterOptions } from './adapter-options.ts';
 import type { ModelAdapter } from './model-adapter.ts';
-import { modelProviderSchema, providerManifest } from './provider-defaults.ts';
+import { modelProviderSchema } from './provider-defaults.ts';
+import { providerManifest } from './provider-manifests.ts';
 
 /** A model as configured (settings, CLI flags): which format, where, which model, which key. */
 export const modelConfigSchema = z.object({

@@ -1,7 +1,8 @@
 import { fetchModelStream } from './http/fetch-model-stream.ts';
 import { modelStreamRequest } from './http/model-stream-request.ts';
 import type { ModelInfo } from './model-info.ts';
-import { providerManifest, type ModelProvider } from './provider-defaults.ts';
+import type { ModelProvider } from './provider-defaults.ts';
+import { providerManifest } from './provider-manifests.ts';
 
 export type { ModelInfo } from './model-info.ts';
 

@@ -29,28 +29,22 @@ export interface WindowLookup {
 }
 
 /**
- * What Home Agent knows of one wire format's servers, declared in that provider's own folder and
- * listed in core/models/provider-manifests.ts: its server, adapter, model list, windows and help.
+ * What is said of one wire format's servers, data only (no adapter, no HTTP client): its server,
+ * what the Settings form shows, its documented windows, help and settings rows. Declared in the
+ * provider's folder (`<name>-facts.ts`), listed in core/models/provider-facts.ts; the API contract
+ * and the window read these, and the window's bundle holds nothing more of a provider.
  */
-export interface ProviderManifest extends ProviderServer {
+export interface ProviderFacts extends ProviderServer {
   /** How people call it in a sentence (`Ollama`). */
   displayName: string;
   /** What the Settings form shows in an empty field while this provider is chosen. */
   placeholders: { baseUrl: string; model: string; apiKeyEnv: string };
   /** Where docs/providers.md speaks of its servers: the section a person should read. */
   docsSection: string;
-  /** The adapter for a model at one of its servers. */
-  createAdapter(options: ModelAdapterOptions): ModelAdapter;
-  /** How its servers list their models: the address asked, and the models read from the reply. */
-  listModels: { url(baseUrl: string): string; parse(text: string): ModelInfo[] };
-  /** Asks a server for a model's context window (never throws); absent: its servers are not asked. */
-  lookupWindow?(lookup: WindowLookup): Promise<number | undefined>;
   /** The windows its maker documents, in tokens, by model-name prefix. */
   documentedWindows?: Readonly<Record<string, number>>;
   /** Its server as another format's compatible server (its address for that format, models with tools). */
   alsoSpeaks?: CompatibleServer;
-  /** Asked when no provider is chosen: does one of its servers answer here? */
-  probe?: { answers(baseUrl: string, signal?: AbortSignal): Promise<boolean>; skipVariable: string };
   /** What its servers' users run first: a model to pull, said when one answers with none. */
   firstModelHint?: string;
   /** Its examples in `models --help` and `ask --help`. */
@@ -59,14 +53,34 @@ export interface ProviderManifest extends ProviderServer {
   settings?: Readonly<Record<string, ProviderSetting>>;
 }
 
-/** A model that needs no server (the demo planner, a scripted replay): what the front ends say of it. */
-export interface LocalModelManifest {
-  /** Its adapter, where it needs nothing but itself (a scripted replay needs its file: the host reads it). */
-  create?(): ModelAdapter;
+/**
+ * What Home Agent knows of one wire format's servers: its facts and what talks to them (its adapter,
+ * model list, window look-up, probe). Declared in the provider's own folder (`<name>-provider.ts`)
+ * and listed in core/models/provider-manifests.ts.
+ */
+export interface ProviderManifest extends ProviderFacts {
+  /** The adapter for a model at one of its servers. */
+  createAdapter(options: ModelAdapterOptions): ModelAdapter;
+  /** How its servers list their models: the address asked, and the models read from the reply. */
+  listModels: { url(baseUrl: string): string; parse(text: string): ModelInfo[] };
+  /** Asks a server for a model's context window (never throws); absent: its servers are not asked. */
+  lookupWindow?(lookup: WindowLookup): Promise<number | undefined>;
+  /** Asked when no provider is chosen: does one of its servers answer here? */
+  probe?: { answers(baseUrl: string, signal?: AbortSignal): Promise<boolean>; skipVariable: string };
+}
+
+/** What is said of a model that needs no server, data only (see ProviderFacts). */
+export interface LocalModelFacts {
   /** What "Test connection" answers while it is chosen. */
   testMessage: string;
   /** How a notice names it (`the demo model (no AI)`). */
   described?: string;
   /** Its example in `ask --help`. */
   examples?: { ask?: HelpExample };
+}
+
+/** A model that needs no server (the demo planner, a scripted replay): its facts and its adapter. */
+export interface LocalModelManifest extends LocalModelFacts {
+  /** Its adapter, where it needs nothing but itself (a scripted replay needs its file: the host reads it). */
+  create?(): ModelAdapter;
 }

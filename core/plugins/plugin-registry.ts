@@ -19,6 +19,14 @@ export class PluginRegistry {
     this.plugins.set(plugin.name, plugin);
   }
 
+  /**
+   * Takes a plugin out (an MCP server removed from its config); its enabled state is kept for a
+   * plugin of that name registered later. The caller stops what it ran. False when there was none.
+   */
+  unregister(name: string): boolean {
+    return this.plugins.delete(name);
+  }
+
   all(): { plugin: Plugin; enabled: boolean }[] {
     return [...this.plugins.values()].map((plugin) => ({ plugin, enabled: !this.disabled.has(plugin.name) }));
   }

@@ -70,6 +70,16 @@ export interface ToolDefinition {
    */
   sequenceRefusal?: string;
   /**
+   * Why `serial` is set, in words for the batch's reason after `serial: ` (an MCP tool: its server
+   * is not trusted); absent: `NAME declares serial`.
+   */
+  serialReason?: string;
+  /**
+   * What a call of this tool reaches, in words (`the MCP server mcp-x`): a call's outcome and the
+   * model's note name it; absent: the device.
+   */
+  reaches?: string;
+  /**
    * The tool's own part of the CanUse gate (e.g. device grants). Return a ToolError to refuse.
    * Called by the one authorisation function that both the batch path and the ToolAPI use.
    */

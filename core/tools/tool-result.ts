@@ -58,20 +58,34 @@ export function compactJson(value: unknown): string {
   }
 }
 
-/** What the model is told beside an interrupted call's error, so it never reports an action as done or undone. */
-const OUTCOME_NOTES: Partial<Record<CallOutcome, string>> = {
-  unknown:
-    'The request left for the device but no answer came: it may have acted. Read its state before saying what happened or trying again.',
-  not_sent: 'Nothing was sent: the device did not act.',
-};
+/**
+ * What the model is told beside an interrupted call's error, so it never reports an action as done
+ * or undone; `reaches` is what the call reached when it is not a device (an MCP server).
+ */
+function outcomeNote(callOutcome: CallOutcome, reaches: string | undefined): string | undefined {
+  if (callOutcome === 'unknown')
+    return reaches === undefined
+      ? 'The request left for the device but no answer came: it may have acted. Read its state before saying what happened or trying again.'
+      : `The request left for ${reaches} but no answer came: it may have acted. Find out what it did before saying what happened or trying again.`;
+  if (callOutcome === 'not_sent')
+    return reaches === undefined
+      ? 'Nothing was sent: the device did not act.'
+      : `Nothing was sent to ${reaches}: it did not act.`;
+  return undefined;
+}
 
 /**
  * Renders an outcome as the text of the tool message the model reads. An interrupted call (timed
- * out, stopped, device gone) also says what is known of its effect.
+ * out, stopped, device gone) also says what is known of its effect, naming what it reached
+ * (`reaches`, the tool's own words; absent: the device).
  */
-export function renderOutcomeForModel(outcome: ToolOutcome, callOutcome?: CallOutcome): string {
+export function renderOutcomeForModel(
+  outcome: ToolOutcome,
+  callOutcome?: CallOutcome,
+  options: { reaches?: string } = {},
+): string {
   if (outcome.ok) return typeof outcome.value === 'string' ? outcome.value : compactJson(outcome.value);
   const interrupted = ['timeout', 'aborted', 'device_offline'].includes(outcome.error.reason);
-  const note = interrupted && callOutcome !== undefined ? OUTCOME_NOTES[callOutcome] : undefined;
+  const note = interrupted && callOutcome !== undefined ? outcomeNote(callOutcome, options.reaches) : undefined;
   return compactJson(note ? { error: outcome.error, outcome: callOutcome, note } : { error: outcome.error });
 }

@@ -34,6 +34,8 @@ export interface ProbeResult {
   details: string[];
   /** Where its commands go and what they send, when its way in says it (see DeviceLink.wiring): shown and pinned. */
   wiring?: LinkWiring;
+  /** A room the device's source suggests (checked by the room rule): shown, and kept only if the person confirms it. */
+  suggestedRoom?: string;
 }
 
 /**

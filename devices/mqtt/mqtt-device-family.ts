@@ -28,6 +28,8 @@ export interface FoundMqttDevice {
   online: boolean;
   /** Where its commands go and what they send, when its family reads that from its announcement: shown and pinned. */
   wiring?: LinkWiring;
+  /** A room its announcement suggests, for the person to confirm at pairing. */
+  suggestedRoom?: string;
 }
 
 /** An announcement a family read but does not offer: the name it goes by (a path where it has one) and why. */

@@ -182,6 +182,7 @@ class MqttConnections implements WayInConnections {
       options: kept === undefined ? {} : { pairing: kept },
       details: [`${describeFound(found)} through the broker ${this.broker.label}`],
       ...(found.wiring ? { wiring: found.wiring } : {}),
+      ...(found.suggestedRoom !== undefined ? { suggestedRoom: found.suggestedRoom } : {}),
     };
   }
 

@@ -27,6 +27,8 @@ export interface PairingCandidate {
   details?: string[];
   /** Where its commands go and what they send, when its way in says it: pinned with its tools. */
   wiring?: LinkWiring;
+  /** A room its source suggests (Home Assistant's `suggested_area`): kept only when the person confirms it. */
+  suggestedRoom?: string;
 }
 
 /** Asks the user; true pairs (or re-trusts) the device. */
@@ -81,7 +83,15 @@ export class DevicePairing {
    * options: a unit of a bus needs its options); null when the user declines. Throws when
    * the device does not answer.
    */
-  async pair(options: PairingRequest & { alias?: string; confirm: ConfirmPairing }): Promise<PairedDevice | null> {
+  async pair(
+    options: PairingRequest & {
+      alias?: string;
+      room?: string;
+      /** No `room` given: the one its source suggests, shown to the person who confirms (the terminal). */
+      acceptSuggestedRoom?: boolean;
+      confirm: ConfirmPairing;
+    },
+  ): Promise<PairedDevice | null> {
     // Read once: what is shown, pinned and attached is this one reading of a profile file.
     const resolved = options.profile === undefined ? undefined : resolveDeviceProfile(options.profile);
     const { registry } = this.options;
@@ -132,6 +142,7 @@ export class DevicePairing {
       tools: probed.hello.tools,
       ...(details.length > 0 ? { details } : {}),
       ...(probed.wiring ? { wiring: probed.wiring } : {}),
+      ...(probed.suggestedRoom !== undefined ? { suggestedRoom: probed.suggestedRoom } : {}),
       wayIn: probed.wayIn,
       wayInOptions: probed.options,
     };
@@ -144,6 +155,13 @@ export class DevicePairing {
     this.options.store.save(updated);
     if (this.options.registry.get(deviceId)) this.options.registry.setAlias(deviceId, alias);
     return updated;
+  }
+
+  /** Puts a paired device in a room (as the home already spells it), or in none (`room` undefined). */
+  setRoom(deviceId: string, room: string | undefined): PairedDevice {
+    const { room: _previous, ...paired } = this.require(deviceId);
+    this.options.store.save(room === undefined ? paired : { ...paired, room });
+    return this.require(deviceId);
   }
 
   /** Lets the agent use these actions of a paired device (added to what it had). */
@@ -219,12 +237,13 @@ export class DevicePairing {
    */
   private async keep(
     candidate: PairingCandidate & { wayIn: string; wayInOptions: WayInOptions },
-    options: { alias?: string; profile?: string },
+    options: { alias?: string; room?: string; acceptSuggestedRoom?: boolean; profile?: string },
     profile: DeviceProfile | undefined,
   ): Promise<PairedDevice> {
     const paired: PairedDevice = {
       path: candidate.path,
       alias: options.alias ?? candidate.identity.id,
+      ...roomOf(options, candidate),
       identity: candidate.identity,
       tools: candidate.tools,
       pinned: {
@@ -245,7 +264,8 @@ export class DevicePairing {
     await this.makeRoomFor(paired.identity.id, this.addressOf(paired));
     this.options.store.save(paired, { anew: true });
     await this.attach(paired, profile);
-    return paired;
+    // As stored: a room in the spelling the home already uses.
+    return this.options.store.get(paired.identity.id) ?? paired;
   }
 
   /**
@@ -341,4 +361,13 @@ function wayInRequest(paired: PairedDevice, profile: DeviceProfile | undefined):
 /** Whether two hellos say the same: identity, tools and flags (key order aside). */
 function sameHello(a: HelloResult, b: HelloResult): boolean {
   return canonicalJson(a) === canonicalJson(b);
+}
+
+/** The room a new pairing keeps: the one given, else the suggested one when the person confirmed it shown; none otherwise. */
+function roomOf(
+  options: { room?: string; acceptSuggestedRoom?: boolean },
+  candidate: { suggestedRoom?: string },
+): { room?: string } {
+  const room = options.room ?? (options.acceptSuggestedRoom ? candidate.suggestedRoom : undefined);
+  return room !== undefined ? { room } : {};
 }

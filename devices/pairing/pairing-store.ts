@@ -7,6 +7,8 @@ import type { MoveReason } from '../discovery/move-reason.ts';
 export interface PairedDevice {
   path: string;
   alias: string;
+  /** The room the person put it in (its spelling as the home first used it); absent for none. */
+  room?: string;
   /** The identity the user confirmed; a later hello that differs makes the device untrusted. */
   identity: DeviceIdentity;
   /** The tools it declared when paired or last trusted (what grants may name). */

@@ -1,4 +1,10 @@
-import { createDisplayModel, createDoorSensorModel, createLampModel, createThermometerModel } from './device-models.ts';
+import {
+  createDisplayModel,
+  createDoorSensorModel,
+  createLampModel,
+  createLockModel,
+  createThermometerModel,
+} from './device-models.ts';
 import { AT_RELAY_BOARD_PROFILE } from '../profiles/at-relay-board-profile.ts';
 import type { LineProfile } from '../profiles/line-profile-schema.ts';
 import type { FirmwareDialect } from './firmware-dialect.ts';
@@ -7,7 +13,7 @@ import type { SimulatedDeviceModel } from './simulated-device-model.ts';
 import { SimulatedFirmware } from './simulated-firmware.ts';
 
 /** The device kinds the simulator can play. */
-export const SIMULATED_KINDS = ['lamp', 'thermometer', 'display', 'door_sensor', 'relay'] as const;
+export const SIMULATED_KINDS = ['lamp', 'thermometer', 'display', 'door_sensor', 'relay', 'lock'] as const;
 export type SimulatedKind = (typeof SIMULATED_KINDS)[number];
 
 const factories: Record<SimulatedKind, () => SimulatedDeviceModel> = {
@@ -16,6 +22,7 @@ const factories: Record<SimulatedKind, () => SimulatedDeviceModel> = {
   display: createDisplayModel,
   door_sensor: createDoorSensorModel,
   relay: createRelayBoardModel,
+  lock: createLockModel,
 };
 
 /** Kinds that speak text lines instead of JSON, and the line profile the host needs to reach them. */

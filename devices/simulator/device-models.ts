@@ -136,3 +136,48 @@ export function createDoorSensorModel(): SimulatedDeviceModel & {
     },
   };
 }
+
+/**
+ * A door lock: `set` {locked} (asks the person each time; by its kind it also needs the approval
+ * PIN), `get` → {locked}; sends a `lock` event {locked} whenever it changes. Starts locked.
+ */
+export function createLockModel(): SimulatedDeviceModel & { state: { locked: boolean } } {
+  const state = { locked: true };
+  let emit: EmitEvent = () => undefined;
+  return {
+    kind: 'lock',
+    model: 'SimLock 1',
+    firmware: '1.0.0',
+    state,
+    tools: [
+      {
+        name: 'set',
+        description: 'Lock (locked: true) or unlock (locked: false) the door.',
+        parameters: { type: 'object', properties: { locked: { type: 'boolean' } }, required: ['locked'] },
+        parallelSafe: true,
+        serial: false,
+        confirm: true,
+      },
+      {
+        name: 'get',
+        description: 'Read whether the door is locked.',
+        parameters: noArguments,
+        parallelSafe: true,
+        serial: false,
+        readOnly: true,
+      },
+    ],
+    handle(tool, args) {
+      if (tool === 'get') return { ...state };
+      if (typeof args.locked !== 'boolean') throw new DeviceFailure('type', 'locked must be true or false', 'locked');
+      if (state.locked !== args.locked) {
+        state.locked = args.locked;
+        emit('lock', { locked: state.locked });
+      }
+      return { ...state };
+    },
+    bindEvents(send) {
+      emit = send;
+    },
+  };
+}

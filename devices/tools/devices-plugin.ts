@@ -9,6 +9,14 @@ import { mergeParameterSchemas, sameSchema } from './merge-parameter-schemas.ts'
 import { deviceToolName } from '../protocol/device-tool-name.ts';
 import { safeText } from '../../core/text/safe-text.ts';
 import { DEVICES_HEADING, deviceLine } from '../../core/prompt/devices-section.ts';
+import {
+  LIST_DEVICES_TOOL,
+  roomLines,
+  roomsFirstSection,
+  type PromptDevicesMode,
+  type RoomedDevice,
+} from '../../core/prompt/rooms-section.ts';
+import { listDevicesTool } from './list-devices-tool.ts';
 
 interface ActionGroup {
   kind: string;
@@ -23,26 +31,47 @@ interface ActionGroup {
  * checks the arguments against that device's own declaration (devices of one kind may differ: relay
  * channels 1–4 beside 1–8), so nobody is asked to approve a call the device cannot take.
  */
-export function createDevicesPlugin(registry: DeviceRegistry): Plugin {
+export function createDevicesPlugin(registry: DeviceRegistry, options: DevicesPluginOptions = {}): Plugin {
+  const roomsFirst = (): boolean => options.promptDevices?.() === 'rooms-first';
+  const listed = (): RoomedDevice[] => {
+    const rooms = options.rooms?.() ?? new Map<string, string>();
+    return registry.list().map((device) => {
+      const room = rooms.get(device.id);
+      return {
+        id: device.id,
+        kind: device.kind,
+        ...(device.alias !== device.id ? { alias: safeText(device.alias) } : {}),
+        state: device.online ? 'online' : device.status,
+        notGranted: notGranted(registry, device.id),
+        ...(room !== undefined ? { room: safeText(room) } : {}),
+      };
+    });
+  };
   return {
     name: 'devices',
     description: 'Serial devices of the home (lamps, sensors, displays, relays), one tool per kind and action.',
-    tools: () => actionGroups(registry).map((group) => deviceTool(registry, group)),
+    tools: () => {
+      const first = roomsFirst();
+      const tools = actionGroups(registry).map((group) => deviceTool(registry, group, first));
+      return first && registry.list().length > 0 ? [...tools, listDevicesTool(listed)] : tools;
+    },
     promptSections: (): PromptSection[] => {
-      const devices = registry.list();
+      const devices = listed();
       if (devices.length === 0) return [];
-      const lines = devices.map((device) =>
-        deviceLine({
-          id: device.id,
-          kind: device.kind,
-          ...(device.alias !== device.id ? { alias: safeText(device.alias) } : {}),
-          state: device.online ? 'online' : device.status,
-          notGranted: notGranted(registry, device.id),
-        }),
-      );
-      return [{ id: 'devices', order: 50, text: `${DEVICES_HEADING}\n${lines.join('\n')}` }];
+      if (roomsFirst()) return [{ id: 'devices', order: 50, text: roomsFirstSection(devices) }];
+      const rooms = roomLines(devices);
+      const text = [DEVICES_HEADING, ...devices.map(deviceLine), ...(rooms !== undefined ? [rooms] : [])].join('\n');
+      return [{ id: 'devices', order: 50, text }];
     },
   };
+}
+
+/** What the devices plugin reads besides its registry. */
+export interface DevicesPluginOptions {
+  /** Each paired device's room, by id (the store's; absent: no device has one). */
+  rooms?: () => ReadonlyMap<string, string>;
+  /** How the prompt lists the devices (the setting promptDevices; absent: all). */
+  promptDevices?: () => PromptDevicesMode;
 }
 
 /**
@@ -80,7 +109,7 @@ function actionGroups(registry: DeviceRegistry): ActionGroup[] {
   return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group);
 }
 
-function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinition {
+function deviceTool(registry: DeviceRegistry, group: ActionGroup, roomsFirst = false): ToolDefinition {
   const { kind, action } = group;
   const first = group.declarations[0]!;
   const ids = group.devices.map((device) => device.trustedIdentity.id);
@@ -92,7 +121,8 @@ function deviceTool(registry: DeviceRegistry, group: ActionGroup): ToolDefinitio
   );
   return {
     name: deviceToolName(kind, action),
-    description: `${first.description} Devices: ${listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}${differences(group)}`,
+    // Rooms first: the devices are read by room, so the description names how many, not which.
+    description: `${first.description} Devices: ${roomsFirst ? `${ids.length} (${LIST_DEVICES_TOOL} lists a room's)` : listed.join(', ')}.${ids.length === 1 ? ' device_id may be omitted.' : ''}${differences(group)}`,
     parameters: withDeviceId(
       mergeParameterSchemas(group.declarations.map((declaration) => declaration.parameters)),
       ids,

@@ -3,6 +3,7 @@ import { MAX_FRAME_BYTES } from '../protocol/frame-schema.ts';
 import { LineFramer } from './line-framer.ts';
 import type { LineTransport, LineTransportHandlers, TransportConnector } from './line-transport.ts';
 import { PortPathWatch, pathTarget, waitForPath } from './port-path.ts';
+import { useEventLoopReadsAndWrites } from './unix-port-fast-path.ts';
 
 /** Options of a serial line transport. */
 export interface SerialLineOptions {
@@ -35,6 +36,8 @@ export async function openSerialLineTransport(
     }
     port.open((error) => finish(error ?? null));
   });
+  // Before anything reads: every frame is then read and written without a trip through the thread pool.
+  useEventLoopReadsAndWrites(port.port);
   const openedTarget = await pathTarget(path);
   return new SerialLineTransport(port, path, {
     ...handlers,

@@ -4,6 +4,7 @@ import { conversationHandlers } from './conversation-handlers.ts';
 import { modelHandlers } from './model-handlers.ts';
 import { deviceHandlers } from './device-handlers.ts';
 import { approvalHandlers } from './approval-handlers.ts';
+import { approvalPinHandlers } from './approval-pin-handlers.ts';
 import { pluginHandlers } from './plugin-handlers.ts';
 import { secretHandlers } from './secret-handlers.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -33,6 +34,7 @@ export function createApiHandlers(parts: HostParts): ApiHandlers {
     ...deviceHandlers(parts),
     ...modelHandlers(parts),
     ...approvalHandlers(parts),
+    ...approvalPinHandlers(parts),
     ...pluginHandlers(parts),
     ...secretHandlers(parts),
     ...settingsHandlers(parts),

@@ -11,6 +11,7 @@ type DeviceMethod =
   | 'devices/grant'
   | 'devices/revoke'
   | 'devices/rename'
+  | 'devices/room'
   | 'devices/forget'
   | 'devices/trust';
 
@@ -18,7 +19,7 @@ type DeviceMethod =
 const DEVICE_CALL_TIMEOUT_MS = 15_000;
 
 /**
- * The Devices tab's methods: list, scan, probe, pair, grant, revoke, rename, forget, trust. Each
+ * The Devices tab's methods: list, scan, probe, pair, grant, revoke, rename, room, forget, trust. Each
  * change is written to the store and applied to the running devices before it answers; the
  * registry's own notice (`devices/changed`) tells every other front end.
  */
@@ -36,6 +37,7 @@ export function deviceHandlers(parts: HostParts): ApiHandlersOf<DeviceMethod> {
     'devices/grant': (input) => refusals(() => admin().grant(input)),
     'devices/revoke': (input) => refusals(() => admin().revoke(input)),
     'devices/rename': (input) => refusals(() => admin().rename(input)),
+    'devices/room': (input) => refusals(() => admin().room(input)),
     'devices/forget': (input) => refusals(() => admin().forget(input)),
     'devices/trust': (input) => refusals(() => admin().trust(input)),
   };

@@ -6,6 +6,7 @@ import type { HostNotice } from '../contract/api-contract.ts';
 import type { Settings } from '../contract/settings-table.ts';
 import type { ApprovalAnswer, PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
+import type { ApprovalPin } from '../approvals/approval-pin.ts';
 import type { PluginParts } from '../plugins/plugin-parts.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -26,7 +27,9 @@ export interface HostParts {
   agent: Agent;
   approvals: PersonApprovalGate;
   /** Questions other processes on the data folder wait on: an answer given here is written to the store for them. */
-  pendingApprovals?: { answer(answer: ApprovalAnswer): boolean };
+  pendingApprovals?: { answer(answer: ApprovalAnswer): boolean; needsPin?(approvalId: string): boolean };
+  /** The approval PIN of this data folder: whether it is set, its checks and which device actions need it. */
+  approvalPin: ApprovalPin;
   /** "Always allow" answers of this data folder. */
   standingApprovals: StandingApprovalStore;
   notices: Emitter<HostNotice>;

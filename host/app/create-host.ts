@@ -38,6 +38,7 @@ import { ModelConfigError } from '../models/select-model.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
 import { deviceWaysIn } from '../devices/create-device-layer.ts';
 import { PersonApprovalGate, type ApprovalPolicy } from '../approvals/person-approval-gate.ts';
+import { ApprovalPin } from '../approvals/approval-pin.ts';
 import { apiKeySecretName, keptSecret, wayInSecretName, type SecretStore } from '../secrets/secret-store.ts';
 import { createApiHandlers } from '../api/create-api-handlers.ts';
 import type { ApiHandlers } from '../api/api-handlers.ts';
@@ -68,6 +69,8 @@ interface HostCoreOptions {
     standingApprovals: StandingApprovalStore;
     dataVersion: () => number;
     settings: Settings;
+    /** The settings as they are now (read at every turn; `settings` is the run's start). */
+    currentSettings?: () => Settings;
     /** The ways in's secrets kept in `secrets` (the desktop app's keychain), by declared name; absent without a keychain. */
     secret?: (name: string) => string | undefined;
   }) => Promise<DeviceLayer>;
@@ -145,6 +148,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
     const standingApprovals = new StandingApprovalStore({ db });
+    const approvalPin = new ApprovalPin({ db });
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     devices =
@@ -154,6 +158,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         standingApprovals,
         dataVersion: dataVersionOf(db),
         settings: settings(),
+        currentSettings: settings,
         ...(options.secrets ? { secret: keptSecret(options.secrets, wayInSecretName) } : {}),
       }));
     const models = new ModelSelection({
@@ -203,7 +208,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       owner: randomUUID(),
       dataVersion: dataVersionOf(db),
       relay: (event) => events.relay(event),
-      answerOwn: (answer): boolean => approvals.answer(answer),
+      // Every host on the folder checks the PIN of a PIN question before it writes an approval to it.
+      answerOwn: (answer): boolean => approvals.answer({ ...answer, pinChecked: true }),
       log: options.log,
     });
     const clientTurns = new ClientTurns();
@@ -214,6 +220,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       policy: options.approvalPolicy ?? 'ask',
       emit: (event) => void events.emit(event),
       standing: standingApprovals,
+      pin: approvalPin,
       ...(deviceLayer?.approvalTarget
         ? { targetOf: (toolName, args) => deviceLayer.approvalTarget?.(toolName, args) }
         : {}),
@@ -250,6 +257,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       standingApprovals,
       log: options.log,
       version: options.version,
+      // Called only once the host runs (a config change after start): the agent exists by then.
+      whenNoTurnRuns: () => agent.whenIdle(),
     };
     for (const start of pluginStarts) {
       const part = await start(pluginContext);
@@ -293,6 +302,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       approvals,
       pendingApprovals,
       standingApprovals,
+      approvalPin,
       notices,
       store,
       settingsStore,
@@ -337,6 +347,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
           stopSyncOnToggle();
           stopJournalFailures();
           await plugins.dispose();
+          // What the parts run besides their plugins (an MCP config's watch).
+          await pluginParts.dispose();
           await devices?.dispose();
           db.close();
         })();

@@ -174,6 +174,7 @@ function answerFromJournal(store: SqliteConversationStore, conversationId: strin
       content: renderOutcomeForModel(
         end.ok ? { ok: true, value: end.result } : { ok: false, error: end.error ?? { reason: 'aborted' } },
         outcome,
+        end.reaches !== undefined ? { reaches: end.reaches } : {},
       ),
       isError: !end.ok,
     };

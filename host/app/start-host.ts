@@ -52,7 +52,7 @@ export async function startHost(config: StartHostConfig): Promise<Host> {
     transport: config.transport,
     settings: config.settings,
     ...(config.scriptFile !== undefined ? { scriptFile: config.scriptFile } : {}),
-    attachDevices: async ({ pairingStore, standingApprovals, dataVersion, settings, secret }) =>
+    attachDevices: async ({ pairingStore, standingApprovals, dataVersion, settings, currentSettings, secret }) =>
       announcedDeviceLayer(
         await attachDevices({
           sim: config.sim,
@@ -64,6 +64,7 @@ export async function startHost(config: StartHostConfig): Promise<Host> {
           signal: config.signal,
           ...(config.simLatencyMs !== undefined ? { simLatencyMs: config.simLatencyMs } : {}),
           eventsPerSecond: settingValue(settings, 'deviceEventsPerSecond'),
+          promptDevices: () => settingValue(currentSettings?.() ?? settings, 'promptDevices'),
           settings,
           ...(secret ? { secret } : {}),
         }),

@@ -68,6 +68,8 @@ export class PendingApprovalsSync {
   private disposed = false;
   /** The journal's last row seen: turns started after it are new. */
   private lastRow: number | undefined;
+  /** Other processes' questions, relayed here, whose approval needs the PIN (checked here before it is written). */
+  private readonly pinQuestions = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -119,6 +121,11 @@ export class PendingApprovalsSync {
       this.now(),
     );
     return written;
+  }
+
+  /** Whether another process's question, relayed here, needs the approval PIN to be allowed. */
+  needsPin(approvalId: string): boolean {
+    return this.pinQuestions.has(approvalId);
   }
 
   /** Whether a question of this turn is waiting in some host (so the turn is not a dead process's). */
@@ -218,7 +225,10 @@ export class PendingApprovalsSync {
     if (rows.length > 0) turn.expiresAt = Math.max(turn.expiresAt, this.now());
     for (const { seq, event } of rows) {
       turn.lastSeq = seq;
+      if (event.type === 'approval/request' && event.needsPin === true && event.approvalId !== undefined)
+        this.pinQuestions.add(event.approvalId);
       this.options.relay(event);
+      if (event.type === 'approval/end' && event.approvalId !== undefined) this.pinQuestions.delete(event.approvalId);
       if (event.type === 'turn/end') {
         this.followed.delete(turn.turnId);
         return;

@@ -4,6 +4,8 @@ import { modelProviderSchema, PROVIDERS } from '../../core/models/provider-defau
 import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
 import { deviceContract } from './device-contract.ts';
+import { approvalPinContract } from './approval-pin-contract.ts';
+import { approvalAnswerInputSchema, approvalAnswerOutputSchema } from './approval-answer-contract.ts';
 import { BUILTIN_WAY_IN_SECRETS } from '../../devices/ways-in/builtin-way-in-settings.ts';
 import { BUILTIN_APP_INFO, BUILTIN_PLUGIN_STATUS } from './builtin/builtin-plugin-contract.ts';
 
@@ -17,8 +19,9 @@ export { agentEventSchema, PROVIDERS, TOOL_ORDER_REST };
 export type { AgentEvent };
 export * from './settings-table.ts';
 export * from './device-contract.ts';
+export * from './approval-pin-contract.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
-export { describeCallOutcome, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
+export { describeCallOutcome, describeErrorReason, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
 export { toolErrorReasonSchema, type ToolErrorData, type ToolErrorReason } from '../../core/tools/tool-error.ts';
 export {
@@ -166,32 +169,20 @@ export const apiContract = {
     output: z.object({ conversationId: z.string(), turnId: z.string() }),
   },
   /**
-   * The person's answer to the `approval/request` whose `approvalId` it names, and to no other;
-   * `accepted: false` with a message when no such question is open. With `remember` (and approved)
+   * The person's answer to the `approval/request` whose `approvalId` it names, and to no other, or
+   * to each question `approvalIds` names (Allow all once, Deny all) and to no other;
+   * `accepted: false` with a message when a named question is not open. With `remember` (and approved)
    * it is "Always allow": a standing approval for that question's tool on that question's device.
+   * With `args` (and approved) the call runs with the person's edited arguments, checked again.
    * Other fields a window echoes back (`callId`, `conversationId`, `turnId`) are dropped unread.
    */
-  'approval/answer': {
-    input: z.object({
-      approvalId: z
-        .string({
-          error: (issue) =>
-            issue.input === undefined
-              ? 'missing: name the question by the approvalId of its approval/request (a call id does not name a question)'
-              : 'must be the approvalId of an approval/request, a string',
-        })
-        .min(1)
-        .max(200),
-      approved: z.boolean(),
-      remember: z.boolean().optional(),
-    }),
-    output: z.object({ accepted: z.boolean(), message: z.string().optional() }),
-  },
+  'approval/answer': { input: approvalAnswerInputSchema, output: approvalAnswerOutputSchema },
   'chat/abort': {
     input: z.object({ conversationId: z.string().min(1).max(200) }),
     output: z.object({ aborted: z.boolean() }),
   },
   ...deviceContract,
+  ...approvalPinContract,
   /** The models the model server offers (the Settings form's picker); `ok: false` says why they cannot be listed. */
   'models/list': {
     input: modelFields,

@@ -3,6 +3,7 @@ import { deviceIdentitySchema } from '../../devices/protocol/frame-schema.ts';
 import { declarationDifferenceSchema } from '../../devices/protocol/compare-declarations.ts';
 import { PORT_SOURCE_MEANINGS, PORT_SOURCES } from '../../devices/ways-in/serial-port-sources.ts';
 import { displayNameSchema } from '../../core/text/display-name-schema.ts';
+import { roomNameSchema } from '../../core/text/room-name.ts';
 import { describeMove, MOVE_REASONS } from '../../devices/discovery/move-reason.ts';
 
 /**
@@ -31,6 +32,8 @@ export const deviceActionSchema = z.object({
   description: z.string(),
   /** The person confirms each call of it (switching mains, unlocking a door). */
   asksApproval: z.boolean(),
+  /** It only reads (a lock's state): never needs the approval PIN by its kind's default. */
+  readOnly: z.boolean().optional(),
   parallelSafe: z.boolean(),
   serial: z.boolean(),
 });
@@ -112,6 +115,8 @@ export const probedDeviceSchema = z.object({
   declarationHash: z.string().optional(),
   /** More to show (a unit's bus settings and what it reads now). */
   details: z.array(z.string()),
+  /** A room its source suggests (Home Assistant's `suggested_area`): the pairing form offers it, the person confirms it. */
+  suggestedRoom: z.string().optional(),
   /** When this id is paired already: under which name and identity (pairing again starts with no grants). */
   previous: z.object({ alias: z.string(), identity: deviceIdentitySchema, path: z.string() }).optional(),
   /** Why it cannot be paired as it is (its id is another attached device's). */
@@ -138,6 +143,8 @@ export type IdentityChange = z.infer<typeof identityChangeSchema>;
 export const deviceSummarySchema = z.object({
   id: z.string(),
   alias: z.string(),
+  /** The room the person put it in, '' for none (absent from older hosts and for devices named on the command line). */
+  room: z.string().optional(),
   kind: z.string(),
   path: z.string(),
   online: z.boolean(),
@@ -222,10 +229,13 @@ export const deviceContract = {
     input: z.object({
       ...placementInput,
       alias: alias.optional(),
+      /** The room it is in (the alias rule; matched case-insensitively, stored as the home already spells it). */
+      room: roomNameSchema.optional(),
       identity: deviceIdentitySchema,
       declarationHash: declarationHash.optional(),
     }),
-    output: z.object({ deviceId: z.string(), alias: z.string() }),
+    /** `room`: as stored; absent when it has none (and from older hosts). */
+    output: z.object({ deviceId: z.string(), alias: z.string(), room: z.string().optional() }),
   },
   /** Lets the agent use these actions of a paired device (or all of them). */
   'devices/grant': grantChange,
@@ -234,6 +244,14 @@ export const deviceContract = {
   'devices/rename': {
     input: z.object({ deviceId, alias }),
     output: z.object({ deviceId: z.string(), alias: z.string() }),
+  },
+  /**
+   * Puts a paired device in a room (the alias rule, matched case-insensitively: the home's spelling
+   * of that room is kept), or in none when `room` is null or absent. Answers the room as stored, '' for none.
+   */
+  'devices/room': {
+    input: z.object({ deviceId, room: roomNameSchema.nullable().optional() }),
+    output: z.object({ deviceId: z.string(), room: z.string() }),
   },
   /** Removes the pairing, its grants and its standing approvals, and lets go of the port. */
   'devices/forget': { input: z.object({ deviceId }), output: z.object({ forgotten: z.boolean() }) },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_API_KEY_ENV, providerSchema, type ModelProvider } from '../../core/models/provider-defaults.ts';
-import type { ProviderManifest } from '../../core/models/provider-manifest.ts';
-import { PROVIDER_MANIFESTS, PROVIDER_SETTINGS, WITHOUT_A_CHOICE } from '../../core/models/provider-manifests.ts';
+import { PROVIDER_FACTS, PROVIDER_SETTINGS, WITHOUT_A_CHOICE_IDS } from '../../core/models/provider-facts.ts';
+import type { ProviderFacts } from '../../core/models/provider-manifest.ts';
 import { assertToolOrderShape, TOOL_ORDER_REST, ToolOrderError } from '../../core/tools/order-tools.ts';
 import { wholeNumber, type SettingDeclaration, type SettingInputKind } from '../../devices/links/way-in-setting.ts';
 import { BUILTIN_WAY_IN_SETTINGS } from '../../devices/ways-in/builtin-way-in-settings.ts';
@@ -12,6 +12,7 @@ import { DEFAULT_EARLY_TOOL_START, DEFAULT_MAX_STEPS } from '../../core/agent/tu
 import { DEFAULT_REPLY_MAX_BYTES, DEFAULT_REPLY_TIMEOUT_MS } from '../../core/agent/reply-limits.ts';
 import { DEFAULT_PERSONA } from '../../core/prompt/assemble-prompt.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND } from '../../devices/registry/event-rate-limit.ts';
+import { DEFAULT_PROMPT_DEVICES, PROMPT_DEVICES_MODES } from '../../core/prompt/rooms-section.ts';
 
 /** How a setting is edited in the form (declared with the shape of a setting, in devices/links/way-in-setting.ts). */
 export type { SettingInputKind };
@@ -65,10 +66,10 @@ const toolOrderSchema = z
     }
   });
 
-/** What each wire format's manifest says of one field, by provider name (the form shows it while that provider is chosen). */
-function byProvider(pick: (manifest: ProviderManifest) => string): Record<string, string> {
+/** What each wire format's facts say of one field, by provider name (the form shows it while that provider is chosen). */
+function byProvider(pick: (facts: ProviderFacts) => string): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(PROVIDER_MANIFESTS).map(([provider, manifest]) => [provider as ModelProvider, pick(manifest)]),
+    Object.entries(PROVIDER_FACTS).map(([provider, facts]) => [provider as ModelProvider, pick(facts)]),
   );
 }
 
@@ -90,29 +91,29 @@ export const settingsTable = {
     label: 'Provider',
     input: 'select',
     options: providerSchema.options,
-    help: `Which kind of model server to use; ${WITHOUT_A_CHOICE.fallback.id} needs none.`,
+    help: `Which kind of model server to use; ${WITHOUT_A_CHOICE_IDS.fallback} needs none.`,
     dependsOn: {
       setting: 'provider',
-      hints: byProvider((manifest) => `Which servers speak it and what to give: ${manifest.docsSection}.`),
+      hints: byProvider((facts) => `Which servers speak it and what to give: ${facts.docsSection}.`),
     },
     flag: 'provider',
     env: 'HOME_AGENT_PROVIDER',
     appliesAt: 'turn',
     default: undefined,
-    defaultFrom: `a model server found on this machine, else the ${WITHOUT_A_CHOICE.fallback.id}`,
+    defaultFrom: `a model server found on this machine, else the ${WITHOUT_A_CHOICE_IDS.fallback}`,
   }),
   model: settingWithoutDefault({
     schema: z.string().trim().min(1, 'name a model, e.g. llama3.1').max(200, 'a model name has at most 200 characters'),
     label: 'Model',
     input: 'text',
     placeholder: 'e.g. gpt-4o-mini, llama3.1',
-    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.model) },
+    dependsOn: { setting: 'provider', placeholders: byProvider((facts) => facts.placeholders.model) },
     valueName: 'M',
     flag: 'model',
     env: 'HOME_AGENT_MODEL',
     appliesAt: 'turn',
     default: undefined,
-    defaultFrom: `none (a provider other than the ${WITHOUT_A_CHOICE.fallback.id} needs one); with no provider either, the first model of a server found`,
+    defaultFrom: `none (a provider other than the ${WITHOUT_A_CHOICE_IDS.fallback} needs one); with no provider either, the first model of a server found`,
   }),
   baseUrl: settingWithoutDefault({
     schema: z
@@ -125,7 +126,7 @@ export const settingsTable = {
     input: 'text',
     placeholder: UNSET.baseUrl,
     help: `Where the model server answers; empty: ${UNSET.baseUrl}.`,
-    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.baseUrl) },
+    dependsOn: { setting: 'provider', placeholders: byProvider((facts) => facts.placeholders.baseUrl) },
     valueName: 'URL',
     flag: 'base-url',
     env: 'HOME_AGENT_BASE_URL',
@@ -145,7 +146,7 @@ export const settingsTable = {
     input: 'text',
     placeholder: 'the provider’s usual variable',
     help: 'The name of the environment variable that holds the key. The key itself is never stored here.',
-    dependsOn: { setting: 'provider', placeholders: byProvider((manifest) => manifest.placeholders.apiKeyEnv) },
+    dependsOn: { setting: 'provider', placeholders: byProvider((facts) => facts.placeholders.apiKeyEnv) },
     valueName: 'VAR',
     flag: 'api-key-env',
     env: 'HOME_AGENT_API_KEY_ENV',
@@ -274,6 +275,19 @@ export const settingsTable = {
     env: 'HOME_AGENT_DEVICE_EVENTS_PER_SECOND',
     appliesAt: 'start',
     default: DEFAULT_DEVICE_EVENTS_PER_SECOND,
+  }),
+  promptDevices: settingWithDefault({
+    schema: z.enum(PROMPT_DEVICES_MODES, {
+      error: `the devices in the prompt are ${PROMPT_DEVICES_MODES.join(' or ')}`,
+    }),
+    label: 'Devices in the prompt',
+    input: 'select',
+    options: [...PROMPT_DEVICES_MODES],
+    help: `all: every device on its own line, then one line per room; rooms-first: the rooms with their counts, and the model reads a room's devices with home_list_devices (a home of many devices in a small window). Empty: ${DEFAULT_PROMPT_DEVICES}.`,
+    flag: 'prompt-devices',
+    env: 'HOME_AGENT_PROMPT_DEVICES',
+    appliesAt: 'turn',
+    default: DEFAULT_PROMPT_DEVICES,
   }),
   ...BUILTIN_PLUGIN_SETTINGS.afterDevices,
   // Each way in's own settings (where its peer is, how it signs in), declared in its folder.

@@ -11,6 +11,7 @@ import type { StandingApprovalStore } from '../store/standing-approval-store.ts'
 import type { Settings } from '../contract/settings-table.ts';
 import { createDeviceLayer, createDeviceRegistry } from './create-device-layer.ts';
 import type { DeviceRegistry } from '../../devices/registry/device-registry.ts';
+import type { PromptDevicesMode } from '../../core/prompt/rooms-section.ts';
 
 /** A device named on the command line: its port, for a device that does not speak our protocol its profile, and its way in's options. */
 export interface DeviceToAttach {
@@ -48,6 +49,8 @@ export async function attachDevices(options: {
   eventsPerSecond?: number;
   /** The run's settings: how devices are reached besides their ports (a broker). */
   settings?: Settings;
+  /** How the prompt lists the devices now (the setting promptDevices, read at every turn). */
+  promptDevices?: () => PromptDevicesMode;
   /** The ways in's secrets the front end keeps (the desktop app's keychain), by declared name; absent: none. */
   secret?: (name: string) => string | undefined;
 }): Promise<DeviceLayer> {
@@ -64,6 +67,7 @@ export async function attachDevices(options: {
     ...(options.standingApprovals ? { standingApprovals: options.standingApprovals } : {}),
     ...(options.dataVersion ? { dataVersion: options.dataVersion } : {}),
     ...(options.storePollMs !== undefined ? { storePollMs: options.storePollMs } : {}),
+    ...(options.promptDevices ? { promptDevices: options.promptDevices } : {}),
     log: options.log,
   });
 }

@@ -17,6 +17,14 @@ import type { DeviceLayer } from './device-layer.ts';
 import { summarizeDevices } from './device-summaries.ts';
 import { PairedDevicesSync } from './paired-devices-sync.ts';
 import { syncedDevicesPlugin } from './synced-devices-plugin.ts';
+import type { PromptDevicesMode } from '../../core/prompt/rooms-section.ts';
+
+/** Each paired device's room, by id (devices in no room are absent). */
+function roomsOf(store: PairingStore): Map<string, string> {
+  return new Map(
+    store.list().flatMap((device) => (device.room === undefined ? [] : [[device.identity.id, device.room]])),
+  );
+}
 
 /**
  * The ways a device may connect, in the order they claim one: what the registry, the store and the
@@ -51,6 +59,8 @@ export function createDeviceLayer(options: {
   standingApprovals?: StandingApprovalStore;
   dataVersion?: () => number;
   storePollMs?: number;
+  /** How the prompt lists the devices (the setting promptDevices, read at every turn); absent: all. */
+  promptDevices?: () => PromptDevicesMode;
   log: (line: string) => void;
 }): DeviceLayer {
   const { registry } = options;
@@ -74,7 +84,9 @@ export function createDeviceLayer(options: {
       onStoreChange: () => {
         const now = signatureOf();
         if (now.approvals !== seen.approvals) storeNotices.emit({ type: 'approvals/changed' });
-        if (now.conflicts !== seen.conflicts) storeNotices.emit({ type: 'devices/changed' });
+        // A room is the store's alone (the registry does not announce it): its change is said here.
+        if (now.conflicts !== seen.conflicts || now.rooms !== seen.rooms)
+          storeNotices.emit({ type: 'devices/changed' });
         seen = now;
       },
       log: options.log,
@@ -86,14 +98,19 @@ export function createDeviceLayer(options: {
   }
   const check = (): void => void sync?.check();
 
-  function signatureOf(): { approvals: string; conflicts: string } {
+  function signatureOf(): { approvals: string; conflicts: string; rooms: string } {
     return {
+      rooms: options.pairingStore ? JSON.stringify([...roomsOf(options.pairingStore)]) : '',
       approvals: JSON.stringify(options.standingApprovals?.list() ?? []),
       conflicts: JSON.stringify(sync?.conflicts().map((conflict) => conflict.message) ?? []),
     };
   }
 
-  const inner = createDevicesPlugin(registry);
+  const { pairingStore, promptDevices } = options;
+  const inner = createDevicesPlugin(registry, {
+    ...(pairingStore ? { rooms: () => roomsOf(pairingStore) } : {}),
+    ...(promptDevices ? { promptDevices } : {}),
+  });
   const plugin = syncedDevicesPlugin(inner, { check, withheld: (name) => withheldDeviceAction(registry, name) });
   return {
     plugin,

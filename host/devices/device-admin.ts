@@ -134,6 +134,7 @@ export class DeviceAdmin {
       actions: actionsOf(candidate.tools),
       declarationHash: declarationHash(candidate.tools, candidate.wiring),
       details: candidate.details ?? [],
+      ...(candidate.suggestedRoom !== undefined ? { suggestedRoom: candidate.suggestedRoom } : {}),
       ...(previous ? { previous: { alias: previous.alias, identity: previous.identity, path: previous.path } } : {}),
       ...(conflict ? { conflict } : {}),
     };
@@ -145,6 +146,7 @@ export class DeviceAdmin {
       const paired = await this.options.pairing.pair({
         path: input.path,
         ...(input.alias !== undefined ? { alias: input.alias } : {}),
+        ...(input.room !== undefined ? { room: input.room } : {}),
         ...(input.profile !== undefined ? { profile: input.profile } : {}),
         wayInOptions: wayInOptionsOf(input),
         timeoutMs: this.options.probeTimeoutMs ?? 3000,
@@ -168,7 +170,11 @@ export class DeviceAdmin {
         },
       });
       if (!paired) throw new DeviceAdminError(409, 'not paired');
-      return { deviceId: paired.identity.id, alias: paired.alias };
+      return {
+        deviceId: paired.identity.id,
+        alias: paired.alias,
+        ...(paired.room !== undefined ? { room: paired.room } : {}),
+      };
     } catch (error) {
       if (error instanceof DeviceAdminError) throw error;
       throw new DeviceAdminError(400, `could not pair ${input.path}: ${(error as Error).message}`);
@@ -191,6 +197,14 @@ export class DeviceAdmin {
     const updated = this.options.pairing.rename(input.deviceId, input.alias);
     this.options.sync.refresh();
     return { deviceId: input.deviceId, alias: updated.alias };
+  }
+
+  /** Puts a paired device in a room, or in none (`room` null or absent); answers the room as stored. */
+  room(input: ApiInput<'devices/room'>): ApiOutput<'devices/room'> {
+    this.requirePaired(input.deviceId);
+    const updated = this.options.pairing.setRoom(input.deviceId, input.room ?? undefined);
+    this.options.sync.refresh();
+    return { deviceId: input.deviceId, room: updated.room ?? '' };
   }
 
   async forget(input: ApiInput<'devices/forget'>): Promise<ApiOutput<'devices/forget'>> {
@@ -352,6 +366,7 @@ export function actionsOf(tools: readonly DeviceTool[]): DeviceAction[] {
     name: tool.name,
     description: tool.description,
     asksApproval: tool.confirm === true,
+    ...(tool.readOnly === true ? { readOnly: true } : {}),
     parallelSafe: tool.parallelSafe,
     serial: tool.serial,
   }));

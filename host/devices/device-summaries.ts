@@ -29,10 +29,12 @@ export function summarizeDevices(options: {
     const stats = entry?.session.stats;
     const granted = device.grant === 'all' ? tools.map((tool) => tool.name) : [...device.grant];
     const source = options.commandLineAddresses.has(device.address) ? 'command-line' : 'paired';
-    const movedFrom = source === 'paired' ? options.store?.get(device.id)?.movedFrom : undefined;
+    const stored = source === 'paired' ? options.store?.get(device.id) : undefined;
+    const movedFrom = stored?.movedFrom;
     return {
       id: device.id,
       alias: device.alias || device.id,
+      room: stored?.room ?? '',
       kind: device.kind,
       path: device.path,
       online: device.online,
@@ -70,6 +72,7 @@ export function summarizeDevices(options: {
   const leftOut = options.conflicts.map(({ paired, message }): DeviceSummary => ({
     id: paired.identity.id,
     alias: paired.alias,
+    room: paired.room ?? '',
     kind: paired.identity.kind,
     path: paired.path,
     online: false,

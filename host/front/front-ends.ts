@@ -18,16 +18,21 @@ export const COMMANDS: CommandTable = {
       return serveHelp([MCP_SERVE_HELP]);
     },
     run: async () => {
-      const [{ runServeCommand }, { MCP_SERVE_ADD_ON }] = await Promise.all([
+      const [{ runServeCommand }, { MCP_SERVE_ADD_ON }, { FRONT_END_DOORS }] = await Promise.all([
         import('./web/serve-command.ts'),
         import('./mcp/mcp-serve-add-on.ts'),
+        import('./link-doors.ts'),
       ]);
-      return (argv, io) => runServeCommand(argv, io, [MCP_SERVE_ADD_ON]);
+      return (argv, io) => runServeCommand(argv, io, [MCP_SERVE_ADD_ON], FRONT_END_DOORS);
     },
   },
   mcp: {
     help: async () => (await import('./mcp/mcp-help.ts')).MCP_HELP,
     run: async () => (await import('./mcp/mcp-command.ts')).runMcpCommand,
+  },
+  plugins: {
+    help: async () => (await import('./cli/mcp-client/plugins-help.ts')).PLUGINS_HELP,
+    run: async () => (await import('./cli/mcp-client/plugins-command.ts')).runPluginsCommand,
   },
   bridge: {
     help: async () => (await import('./cli/commands/bridge-help.ts')).BRIDGE_HELP,
@@ -64,6 +69,10 @@ export const COMMANDS: CommandTable = {
       ]);
       return (argv, io) => runTokenCommand(argv, io, [MCP_TOKEN_CHOICE]);
     },
+  },
+  pin: {
+    help: async () => (await import('./cli/commands/pin-help.ts')).PIN_HELP,
+    run: async () => (await import('./cli/commands/pin-command.ts')).runPinCommand,
   },
   verify: {
     help: async () => (await import('./cli/commands/verify-help.ts')).VERIFY_HELP,

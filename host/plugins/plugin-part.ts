@@ -25,6 +25,8 @@ export interface PluginStartContext {
   standingApprovals: StandingApprovalStore;
   log: (line: string) => void;
   version: string;
+  /** Resolves when no turn runs: a plugin whose configuration changed applies it between turns. */
+  whenNoTurnRuns?: () => Promise<void>;
 }
 
 /**

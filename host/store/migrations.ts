@@ -17,7 +17,7 @@
 //                  since migration 14: way_in (the way it connects: 'serial', 'modbus'), way_in_options
 //                  JSON (that way in's options, e.g. {unit, baud, parity, stopbits}; NULL when none) in
 //                  place of modbus, and UNIQUE (path, way_in_options): one device per path, except units
-//                  of one bus
+//                  of one bus; since migration 15: room (the person's word for where it is) NULL
 //   sequences      name PK, definition JSON (re-validated by core's sequenceSchema when read), updated_at
 //   standing_approvals (tool, device_id) PK, created_at: "Always allow" answers; device_id '' for a tool
 //                  that is not a device's. Each covers exactly that tool on that device, for every caller;
@@ -35,6 +35,10 @@
 //   pending_approvals approval_id PK, owner (the asking host's run id), conversation_id, turn_id, asked_at,
 //                  expires_at (ms), approved/remember 0|1 and answered_at once answered (NULL before): the
 //                  questions a host is waiting on, so a window of another process on the folder can answer
+//   approval_pin   id 1 PK, hash (`scrypt$N$r$p$salt$key`, never the PIN), set_at: the approval PIN (migration 16)
+//   pin_attempts   id 1 PK, failures, locked_until (ms): wrong PINs in a row, shared by every process on the folder
+//   pin_actions    (device_id, action) PK, needs_pin 0|1: the person's marks; deleting a paired_devices row
+//                  deletes its device's marks (trigger)
 // Migrations only ever append: never edit one that has shipped, add the next. Each runs in its own
 // IMMEDIATE transaction together with the user_version bump, so a crash leaves the previous version.
 import type Database from 'better-sqlite3';
@@ -306,6 +310,40 @@ function storeWaysIn(db: Database.Database): void {
   `);
 }
 
+/** A paired device may have a room (migration 15): the person's word for where it is; NULL for none. */
+function addDeviceRooms(db: Database.Database): void {
+  db.exec('ALTER TABLE paired_devices ADD COLUMN room TEXT');
+}
+
+/**
+ * The approval PIN (migration 16): its salted scrypt hash (one row at most), the wrong answers given
+ * to it (counted here so every process on the folder shares one lockout), and which device actions
+ * the person marked as needing it or not (a mark goes with its device's pairing, by trigger).
+ */
+function createApprovalPin(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE approval_pin (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      hash TEXT NOT NULL CHECK (length(hash) BETWEEN 1 AND 500),
+      set_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE pin_attempts (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      failures INTEGER NOT NULL CHECK (failures >= 0),
+      locked_until INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE pin_actions (
+      device_id TEXT NOT NULL,
+      action TEXT NOT NULL,
+      needs_pin INTEGER NOT NULL CHECK (needs_pin IN (0, 1)),
+      PRIMARY KEY (device_id, action)
+    ) STRICT;
+    CREATE TRIGGER paired_devices_forget_pin_actions AFTER DELETE ON paired_devices BEGIN
+      DELETE FROM pin_actions WHERE device_id = OLD.device_id;
+    END;
+  `);
+}
+
 /** Every migration in order; a file's `user_version` is how many of them it has run. */
 export const migrations: readonly Migration[] = [
   createConversations,
@@ -322,4 +360,6 @@ export const migrations: readonly Migration[] = [
   createPendingApprovals,
   addFollowedPorts,
   storeWaysIn,
+  addDeviceRooms,
+  createApprovalPin,
 ];

@@ -14,6 +14,7 @@ import {
 } from './parse-stored-row.ts';
 import { StoreError } from './store-error.ts';
 import { MOVE_REASONS } from '../../devices/discovery/move-reason.ts';
+import { roomNameSchema, sameRoom } from '../../core/text/room-name.ts';
 
 export type { PairedDevice };
 
@@ -30,6 +31,7 @@ type DeviceRow = {
   deviceId: string;
   path: string;
   alias: string;
+  room: string | null;
   identity: string;
   tools: string;
   grants: string;
@@ -44,7 +46,7 @@ type DeviceRow = {
 };
 
 const COLUMNS =
-  'device_id AS deviceId, path, alias, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, way_in AS wayIn, way_in_options AS wayInOptions, pinned_declaration AS pinnedDeclaration, serial_link AS serialLink, moved_from AS movedFrom';
+  'device_id AS deviceId, path, alias, room, identity, tools, grants, paired_at AS pairedAt, confirmed_identity AS confirmedIdentity, profile, way_in AS wayIn, way_in_options AS wayInOptions, pinned_declaration AS pinnedDeclaration, serial_link AS serialLink, moved_from AS movedFrom';
 const toolsSchema = z.array(deviceToolSchema);
 const grantsSchema = z.array(z.string());
 const wayInSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a way in: lower-case letters, digits and -');
@@ -88,14 +90,17 @@ export class PairedDeviceStore implements PairingStore {
       ),
       // A row in, as a row out: the named parameters are the columns' aliases.
       upsert: db.prepare<DeviceRow>(
-        `INSERT INTO paired_devices (device_id, path, alias, identity, tools, grants, paired_at, confirmed_identity, profile, way_in, way_in_options, pinned_declaration, serial_link, moved_from)
-         VALUES (@deviceId, @path, @alias, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @wayIn, @wayInOptions, @pinnedDeclaration, @serialLink, @movedFrom)
-         ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, identity = excluded.identity,
+        `INSERT INTO paired_devices (device_id, path, alias, room, identity, tools, grants, paired_at, confirmed_identity, profile, way_in, way_in_options, pinned_declaration, serial_link, moved_from)
+         VALUES (@deviceId, @path, @alias, @room, @identity, @tools, @grants, @pairedAt, @confirmedIdentity, @profile, @wayIn, @wayInOptions, @pinnedDeclaration, @serialLink, @movedFrom)
+         ON CONFLICT (device_id) DO UPDATE SET path = excluded.path, alias = excluded.alias, room = excluded.room, identity = excluded.identity,
            tools = excluded.tools, grants = excluded.grants, paired_at = excluded.paired_at, confirmed_identity = excluded.confirmed_identity,
            profile = excluded.profile, way_in = excluded.way_in, way_in_options = excluded.way_in_options, pinned_declaration = excluded.pinned_declaration,
            serial_link = excluded.serial_link, moved_from = excluded.moved_from`,
       ),
       forget: db.prepare<[string]>('DELETE FROM paired_devices WHERE device_id = ?'),
+      rooms: db.prepare<[string], { room: string }>(
+        'SELECT DISTINCT room FROM paired_devices WHERE room IS NOT NULL AND device_id <> ? ORDER BY paired_at, device_id',
+      ),
     };
     // A new pairing replaces the old one whole: its row (and by trigger its standing approvals) goes in the same transaction.
     this.pairAnew = db.transaction((row: DeviceRow) => {
@@ -136,6 +141,9 @@ export class PairedDeviceStore implements PairingStore {
     if (!tools.success)
       throw invalid(`device ${identity.data.id} tools: ${z.prettifyError(tools.error).replaceAll('\n', ' ')}`);
     if (device.alias.trim() === '') throw invalid(`device ${identity.data.id}: the alias is empty`);
+    const room = device.room === undefined ? undefined : roomNameSchema.safeParse(device.room);
+    if (room !== undefined && !room.success)
+      throw invalid(`device ${identity.data.id} room: ${room.error.issues.map((issue) => issue.message).join('; ')}`);
     const toolNames = new Set(tools.data.map((tool) => tool.name));
     const unknownGrants = device.grants.filter((grant) => !toolNames.has(grant));
     if (unknownGrants.length > 0)
@@ -175,6 +183,7 @@ export class PairedDeviceStore implements PairingStore {
       deviceId: identity.data.id,
       path: device.path,
       alias: device.alias,
+      room: room?.data === undefined ? null : this.spellingOf(room.data, identity.data.id),
       identity: toStoredJson(identity.data, 'a device identity'),
       tools: toStoredJson(tools.data, 'device tools'),
       grants: toStoredJson([...new Set(device.grants)], 'device grants'),
@@ -234,6 +243,7 @@ export class PairedDeviceStore implements PairingStore {
     return {
       path: row.path,
       alias: row.alias,
+      ...(row.room !== null ? { room: row.room } : {}),
       identity: identity.value,
       tools: tools.value,
       grants: grants.value,
@@ -266,6 +276,11 @@ export class PairedDeviceStore implements PairingStore {
           });
     if (!parsed.ok) return ' (its record does not read)';
     return way.sharingProblem(device.options, parsed.value);
+  }
+
+  /** A room as the home already spells it (another device's room of the same name, whatever its case), else as given. */
+  private spellingOf(room: string, deviceId: string): string {
+    return this.statements.rooms.all(deviceId).find((other) => sameRoom(other.room, room))?.room ?? room;
   }
 
   private skip(report: InvalidRowReport): undefined {

@@ -23,8 +23,8 @@ export interface AddDeviceSlice {
    * found device needs, sent with this request only and kept nowhere.
    */
   probeDevice(placement: DevicePlacement, code?: string): Promise<void>;
-  /** Pairs the device that was shown (with no grants), under `alias` when given. */
-  pairShownDevice(alias: string): Promise<void>;
+  /** Pairs the device that was shown (with no grants), under `alias` when given, in `room` when given. */
+  pairShownDevice(alias: string, room?: string): Promise<void>;
   /** Back to choosing a port. */
   lookAgain(): void;
 }
@@ -63,7 +63,7 @@ export function createAddDeviceSlice(api: ApiClient): StateCreator<AppState, [],
           step({ type: 'probe-failed', request, message: messageOf(error) });
         }
       },
-      async pairShownDevice(alias) {
+      async pairShownDevice(alias, room = '') {
         const { probe } = get().addDevice;
         if (probe.status !== 'done' || !probe.device || !probe.placement) return;
         step({ type: 'pair' });
@@ -76,6 +76,7 @@ export function createAddDeviceSlice(api: ApiClient): StateCreator<AppState, [],
             // What was shown is what is pinned: the host refuses a device that declares otherwise by now.
             ...(probe.device.declarationHash !== undefined ? { declarationHash: probe.device.declarationHash } : {}),
             ...(name ? { alias: name } : {}),
+            ...(room.trim() ? { room: room.trim() } : {}),
           });
           step({ type: 'paired', deviceId: paired.deviceId, alias: paired.alias });
           void get().refreshDevices();

@@ -22,7 +22,7 @@ export function announcementOf(event: HostAgentEvent, openConversationId: string
       return event.text.trim() ? { text: `Home Agent: ${event.text}`, urgent: false } : undefined;
     case 'tool/end': {
       if (event.ok) return undefined;
-      const words = describeCallOutcome(event.outcome, event.ok);
+      const words = describeCallOutcome(event.outcome, event.ok, event.reaches);
       return { text: `${event.name} ${words.label}: ${words.meaning}.`, urgent: false };
     }
     case 'batch/end':

@@ -21,6 +21,8 @@ export interface ApprovalView {
   args: Record<string, unknown>;
   /** The device the call goes to: what "Always allow" covers with the tool. */
   deviceId?: string;
+  /** Allowing it needs the approval PIN (never "Always allow"). */
+  needsPin?: true;
   /** The person chose "Always allow" for it. */
   remembered?: boolean;
   status: ApprovalStatus;
@@ -77,6 +79,7 @@ export function reduceApprovals(data: ApprovalsData, event: HostAgentEvent): App
         index: event.index,
         requestedAt: event.at,
         ...(event.deviceId !== undefined ? { deviceId: event.deviceId } : {}),
+        ...(event.needsPin ? { needsPin: true as const } : {}),
       };
       if (known)
         return known.status === 'waiting' || known.status === 'unanswered' ? data : put(data, { ...known, ...asked });

@@ -13,6 +13,7 @@ import { createSecretsSlice, type SecretsSlice } from './secrets-slice.ts';
 import { createAddDeviceSlice, type AddDeviceSlice } from './add-device-slice.ts';
 import { createDeviceChangesSlice, type DeviceChangesSlice } from './device-changes-slice.ts';
 import { createStandingApprovalsSlice, type StandingApprovalsSlice } from './standing-approvals-slice.ts';
+import { createApprovalPinSlice, type ApprovalPinSlice } from './approval-pin-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
 export type AppState = AppSlice &
@@ -26,7 +27,8 @@ export type AppState = AppSlice &
   ApprovalAnswersSlice &
   AddDeviceSlice &
   DeviceChangesSlice &
-  StandingApprovalsSlice;
+  StandingApprovalsSlice &
+  ApprovalPinSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
@@ -44,6 +46,7 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createAddDeviceSlice(options.api)(...parts),
     ...createDeviceChangesSlice(options.api)(...parts),
     ...createStandingApprovalsSlice(options.api)(...parts),
+    ...createApprovalPinSlice(options.api)(...parts),
   }));
   store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
   // The store owns this subscription for its whole life; it is the page's lifetime.

@@ -20,6 +20,8 @@ export interface DeviceChangesSlice {
   revokeAllActions(deviceId: string): Promise<void>;
   /** True when the host took the new name. */
   renameDevice(deviceId: string, alias: string): Promise<boolean>;
+  /** Puts a device in a room, or in none (`''`); true when the host took it. */
+  setDeviceRoom(deviceId: string, room: string): Promise<boolean>;
   /** True when the device is forgotten. */
   forgetDevice(deviceId: string): Promise<boolean>;
   /** Trusts what a device says now, if it still says `identity` and declares what `declarationHash` names (what was shown). */
@@ -78,6 +80,18 @@ export function createDeviceChangesSlice(api: ApiClient): StateCreator<AppState,
           set((state) => ({
             devices: state.devices.map((device) =>
               device.id === deviceId && device.source === 'paired' ? { ...device, alias: answer.alias } : device,
+            ),
+          }));
+        return answer !== undefined;
+      },
+      async setDeviceRoom(deviceId, room) {
+        const answer = await change(deviceId, 'move it', () =>
+          api.call('devices/room', { deviceId, room: room.trim() ? room.trim() : null }),
+        );
+        if (answer)
+          set((state) => ({
+            devices: state.devices.map((device) =>
+              device.id === deviceId && device.source === 'paired' ? { ...device, room: answer.room } : device,
             ),
           }));
         return answer !== undefined;

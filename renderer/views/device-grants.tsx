@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { DeviceSummary } from '../../host/contract/api-contract.ts';
 import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -14,6 +15,14 @@ export function DeviceGrants(props: { device: DeviceSummary }) {
   const allowAllActions = useAppStore((state) => state.allowAllActions);
   const revokeAllActions = useAppStore((state) => state.revokeAllActions);
   const stopAlwaysAllowing = useAppStore((state) => state.stopAlwaysAllowing);
+  const pinActions = useAppStore((state) => state.pinActions[device.id]);
+  const refreshPinActions = useAppStore((state) => state.refreshPinActions);
+  const setNeedsPin = useAppStore((state) => state.setNeedsPin);
+  const declared = device.tools.join(' ');
+  useEffect(() => {
+    void refreshPinActions(device.id);
+  }, [refreshPinActions, device.id, declared]);
+  const needsPin = new Map((pinActions ?? []).map((action) => [action.name, action.needsPin]));
   const actions = device.actions ?? device.tools.map((name) => ({ name, description: '', asksApproval: false }));
   const granted = new Set(device.granted ?? []);
   const always = new Set(device.alwaysAllowed ?? []);
@@ -62,6 +71,23 @@ export function DeviceGrants(props: { device: DeviceSummary }) {
                   </span>
                 )}
               </span>
+              {needsPin.has(action.name) && (
+                <label className="grant-pin" data-testid="needs-pin" data-needs-pin={String(needsPin.get(action.name))}>
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    className="switch"
+                    aria-label="Needs the PIN"
+                    aria-describedby={`pin-of-${device.id}-${action.name}`}
+                    checked={needsPin.get(action.name) === true}
+                    onChange={(event) => void setNeedsPin(device.id, action.name, event.currentTarget.checked)}
+                  />
+                  <span id={`pin-of-${device.id}-${action.name}`} className="grant-description">
+                    {' '}
+                    {action.name} on {device.alias} needs the approval PIN
+                  </span>
+                </label>
+              )}
               {always.has(action.name) && (
                 <AriaDisabledButton
                   className="button button-small"

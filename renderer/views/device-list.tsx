@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AppState } from '../state/create-app-store.ts';
 import { AddDevicePanel } from './add-device-panel.tsx';
@@ -10,6 +11,42 @@ export function deviceKey(device: { id: string; source?: string | undefined; sta
   return `${device.source ?? 'attached'}:${device.status === 'left-out' ? 'left-out:' : ''}${device.id}`;
 }
 
+/** The devices' keys by room (whatever its case), rooms in name order, those in no room last. */
+function roomGroups(
+  keys: readonly string[],
+  rooms: readonly string[],
+): { key: string; room: string; keys: string[] }[] {
+  const groups = new Map<string, { key: string; room: string; keys: string[] }>();
+  keys.forEach((key, index) => {
+    const room = rooms[index] ?? '';
+    const id = room.toLowerCase();
+    const group = groups.get(id) ?? { key: `room:${id}`, room, keys: [] };
+    group.keys.push(key);
+    groups.set(id, group);
+  });
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0))
+    .map(([, group]) => group);
+}
+
+/** One room's devices under its name (a heading), as a list named by it. */
+function RoomGroup(props: { room: string; keys: string[] }) {
+  const id = useId();
+  const name = props.room || 'No room';
+  return (
+    <section className="room-group" data-testid="room-group" data-room={props.room}>
+      <h2 className="room-title" id={id} data-testid="room-title">
+        {name} <span className="room-count">({props.keys.length})</span>
+      </h2>
+      <ul className="device-list" aria-labelledby={id}>
+        {props.keys.map((key) => (
+          <DeviceCard key={key} deviceKey={key} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /**
  * The Devices tab, the pairing UI: "Add device" (scan, look at one, pair it), then every device the
  * host knows with its status, last error, recent events and what the agent may do on it. Changes
@@ -17,6 +54,7 @@ export function deviceKey(device: { id: string; source?: string | undefined; sta
  */
 export function DeviceList() {
   const keys = useAppStore(useShallow((state: AppState) => state.devices.map(deviceKey)));
+  const rooms = useAppStore(useShallow((state: AppState) => state.devices.map((device) => device.room ?? '')));
   const status = useAppStore((state) => state.devicesStatus);
   const error = useAppStore((state) => state.devicesError);
   const refreshDevices = useAppStore((state) => state.refreshDevices);
@@ -63,11 +101,15 @@ export function DeviceList() {
           No devices yet. Press Add device to find and pair one.
         </p>
       )}
-      <ul className="device-list" aria-label="Devices">
-        {keys.map((key) => (
-          <DeviceCard key={key} deviceKey={key} />
-        ))}
-      </ul>
+      {rooms.every((room) => room === '') ? (
+        <ul className="device-list" aria-label="Devices">
+          {keys.map((key) => (
+            <DeviceCard key={key} deviceKey={key} />
+          ))}
+        </ul>
+      ) : (
+        roomGroups(keys, rooms).map((group) => <RoomGroup key={group.key} room={group.room} keys={group.keys} />)
+      )}
     </section>
   );
 }

@@ -3,19 +3,21 @@ import type { DeviceSummary } from '../../host/contract/api-contract.ts';
 import { ConfirmQuestion } from './confirm-question.tsx';
 import { useAppStore } from './use-app-store.ts';
 import { useModeReturningFocus } from './use-mode-returning-focus.ts';
+import { RoomField } from './room-field.tsx';
 
 /**
- * Rename and Forget of a paired device. Rename opens a small form in place; Forget asks first
+ * Rename, Room and Forget of a paired device. Rename opens a small form in place; Forget asks first
  * ("Keep it" has the focus, the safe choice; Escape keeps it). The focus comes back to the button
  * that opened either, so the keyboard never loses its place.
  */
 export function DeviceManage(props: { device: DeviceSummary }) {
   const { device } = props;
-  const { mode, open, close, opener } = useModeReturningFocus<'idle' | 'renaming' | 'forgetting'>('idle');
+  const { mode, open, close, opener } = useModeReturningFocus<'idle' | 'renaming' | 'moving' | 'forgetting'>('idle');
   const leftOut = device.status === 'left-out';
   return (
     <div className="device-manage">
       {mode === 'renaming' && <RenameForm device={device} onDone={close} />}
+      {mode === 'moving' && <RoomForm device={device} onDone={close} />}
       {mode === 'forgetting' && <ForgetQuestion device={device} onKeep={close} />}
       {mode === 'idle' && (
         <div className="device-buttons">
@@ -29,6 +31,18 @@ export function DeviceManage(props: { device: DeviceSummary }) {
               onClick={() => open('renaming')}
             >
               Rename
+            </button>
+          )}
+          {!leftOut && (
+            <button
+              type="button"
+              className="button button-small"
+              ref={opener('moving')}
+              data-testid="device-room-button"
+              aria-label={`Move ${device.alias} to another room`}
+              onClick={() => open('moving')}
+            >
+              {device.room ? `In ${device.room}` : 'Put in a room'}
             </button>
           )}
           <button
@@ -85,6 +99,38 @@ function RenameForm(props: { device: DeviceSummary; onDone: () => void }) {
           onChange={(event) => setAlias(event.currentTarget.value)}
         />
         <button type="submit" className="button button-small button-primary" data-testid="rename-save">
+          Save
+        </button>
+        <button type="button" className="button button-small" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RoomForm(props: { device: DeviceSummary; onDone: () => void }) {
+  const setDeviceRoom = useAppStore((state) => state.setDeviceRoom);
+  const [room, setRoom] = useState(props.device.room ?? '');
+  return (
+    <form
+      className="rename-form"
+      data-testid="room-form"
+      aria-label={`Room of ${props.device.alias}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void setDeviceRoom(props.device.id, room).then((moved) => moved && props.onDone());
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          props.onDone();
+        }
+      }}
+    >
+      <div className="rename-row">
+        <RoomField value={room} onChange={setRoom} testId="device-room-field" autoFocus />
+        <button type="submit" className="button button-small button-primary" data-testid="room-save">
           Save
         </button>
         <button type="button" className="button button-small" onClick={props.onDone}>

@@ -7,6 +7,7 @@ import { AriaDisabledButton } from './aria-disabled-button.tsx';
 import { ModelServerTools } from './model-server-tools.tsx';
 import { SettingInput } from './setting-input.tsx';
 import { WayInSecretField } from './way-in-secret-field.tsx';
+import { ApprovalPinSetting } from './approval-pin-setting.tsx';
 import { WAY_IN_SECRETS } from '../../host/contract/api-contract.ts';
 import { useAppStore } from './use-app-store.ts';
 
@@ -60,6 +61,7 @@ export function SettingsForm() {
           ))}
         </Fragment>
       ))}
+      <ApprovalPinSetting />
       <div className="settings-actions">
         <button
           type="submit"

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { DeviceIdentity } from '../../host/contract/api-contract.ts';
 import { useAppStore } from './use-app-store.ts';
+import { RoomField } from './room-field.tsx';
 
 /**
  * What the chosen device says it is (kind, id, model, firmware, each action with its description
@@ -16,6 +17,8 @@ export function ShownDevice() {
   const closeAddDevice = useAppStore((state) => state.closeAddDevice);
   const device = probe.device;
   const [alias, setAlias] = useState(device?.previous?.alias ?? device?.identity.id ?? '');
+  // A room its source suggests (Home Assistant's suggested_area) is offered; the person keeps, changes or clears it.
+  const [room, setRoom] = useState(device?.suggestedRoom ?? '');
   const heading = useRef<HTMLHeadingElement>(null);
   const done = useRef<HTMLParagraphElement>(null);
   const ids = useId();
@@ -59,7 +62,7 @@ export function ShownDevice() {
       aria-labelledby={`${ids}-found`}
       onSubmit={(event) => {
         event.preventDefault();
-        if (!device.conflict) void pairShownDevice(alias);
+        if (!device.conflict) void pairShownDevice(alias, room);
       }}
     >
       <h3 className="shown-device-title" id={`${ids}-found`} tabIndex={-1} ref={heading}>
@@ -108,6 +111,12 @@ export function ShownDevice() {
           onChange={(event) => setAlias(event.currentTarget.value)}
         />
       </label>
+      <RoomField value={room} onChange={setRoom} testId="device-room-input" />
+      {device.suggestedRoom !== undefined && (
+        <p className="side-hint" data-testid="suggested-room">
+          The device suggests the room “{device.suggestedRoom}”: it is kept if you pair it as it is.
+        </p>
+      )}
       <p className="side-hint">Pairing stores it with no actions allowed; you choose them next.</p>
       <div className="add-device-actions">
         <button

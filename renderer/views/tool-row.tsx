@@ -1,5 +1,10 @@
 import { memo, useState } from 'react';
-import { describeCallOutcome, describeDeviceState, type CallRecord } from '../../host/contract/api-contract.ts';
+import {
+  describeCallOutcome,
+  describeDeviceState,
+  describeErrorReason,
+  type CallRecord,
+} from '../../host/contract/api-contract.ts';
 import { approvalKeyOf, approvalOfCall, type ApprovalView } from '../state/approvals-reducer.ts';
 import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
@@ -80,6 +85,15 @@ function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar
           <span className="tool-name">{row.name}</span>
           <span className="tool-args">{summarizeArgs(row.args)}</span>
         </button>
+        {row.modelArgs !== undefined && (
+          <span
+            className="approval-outcome tool-args-edited"
+            data-testid="args-edited"
+            title={`You changed the arguments: the model asked ${summarizeArgs(row.modelArgs)}`}
+          >
+            arguments changed by you
+          </span>
+        )}
         {approval && !waiting && <ApprovalOutcome approval={approval} />}
         {waiting && row.status !== 'done' ? (
           <span className="tool-outcome tool-outcome-waiting tool-outcome-approval" data-testid="approval-waiting">
@@ -122,14 +136,22 @@ function ToolDetails(props: { id: string; row: CallRecord }) {
   const words =
     row.status === 'interrupted'
       ? { label: 'no outcome recorded', meaning: 'the app stopped before the call ended: it may have acted' }
-      : describeCallOutcome(row.outcome, row.ok);
+      : describeCallOutcome(row.outcome, row.ok, row.reaches);
   return (
     <div className="tool-details" id={props.id} data-testid="tool-details">
       <dl>
-        <dt>Arguments</dt>
+        <dt>{row.modelArgs !== undefined ? 'Arguments (as you changed them)' : 'Arguments'}</dt>
         <dd>
           <pre data-testid="tool-details-args">{prettyJson(row.args)}</pre>
         </dd>
+        {row.modelArgs !== undefined && (
+          <>
+            <dt>Asked by the model</dt>
+            <dd>
+              <pre data-testid="tool-details-model-args">{prettyJson(row.modelArgs)}</pre>
+            </dd>
+          </>
+        )}
         {row.status === 'done' || row.status === 'interrupted' ? (
           <>
             <dt>Outcome</dt>
@@ -155,7 +177,7 @@ function ToolDetails(props: { id: string; row: CallRecord }) {
           <>
             <dt>Error</dt>
             <dd data-testid="tool-details-error">
-              {row.error.reason}
+              {describeErrorReason(row.error.reason, row.reaches)}
               {row.error.field ? ` (${row.error.field})` : ''}
               {row.error.detail ? `: ${row.error.detail}` : ''}
             </dd>
@@ -223,7 +245,7 @@ function Outcome(props: { row: CallRecord }) {
         no outcome recorded
       </span>
     );
-  const words = describeCallOutcome(row.outcome, row.ok);
+  const words = describeCallOutcome(row.outcome, row.ok, row.reaches);
   const ran = formatDuration((row.runMs ?? 0) - (row.approvalMs ?? 0));
   if (row.ok) {
     return (
@@ -242,7 +264,7 @@ function Outcome(props: { row: CallRecord }) {
     <span className={className} data-testid="tool-outcome" title={words.meaning}>
       <span className="tool-outcome-label">{`${words.label} · `}</span>
       <span className="tool-error-reason" data-testid="tool-error-reason">
-        {row.error?.reason ?? 'failed'}
+        {row.error ? describeErrorReason(row.error.reason, row.reaches) : 'failed'}
       </span>
       {row.error?.detail && <span className="tool-error-detail">: {row.error.detail}</span>}
     </span>

@@ -38,6 +38,10 @@ export interface BoardsBench {
     /** The time the bytes of one round trip take on the wire alone, at 10 bits a byte. */
     wireMs: number;
     medianOverWire: number;
+    /** Median round trip less the wire time (goal ≤ 1 ms): the host, the pseudo-terminal, simavr's UART thread and the firmware's own work. */
+    medianMinusWireMs: number;
+    /** CPU time of this (the host's) process per round trip; simavr runs in its own process. */
+    hostCpuMsPerCall: number;
     pacing: string;
   };
   parallel: {
@@ -123,11 +127,14 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
     const session = registry.get('uno-lamp-1')!.session;
     const samples: number[] = [];
     let result: unknown;
+    let cpuBefore = process.cpuUsage();
     for (let index = 0; index < 10 + ROUND_TRIPS; index += 1) {
+      if (index === 10) cpuBefore = process.cpuUsage();
       const start = performance.now();
       result = await session.call('get', {});
       if (index >= 10) samples.push(performance.now() - start);
     }
+    const cpu = process.cpuUsage(cpuBefore);
     samples.sort((a, b) => a - b);
     // What crossed the wire for one call, as the host and the library write it (id first, then ok, result).
     const id = 100;
@@ -183,6 +190,8 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
           responseBytes,
           wireMs: round(wireMs),
           medianOverWire: round(medianMs / wireMs),
+          medianMinusWireMs: round(medianMs - wireMs),
+          hostCpuMsPerCall: Math.round(((cpu.user + cpu.system) / 1000 / ROUND_TRIPS) * 1000) / 1000,
           pacing: 'simavr paced to a real 16 MHz clock',
         },
         parallel: {

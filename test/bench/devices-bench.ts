@@ -64,6 +64,8 @@ export async function benchDevices(): Promise<{
   executedSerial: number;
   roundTripMedianMs: number;
   roundTripP99Ms: number;
+  /** CPU time (user + system, all threads) of this process per round trip: the host's side and the simulated device's, both in this process. */
+  roundTripCpuMsPerCall: number;
   deviceLatencyMs: number;
 }> {
   const slow = await startRig(DEVICE_LATENCY_MS);
@@ -88,14 +90,18 @@ export async function benchDevices(): Promise<{
 
   const fast = await startRig(0);
   const samples: number[] = [];
+  let cpuMs: number;
   try {
     const call = fast.calls[0]!;
     for (let index = 0; index < 10; index += 1) await runCall(call, index);
+    const cpuBefore = process.cpuUsage();
     for (let index = 0; index < ROUND_TRIPS; index += 1) {
       const start = performance.now();
       await runCall(call, index);
       samples.push(performance.now() - start);
     }
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuMs = (cpu.user + cpu.system) / 1000;
   } finally {
     await stopRig(fast);
   }
@@ -110,6 +116,7 @@ export async function benchDevices(): Promise<{
     executedSerial,
     roundTripMedianMs: round(percentile(samples, 0.5)),
     roundTripP99Ms: round(percentile(samples, 0.99)),
+    roundTripCpuMsPerCall: Math.round((cpuMs / ROUND_TRIPS) * 1000) / 1000,
     deviceLatencyMs: DEVICE_LATENCY_MS,
   };
 }

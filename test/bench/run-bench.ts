@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch, benchOverhead, type BatchBenchRow } from './batch-bench.ts';
 import type { BoardsBench } from './boards-bench.ts';
+import type { MainThreadCpu } from './main-thread-cpu.ts';
 import type { UiFramesEntry, UiFramesResult, UiHistoryEntry } from './ui-frames-bench.ts';
 import type { SoakBench } from './soak-bench.ts';
 import type { ContextBench, ContextRun } from './context-bench.ts';
@@ -16,10 +17,10 @@ import type { FirstToolBench } from './first-tool-bench.ts';
 
 const SIZES = [2, 4, 8, 16];
 const BENCH_TIMEOUT_MS = 120_000;
-/** Its own budget: it may first build the renderer, then starts a host and a browser. */
-const UI_BENCH_TIMEOUT_MS = 240_000;
-/** 1,000 turns take about half a minute here; a host whose turns slow down with history gets ten times that. */
-const SOAK_TIMEOUT_MS = 300_000;
+/** Its own budget: it may first build the renderer, then starts a host and a browser (six runs, then the history). */
+const UI_BENCH_TIMEOUT_MS = 370_000;
+/** Three runs of 1,000 turns (scripted, then the OpenAI adapter with a known and an unknown window). */
+const SOAK_TIMEOUT_MS = 1_800_000;
 /** Three runs of 1,000 turns through the OpenAI adapter (without a window, with one, learned from a 400). */
 const CONTEXT_TIMEOUT_MS = 1_800_000;
 
@@ -47,10 +48,14 @@ interface BenchReport {
   context?: unknown;
   /** One MCP call over stdio beside the same handler in-process (µs), and 8 calls parallel vs serial; or `{ failed }`. */
   mcp?: unknown;
+  /** Whole-process start-up beside bare node (startup-bench.ts). */
+  startup?: unknown;
   /** Call 0's content_block_stop → its tool/start, and the turn's wall time, early start on vs off; or `{ failed }`. */
   firstTool?: unknown;
   /** A call through Mosquitto and a bridge beside a local port, four bridged devices parallel vs serial, discovering 100; or `{ skipped }`/`{ failed }`. */
   mqtt?: unknown;
+  /** A home of 100 simulated devices in 10 rooms: the prompt's tokens with promptDevices `all` beside `rooms-first`; or `{ failed }`. */
+  rooms?: unknown;
 }
 
 /** The devices bench needs socat (pseudo-terminal pairs); without it, it is skipped with a note. */
@@ -211,6 +216,11 @@ function soakLine(soak: unknown): string {
     `  turn 100: heap after GC ${at100.heapMb} MB, RSS ${at100.rssMb} MB, store ${at100.databaseBytes} bytes`,
     `  turn ${entry.turns}: heap after GC ${at1000.heapMb} MB, RSS ${at1000.rssMb} MB, store ${at1000.databaseBytes} bytes`,
     `  time per turn: first 100 ${entry.msPerTurnFirst100} ms, last 100 ${entry.msPerTurnLast100} ms (${entry.msPerTurnRatio}×); heap +${entry.heapMbPer100TurnsAfter100} MB per 100 turns; store +${entry.databaseBytesPerTurn} bytes per turn`,
+    `  turn 30 to ${entry.turns}: RSS +${entry.rssGrowthMb30To1000} MB, heap +${entry.heapGrowthMb30To1000} MB (goal: RSS ≤ 20 MB)`,
+    ...Object.values(entry.windows ?? {}).map(
+      (run) =>
+        `  window ${run.window}, OpenAI adapter: RSS ${run.points.map((point) => `${point.rssMb} MB at ${point.turn}`).join(', ')} (+${run.rssGrowthMb} MB from turn 30), heap +${run.heapGrowthMb} MB; turn ${run.msPerTurnFirst30} → ${run.msPerTurnLast30} ms`,
+    ),
   ].join('\n');
 }
 
@@ -253,6 +263,11 @@ function phasesText(run: Partial<UiFramesEntry>): string {
   return `first ${run.firstBatchFrameMs.toFixed(1)} ms, ${streaming}, end ${run.batchEndFrameMs?.toFixed(1)} ms`;
 }
 
+/** The renderer main thread's CPU time over the turn, from its trace (goals at 64 calls: ≤ 350 ms, max task ≤ 16 ms). */
+function cpuText(run: Partial<MainThreadCpu>): string {
+  return `${run.mainThreadCpuMs?.toFixed(0)} ms over ${run.mainThreadTasks} tasks, max task ${run.mainThreadMaxTaskCpuMs?.toFixed(1)} ms, p95 ${run.mainThreadP95TaskCpuMs?.toFixed(1)} ms`;
+}
+
 function uiLine(ui: unknown): string {
   const entry = ui as Partial<UiFramesResult> & { skipped?: string; failed?: string };
   if (entry.failed !== undefined) return `UI frames: FAILED (${entry.failed})`;
@@ -265,6 +280,7 @@ function uiLine(ui: unknown): string {
       ? `  the same turn drawing nothing of the batch: p95 ${run.floor.p95FrameMs.toFixed(1)} ms, max ${run.floor.maxFrameMs.toFixed(1)} ms, ${run.floor.longFrames} over 50 ms; event to paint p95 ${run.floor.eventToPaintP95Ms.toFixed(1)} ms`
       : `  the same turn drawing nothing of the batch: FAILED (${run.floorFailed ?? 'not measured'})`,
     `  by phase, drawn / drawing nothing: ${phasesText(run)} / ${run.floor ? phasesText(run.floor) : 'not measured'}`,
+    `  main thread CPU (trace of a run without the frame recorders): ${cpuText(run)}`,
   ]);
   const history = entry.history as (UiHistoryEntry & { failed?: string }) | undefined;
   if (history?.failed !== undefined) lines.push(`Long conversation: FAILED (${history.failed})`);
@@ -307,6 +323,8 @@ function table(report: BenchReport): string {
   if (report.mcp !== undefined) lines.push('', mcpLine(report.mcp));
   if (report.firstTool !== undefined) lines.push('', firstToolLine(report.firstTool));
   if (report.mqtt !== undefined) lines.push('', `MQTT: ${JSON.stringify(report.mqtt)}`);
+  if (report.rooms !== undefined) lines.push('', `Rooms: ${JSON.stringify(report.rooms)}`);
+  if (report.startup !== undefined) lines.push('', `Start-up: ${JSON.stringify(report.startup)}`);
   return lines.join('\n');
 }
 
@@ -358,8 +376,24 @@ const ENTRIES: Record<string, (report: BenchReport) => Promise<void>> = {
   firstTool: async (report) => {
     report.firstTool = await firstToolEntry();
   },
+  rooms: async (report) => {
+    try {
+      const { benchRooms } = await import('./rooms-bench.ts');
+      report.rooms = await benchRooms();
+    } catch (error) {
+      report.rooms = { failed: (error as Error)?.message ?? String(error) };
+    }
+  },
   mqtt: async (report) => {
     report.mqtt = await mqttEntry();
+  },
+  startup: async (report) => {
+    try {
+      const { benchStartup } = await import('./startup-bench.ts');
+      report.startup = await benchStartup();
+    } catch (error) {
+      report.startup = { failed: (error as Error)?.message ?? String(error) };
+    }
   },
 };
 

@@ -5,9 +5,11 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { databaseFileOf } from '../../host/config/data-dir.ts';
 import { startServeChild, type ServeChild } from './serve-child.ts';
+import { runSoakWindow, type SoakWindowRun } from './soak-windows.ts';
 
 const TURNS = 1_000;
 const EARLY = 100;
+const FIRST = 30;
 const TOKEN = 'soak-bench-token-0123456789';
 
 /** Memory of the serve process after a full GC, and the store's size, at one point of the soak. */
@@ -23,6 +25,7 @@ export interface SoakBench {
   turns: number;
   /** Each turn: a parallel batch of two lamp calls on simulated devices (pseudo-terminals), then text. */
   turn: string;
+  at30: SoakPoint;
   at100: SoakPoint;
   at1000: SoakPoint;
   /** Mean wall time of a turn (chat/send to its turn/end on the event socket) over the first and the last 100 turns. */
@@ -32,6 +35,15 @@ export interface SoakBench {
   msPerTurnRatio: number;
   heapMbPer100TurnsAfter100: number;
   databaseBytesPerTurn: number;
+  /** RSS and heap growth from turn 30 to turn 1,000 of this run (goal for RSS: ≤ 20 MB). */
+  rssGrowthMb30To1000: number;
+  heapGrowthMb30To1000: number;
+  /**
+   * The same 1,000 turns through the OpenAI adapter and a loopback server, with the window known
+   * (`--context-tokens`) and unknown (every request carries the whole history): RSS beside heap at
+   * turns 30, 100 and 1,000.
+   */
+  windows: { known: SoakWindowRun; unknown: SoakWindowRun };
 }
 
 function scriptOf(turns: number): string {
@@ -78,11 +90,13 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
       return { turn, heapMb: mb(memory.heapUsed), rssMb: mb(memory.rss), databaseBytes: pages * pageSize };
     };
     const times: number[] = [];
+    let at30: SoakPoint | undefined;
     let at100: SoakPoint | undefined;
     for (let turn = 1; turn <= TURNS; turn += 1) {
       const started = performance.now();
       await child.send('soak', `Turn ${turn}: switch both lamps`);
       times.push(performance.now() - started);
+      if (turn === FIRST) at30 = await point(turn);
       if (turn === EARLY) at100 = await point(turn);
     }
     const at1000 = await point(TURNS);
@@ -90,9 +104,14 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
     const first = mean(times.slice(0, EARLY));
     const last = mean(times.slice(-EARLY));
     const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+    await serve.stop();
+    serve = undefined;
+    const known = await runSoakWindow({ window: 'known', turns: TURNS, signal: options.signal });
+    const unknown = await runSoakWindow({ window: 'unknown', turns: TURNS, signal: options.signal });
     return {
       turns: TURNS,
       turn: 'chat/send over HTTP → a parallel batch of two lamp__set on simulated lamps (pseudo-terminals, 0 ms latency) → text; one conversation',
+      at30: at30!,
       at100: at100!,
       at1000,
       msPerTurnFirst100: round(first),
@@ -100,6 +119,9 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
       msPerTurnRatio: round(last / first),
       heapMbPer100TurnsAfter100: round(((at1000.heapMb - at100!.heapMb) / (TURNS - EARLY)) * 100),
       databaseBytesPerTurn: Math.round((at1000.databaseBytes - at100!.databaseBytes) / (TURNS - EARLY)),
+      rssGrowthMb30To1000: round(at1000.rssMb - at30!.rssMb, 1),
+      heapGrowthMb30To1000: round(at1000.heapMb - at30!.heapMb, 1),
+      windows: { known, unknown },
     };
   } finally {
     await serve?.stop();

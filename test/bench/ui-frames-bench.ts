@@ -11,16 +11,19 @@ import { chromiumLaunchOptions } from '../e2e/helpers/chromium-launch-options.ts
 import { makeHostFolder, type HostFolder, type ScriptedReply } from '../e2e/helpers/scripted-replies.ts';
 import { startHost, type RunningHost } from '../e2e/helpers/start-host.ts';
 import { splitBatchFrames, type BatchFramePhases } from './batch-frame-phases.ts';
+import type { MainThreadCpu } from './main-thread-cpu.ts';
+import { cpuRun } from './ui-cpu-run.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = chromiumLaunchOptions.executablePath ?? '/usr/bin/chromium';
-const DEVICE_LATENCY_MS = 250;
+export const CHROMIUM = chromiumLaunchOptions.executablePath ?? '/usr/bin/chromium';
+export const DEVICE_LATENCY_MS = 250;
 const IDLE_MS = 2_000;
 const LONG_FRAME_MS = 50;
 const BUILD_TIMEOUT_MS = 180_000;
-const BENCH_TIMEOUT_MS = 240_000;
-const STEP_TIMEOUT_MS = 60_000;
-const MESSAGE = 'Check every device and tell every channel.';
+/** Six runs (16 and 64 calls: drawn, floor, traced) and the long conversation; `--only ui` must end within 400 s. */
+const BENCH_TIMEOUT_MS = 360_000;
+export const STEP_TIMEOUT_MS = 60_000;
+export const MESSAGE = 'Check every device and tell every channel.';
 const HISTORY_BATCHES = 1_000;
 
 /**
@@ -82,7 +85,15 @@ export interface BatchPhaseFigures {
   batchEndFrameMs?: number;
 }
 
-export interface UiFramesEntry extends BatchPhaseFigures {
+/**
+ * The renderer main thread's CPU time from Send to the end of the turn, from a Chromium trace of a
+ * run of its own without the frame recorders (ui-cpu-run.ts): its tasks' thread time, which other
+ * processes cannot inflate, unlike the wall figures. In all (`mainThreadCpuMs`), the longest task,
+ * the 95th percentile of its tasks, and how many tasks.
+ */
+export type MainThreadCpuFigures = MainThreadCpu;
+
+export interface UiFramesEntry extends BatchPhaseFigures, MainThreadCpuFigures {
   tools: number;
   frames: number;
   medianFrameMs: number;
@@ -199,7 +210,7 @@ export const FRAME_RECORDER = `(() => {
 
 // Resolves once the turn has ended, told by the page's own mutations: Playwright's waiting would
 // query the page every frame, work the idle baseline does not have.
-const TURN_ENDED = `new Promise((resolve) => {
+export const TURN_ENDED = `new Promise((resolve) => {
   const ended = () => document.querySelector('[data-testid="turn"][data-status]:not([data-status="running"])');
   if (ended()) return resolve();
   const observer = new MutationObserver(() => { if (ended()) { observer.disconnect(); resolve(); } });
@@ -253,7 +264,7 @@ const EVENT_TO_PAINT_RECORDER = wrapSocketMessages(
 
 // For the floor: every event but the turn's start and end is dropped before the app sees it, so
 // the page draws the person's message and the turn's end and nothing of the batch.
-const DRAW_NO_BATCH = wrapSocketMessages(
+export const DRAW_NO_BATCH = wrapSocketMessages(
   "const kept = new Set(['turn/start', 'turn/end']);",
   `function (handler, message) {
     let type;
@@ -312,7 +323,7 @@ export async function ensureRendererBuilt(signal: AbortSignal): Promise<void> {
 }
 
 /** The wall time and executed count of the conversation's only batch, from the host's own journal. */
-async function journalBatch(host: RunningHost): Promise<{ wallMs: number; executed: number }> {
+export async function journalBatch(host: RunningHost): Promise<{ wallMs: number; executed: number }> {
   const list = apiContract['conversations/list'].output.safeParse(await callHost(host, 'conversations/list'));
   if (!list.success) throw new Error(`conversations/list answered an unexpected shape: ${list.error.message}`);
   const conversation = list.data.conversations[0];
@@ -327,7 +338,7 @@ async function journalBatch(host: RunningHost): Promise<{ wallMs: number; execut
 }
 
 /** Fails unless the page shows one parallel batch of `tools` rows, each executed and ok. */
-async function checkBatchShown(page: Page, tools: number): Promise<void> {
+export async function checkBatchShown(page: Page, tools: number): Promise<void> {
   const panels = page.getByTestId('batch-panel');
   const panelCount = await panels.count();
   if (panelCount !== 1) throw new Error(`the page shows ${panelCount} batch panels, expected 1`);
@@ -348,7 +359,7 @@ async function checkBatchShown(page: Page, tools: number): Promise<void> {
  * Fails unless the floor's page drew no batch: were the app to take its events another way than the
  * socket's `onmessage`, the filter would miss them and the floor would silently be one more drawn run.
  */
-async function checkNoBatchShown(page: Page): Promise<void> {
+export async function checkNoBatchShown(page: Page): Promise<void> {
   const panels = await page.getByTestId('batch-panel').count();
   if (panels !== 0)
     throw new Error(
@@ -418,7 +429,9 @@ async function measureFrames(
 /** One entry: a fresh host whose scripted model sends `replies`, measured from Send to the end of the turn. */
 async function frameEntry(options: { replies: ScriptedReply[]; signal: AbortSignal }): Promise<UiFramesEntry> {
   const run = await frameRun({ ...options, drawNoBatch: false });
-  const drawn: UiFramesEntry = { ...run.entry, ...phaseFigures(run.phases) };
+  // A run of its own: the frame recorders' work is not the page's. A failed trace fails the entry.
+  const cpu: MainThreadCpuFigures = await cpuRun(options);
+  const drawn: UiFramesEntry = { ...run.entry, ...phaseFigures(run.phases), ...cpu };
   try {
     const { entry: floor, phases: floorPhases } = await frameRun({ ...options, drawNoBatch: true });
     return {
@@ -460,13 +473,14 @@ function phaseFigures(phases: BatchFramePhases | undefined): BatchPhaseFigures {
 
 /**
  * One run on a fresh host and browser, and where its batch split the frames; with `drawNoBatch`, the
- * page draws none of the batch (the floor).
+ * page draws none of the batch (the floor); with `staticDir`, the host serves that build of the page.
  */
-async function frameRun(options: {
+export async function frameRun(options: {
   replies: ScriptedReply[];
   signal: AbortSignal;
   drawNoBatch: boolean;
-}): Promise<{ entry: UiFramesEntry; phases: BatchFramePhases | undefined }> {
+  staticDir?: string;
+}): Promise<{ entry: Omit<UiFramesEntry, keyof MainThreadCpuFigures>; phases: BatchFramePhases | undefined }> {
   const { signal, drawNoBatch } = options;
   const tools = options.replies[0]!.toolCalls!.length;
   let folder: HostFolder | undefined;
@@ -477,7 +491,11 @@ async function frameRun(options: {
     host = await startHost({
       dataDir: folder.dataDir,
       scriptFile: folder.scriptFile,
-      extraArgs: ['--sim-latency-ms', String(DEVICE_LATENCY_MS)],
+      extraArgs: [
+        '--sim-latency-ms',
+        String(DEVICE_LATENCY_MS),
+        ...(options.staticDir === undefined ? [] : ['--static', options.staticDir]),
+      ],
       signal,
     });
     browser = await chromium.launch({ ...chromiumLaunchOptions, executablePath: CHROMIUM, timeout: STEP_TIMEOUT_MS });
@@ -502,7 +520,7 @@ async function frameRun(options: {
       const sortedIdle = [...idle].sort((a, b) => a - b);
       const sortedPaint = [...eventToPaint].sort((a, b) => a - b);
       const sortedHostPaint = [...hostEventToPaint].sort((a, b) => a - b);
-      const entry: UiFramesEntry = {
+      const entry: Omit<UiFramesEntry, keyof MainThreadCpuFigures> = {
         tools,
         frames: busy.length,
         medianFrameMs: round(percentile(sortedBusy, 0.5)),

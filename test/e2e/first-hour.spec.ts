@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './helpers/home-fixture.ts';
 import { callHost } from './helpers/call-host.ts';
+import { connectOverStdio, textOf } from '../helpers/mcp-clients.ts';
 
 // README's first hour, as a new user meets it: `npm start`'s home (browser mode: `serve --sim` with its
 // defaults, the demo model), `home-agent sim` beside it as README gives it, its board paired from the
@@ -103,5 +104,18 @@ test('the first hour: a sim board paired beside npm start’s home, back with it
     'Done.\n- Desk lamp is on at 100 %',
   );
   await home.screenshot(page, 'first-hour/07-a-turn-uses-it');
+
+  // docs/mcp.md: Claude Desktop starts `home-agent mcp` on the same data folder while the window runs.
+  // It goes through this host: the paired board (its port held here) and its grants, one journal.
+  const client = await connectOverStdio({ args: ['--data-dir', host.dataDir], clientName: 'Claude Desktop' });
+  try {
+    expect(client.stderr()).toContain('using the running host');
+    const result = await client.call('lamp__set', { device_id: 'lamp-3', on: false });
+    expect(JSON.parse(textOf(result))).toMatchObject({ device_id: 'lamp-3', result: { on: false } });
+    expect(await moved.waitForState('lamp-3', (state) => state.on === false)).toMatchObject({ on: false });
+    await expect(page.getByTestId('conversation-row').filter({ hasText: 'MCP: Claude Desktop' })).toHaveCount(1);
+  } finally {
+    await client.close();
+  }
   expect(home.problems).toEqual([]);
 });

@@ -88,3 +88,24 @@ test('the Plugins tab shows each MCP server’s state, its problems, and trusts 
   ).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+test('the Plugins tab follows mcp.json: it says edits apply without a restart, and shows a server removed, a broken file', async ({
+  page,
+}) => {
+  const problems = await openPluginsTab(page);
+  await expect(page.getByTestId('mcp-config-followed')).toContainText(
+    'edits to it apply without a restart, between turns',
+  );
+  await expect(row(page, 'mcp-everything').getByTestId('mcp-status')).toHaveAttribute('data-status', 'ready');
+  const file = path.join((folder as HostFolder).dataDir, 'mcp.json');
+  // Removed from the file: its row goes, live.
+  await writeFile(file, JSON.stringify({ mcpServers: { everything: everythingStdioEntry() } }));
+  await expect(row(page, 'mcp-ha')).toHaveCount(0);
+  // A broken file keeps the server and says why.
+  await writeFile(file, '{"mcpServers": ');
+  await expect(page.getByTestId('mcp-config-problems')).toContainText(
+    'the MCP servers it gave before are kept until it is fixed',
+  );
+  await expect(row(page, 'mcp-everything').getByTestId('mcp-status')).toHaveAttribute('data-status', 'ready');
+  expect(problems).toEqual([]);
+});

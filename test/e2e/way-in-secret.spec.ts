@@ -49,6 +49,7 @@ test('where the front end keeps secrets, the broker password is kept in the keyc
     token,
     stop: async () => {},
     stderr: () => '',
+    dataDir: folder.dataDir,
   });
 
   await page.locator('[data-testid="side-tab"][data-tab="settings"]').click();

@@ -30,6 +30,11 @@ const WORKLOAD: Record<Example, string[]> = {
     '{"id":4,"op":"call","tool":"set","args":{"channel":9,"on":true}}',
     '{"id":5,"op":"call","tool":"get","args":{}}',
   ],
+  Lock: [
+    '{"id":2,"op":"call","tool":"set","args":{"locked":false}}',
+    '{"id":3,"op":"call","tool":"get","args":{}}',
+    '{"id":4,"op":"call","tool":"set","args":{"locked":"open"}}',
+  ],
 };
 const COMMON = [
   '{"id":1,"op":"hello"}',

@@ -12,16 +12,24 @@ export interface ConnectedClient {
   errors: Error[];
   /** What the server wrote to stderr so far (stdio only). */
   stderr(): string;
+  /** Resolves once the server's stderr holds `text` (stdio only): checked at each chunk it writes. */
+  untilStderr(text: string): Promise<void>;
   /** One tool call, its result as the SDK parsed it. */
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
-function connected(client: Client, errors: Error[], stderr: () => string): ConnectedClient {
+function connected(
+  client: Client,
+  errors: Error[],
+  stderr: () => string,
+  untilStderr: (text: string) => Promise<void> = () => Promise.reject(new Error('no stderr over HTTP')),
+): ConnectedClient {
   return {
     client,
     errors,
     stderr,
+    untilStderr,
     call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
     close: () => client.close(),
   };
@@ -39,7 +47,17 @@ export async function connectOverStdio(options: { args: string[]; clientName?: s
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const waiters = new Set<{ text: string; resolve: () => void }>();
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const waiter of waiters)
+      if (stderr.includes(waiter.text)) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+  });
+  const untilStderr = (text: string): Promise<void> =>
+    stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.add({ text, resolve }));
   const errors: Error[] = [];
   const client = new Client({ name: options.clientName ?? 'test-client', version: '1.0.0' });
   client.onerror = (error) => errors.push(error);
@@ -51,7 +69,7 @@ export async function connectOverStdio(options: { args: string[]; clientName?: s
     if (transport.pid !== null) process.kill(transport.pid, 'SIGKILL');
     throw new Error(`home-agent mcp did not start: ${(error as Error).message}\n${stderr}`, { cause: error });
   }
-  return connected(client, errors, () => stderr);
+  return connected(client, errors, () => stderr, untilStderr);
 }
 
 /** The SDK's Client over Streamable HTTP, against `/mcp` of a `serve --mcp`. */

@@ -66,6 +66,9 @@ describe('front ends apart from services (docs/architecture.md, Layers)', () => 
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('docs/architecture.md');
     expect(await frontEndErrors('electron/example.ts', importing('../host/app/start-host.ts'))).toEqual([]);
+    // What the front ends add to a window's host comes from the one composition file for it, and no other.
+    expect(await frontEndErrors('electron/example.ts', importing('../host/front/link-doors.ts'))).toEqual([]);
+    expect(await frontEndErrors('electron/example.ts', importing('../host/front/front-ends.ts'))).toHaveLength(1);
   });
 
   it('lets only the composition root (host/front/*.ts) import several front ends', async () => {

@@ -9,13 +9,20 @@ import { REPO_ROOT } from '../helpers/run-cli.ts';
  * `renderer/plugins/mcp/`) and in the one list of its kind (a file, or a folder of data-only lists like
  * `devices/ways-in/`). A file's own name does not exempt it.
  */
+/** The model providers' lists: their facts (data only, what the window reads) and their adapters. */
+const PROVIDER_LISTS = ['core/models/provider-facts.ts', 'core/models/provider-manifests.ts'];
+
 const NAMES: readonly { name: string; word: RegExp; lists: readonly string[] }[] = [
-  { name: 'mcp', word: /mcp/i, lists: ['host/contract/builtin/', 'host/plugins/builtin/', 'host/front/front-ends.ts'] },
-  { name: 'ollama', word: /ollama/i, lists: ['core/models/provider-manifests.ts'] },
-  { name: 'openai', word: /openai/i, lists: ['core/models/provider-manifests.ts'] },
-  { name: 'anthropic', word: /anthropic/i, lists: ['core/models/provider-manifests.ts'] },
-  { name: 'gemini', word: /gemini/i, lists: ['core/models/provider-manifests.ts'] },
-  { name: 'demo', word: /\bdemo\b|'demo'/i, lists: ['core/models/provider-manifests.ts'] },
+  {
+    name: 'mcp',
+    word: /mcp/i,
+    lists: ['host/contract/builtin/', 'host/plugins/builtin/', 'host/front/front-ends.ts', 'host/front/link-doors.ts'],
+  },
+  { name: 'ollama', word: /ollama/i, lists: PROVIDER_LISTS },
+  { name: 'openai', word: /openai/i, lists: PROVIDER_LISTS },
+  { name: 'anthropic', word: /anthropic/i, lists: PROVIDER_LISTS },
+  { name: 'gemini', word: /gemini/i, lists: PROVIDER_LISTS },
+  { name: 'demo', word: /\bdemo\b|'demo'/i, lists: PROVIDER_LISTS },
   { name: 'mqtt', word: /mqtt/i, lists: [] },
   { name: 'modbus', word: /modbus/i, lists: [] },
 ];

@@ -10,6 +10,7 @@ import {
   type DemoDevices,
 } from './demo-devices.ts';
 import { planOtherDevices } from './plan-other-devices.ts';
+import { roomOfRequest } from './room-of-request.ts';
 
 export { deviceIdsOf } from './demo-devices.ts';
 
@@ -207,7 +208,10 @@ function cannotSwitch(device: DemoDevice): string {
 export function planDemoCalls(userText: string, request: Pick<ModelRequest, 'tools' | 'system'>): DemoPlan {
   const text = userText.toLowerCase();
   // Every paired device, so one it may not use yet is named with the grant to give, not denied.
-  const paired = devicesOf(request.tools, request.system);
+  const everywhere = devicesOf(request.tools, request.system);
+  // A room named ("everything in the kitchen") narrows every plan below to its devices.
+  const room = roomOfRequest(userText, request.system);
+  const paired = room ? new Map([...everywhere].filter(([id]) => room.ids.has(id))) : everywhere;
   const devices = usableDevices(paired);
   const plan: DemoPlan = {
     calls: [],

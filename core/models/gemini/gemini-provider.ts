@@ -4,7 +4,7 @@ import { parseModelChunk } from '../http/parse-model-chunk.ts';
 import { withName } from '../model-info.ts';
 import type { ProviderManifest } from '../provider-manifest.ts';
 import { createGeminiAdapter } from './create-gemini-adapter.ts';
-import { geminiServer } from './gemini-server.ts';
+import { geminiFacts } from './gemini-facts.ts';
 
 const listSchema = z.object({
   models: z
@@ -20,20 +20,13 @@ const listSchema = z.object({
 
 /** Google Gemini's generateContent API (an AI Studio key). */
 export const geminiProvider = {
-  ...geminiServer,
-  displayName: 'Google Gemini',
-  placeholders: {
-    baseUrl: geminiServer.defaultBaseUrl,
-    model: 'e.g. gemini-2.5-flash',
-    apiKeyEnv: 'GEMINI_API_KEY',
-  },
-  docsSection: 'docs/providers.md, "Servers" (Google Gemini)',
+  ...geminiFacts,
   createAdapter: createGeminiAdapter,
   listModels: {
     url: (baseUrl: string) => `${endpointUrl({ baseUrl, versionPrefix: '/v1beta', path: '/models' })}?pageSize=1000`,
     // Only the models that can generate content.
     parse: (text: string) =>
-      parseModelChunk({ provider: geminiServer.id, text, schema: listSchema })
+      parseModelChunk({ provider: geminiFacts.id, text, schema: listSchema })
         .models.filter(
           (model) =>
             !model.supportedGenerationMethods ||
@@ -42,12 +35,5 @@ export const geminiProvider = {
             ),
         )
         .map((model) => withName(model.name.replace(/^models\//, ''), model.displayName)),
-  },
-  // Google's model pages.
-  documentedWindows: {
-    'gemini-1.5-pro': 2_097_152,
-    'gemini-1.5-flash': 1_048_576,
-    'gemini-2.': 1_048_576,
-    'gemini-3': 1_048_576,
   },
 } satisfies ProviderManifest;

@@ -5,6 +5,7 @@ import { fetchFailureError } from './fetch-failure-error.ts';
 import { httpStatusError, saysContextExceeded, saysNoToolSupport } from './http-status-error.ts';
 import type { ModelRequestContext } from './model-request-context.ts';
 import { RequestGuard } from './request-guard.ts';
+import { requestBodyOf } from './request-body.ts';
 import { isRetryableStatus, parseRetryAfter, retryDelayMs } from './retry-delay.ts';
 
 /** One streamed model request: where, what, and the limits it runs under. */
@@ -81,7 +82,7 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
         method: request.method ?? 'POST',
         headers:
           request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body: request.body === undefined ? undefined : requestBodyOf(JSON.stringify(request.body)),
         signal: guard.signal,
       });
     } catch (error) {

@@ -59,6 +59,8 @@ export interface ConventionDevice {
    * templates — labelled as its convention names them: shown at pairing and pinned (a change holds it).
    */
   wiring: LinkWiring;
+  /** A room its announcement suggests (Home Assistant's `suggested_area`, checked by the room rule): the person confirms it. */
+  suggestedRoom?: string;
   /**
    * How the availability sources combine: `all` must say online (a bridge and its device), `any`,
    * or the `latest` that spoke (discovery's default).

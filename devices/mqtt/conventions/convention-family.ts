@@ -33,9 +33,13 @@ export abstract class ConventionFamily implements MqttDeviceFamily {
   abstract receive(message: MqttMessage): MqttListenerVerdict;
 
   found(): FoundMqttDevice[] {
-    return this.catalogue
-      .offered()
-      .map(({ device, online }) => ({ path: device.path, hello: device.hello, online, wiring: device.wiring }));
+    return this.catalogue.offered().map(({ device, online }) => ({
+      path: device.path,
+      hello: device.hello,
+      online,
+      wiring: device.wiring,
+      ...(device.suggestedRoom !== undefined ? { suggestedRoom: device.suggestedRoom } : {}),
+    }));
   }
 
   /** Devices announced but not offered, and why (a lock, a template this host does not run, a clash of ids). */

@@ -36,6 +36,7 @@ const DEVICE_ABBREVIATIONS: Readonly<Record<string, string>> = {
   sw: 'sw_version',
   hw: 'hw_version',
   sn: 'serial_number',
+  sa: 'suggested_area',
 };
 
 const payloadValue = z.union([z.string().max(256), z.number(), z.boolean()]).transform(String);
@@ -78,6 +79,8 @@ export const haConfigSchema = z.object({
       manufacturer: z.string().max(100).nullish(),
       model: z.string().max(100).nullish(),
       sw_version: z.string().max(100).nullish(),
+      /** The area Home Assistant would put it in: offered as its room, for the person to confirm. */
+      suggested_area: z.string().max(200).nullish(),
     })
     .optional(),
 });

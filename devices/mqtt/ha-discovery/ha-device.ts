@@ -9,6 +9,7 @@ import type {
 import { noSuchAction, onArgument, readTool, setTool } from '../conventions/convention-tools.ts';
 import { payloadJson, payloadObject, payloadText, topicNameProblem } from '../conventions/payload-text.ts';
 import { mqttDeviceId } from '../mqtt-device-id.ts';
+import { roomNameSchema } from '../../../core/text/room-name.ts';
 import { expandHaConfig, haConfigSchema, type HaConfig } from './ha-config.ts';
 import type { HaDiscoveryPlace } from './ha-discovery-topic.ts';
 import { applyHaValueTemplate, parseHaValueTemplate, type HaValueTemplate } from './ha-value-template.ts';
@@ -69,6 +70,12 @@ export function haDevice(place: HaDiscoveryPlace, payload: Buffer): HaReading {
   if (base !== undefined && topicNameProblem(base))
     return refuse(`its base topic ~ cannot be used: ${topicNameProblem(base)}`);
   return { ok: true, device: deviceOf({ place, config, template: stateTemplate ?? { kind: 'value' }, base }) };
+}
+
+/** A `suggested_area` that passes the room rule (the alias rule: one line, visible, ≤ 100 characters) as a suggested room; else none. */
+function suggestedRoomOf(area: string | null | undefined): { suggestedRoom?: string } {
+  const room = area === null || area === undefined ? undefined : roomNameSchema.safeParse(area);
+  return room?.success ? { suggestedRoom: room.data } : {};
 }
 
 function unsupported(component: string, config: HaConfig): string | undefined {
@@ -138,6 +145,7 @@ function deviceOf(options: {
     baseTopics: options.base === undefined ? [] : [options.base],
     commandTopics: commandTopicOf(kind, config) === undefined ? [] : [commandTopicOf(kind, config)!],
     wiring: wiringOf({ kind, config, states }),
+    ...suggestedRoomOf(config.device?.suggested_area),
     availabilityMode: config.availability_mode,
     // As Home Assistant does: a device that has availability topics is unavailable until one says otherwise.
     onlineBeforeAvailability: availability.length === 0,

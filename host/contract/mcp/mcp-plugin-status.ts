@@ -4,7 +4,11 @@ import { z } from 'zod';
 /** What `plugins/list` shows of an MCP server's plugin besides the common parts (absent for other plugins). */
 export const mcpPluginStatusFields = {
   /** An MCP server's: starting, usable or down (absent while its plugin is disabled, and for other plugins). */
-  status: z.enum(['connecting', 'ready', 'failed']).optional(),
+  status: z.enum(['connecting', 'ready', 'failed', 'sign-in']).optional(),
+  /** An MCP server's that needs its person to sign in (status `sign-in`): the authorization address to open. */
+  signInUrl: z.string().optional(),
+  /** The sign-in needed is a renewal ("Sign in again"): a refresh failed. */
+  signInAgain: z.boolean().optional(),
   /** An MCP server's: whether the person trusts it (its read-only tools then run unasked, in parallel). */
   trusted: z.boolean().optional(),
   /** Why it is down. */

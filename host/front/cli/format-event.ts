@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../../core/events/agent-event.ts';
 import type { BatchRecord, CallRecord } from '../../../core/events/fold-call-records.ts';
-import { describeCallOutcome } from '../../../core/tools/describe-call-outcome.ts';
+import { describeCallOutcome, describeErrorReason } from '../../../core/tools/describe-call-outcome.ts';
 import { describeDeviceState } from '../../../core/tools/describe-device-state.ts';
 import { compactJson } from '../../../core/tools/tool-result.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
@@ -38,12 +38,14 @@ function callRowText(row: CallRecord, now: number): string {
     return `${head} — waiting for your answer ${formatMs(now - row.askingSince)}${early}`;
   if (row.status === 'running')
     return `${head} — running${row.runningSince !== undefined ? ` ${formatMs(now - row.runningSince)}` : ''}${early}`;
-  const words = describeCallOutcome(row.outcome, row.ok);
+  const words = describeCallOutcome(row.outcome, row.ok, row.reaches);
   const waited = row.approvalMs !== undefined ? ` · waited ${formatMs(row.approvalMs)} for you` : '';
   const ran = row.runMs !== undefined ? ` · ran ${formatMs(row.runMs - (row.approvalMs ?? 0))}` : '';
   if (row.ok)
     return `${head} — ${words.label}${ran}${waited}${early}${row.result !== undefined ? ` → ${compactJson(row.result)}` : ''}`;
-  const error = row.error ? `${row.error.reason}${row.error.detail ? `: ${row.error.detail}` : ''}` : 'no detail';
+  const error = row.error
+    ? `${describeErrorReason(row.error.reason, row.reaches)}${row.error.detail ? `: ${row.error.detail}` : ''}`
+    : 'no detail';
   const hint = row.error?.hint ? ` (${row.error.hint})` : '';
   const meaning = row.outcome === 'unknown' || row.outcome === 'not_sent' ? ` — ${words.meaning}` : '';
   return `${head} — ${words.label}: ${error}${hint}${meaning}${ran}${waited}${early}`;

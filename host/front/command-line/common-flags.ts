@@ -1,5 +1,3 @@
-import type { ParseArgsConfig } from 'node:util';
-import { settingsTable, SETTING_KEYS } from '../../contract/settings-table.ts';
 import { UsageError } from './cli-io.ts';
 import { readWayInOptions, wayInOptionKeys } from '../../../devices/links/read-way-in-options.ts';
 import type { DeviceToAttach } from '../../devices/attach-devices.ts';
@@ -8,27 +6,7 @@ import { readSettingFlags, type FlagValues } from '../../config/read-setting-val
 import { BUILTIN_PLUGIN_FLAGS } from '../../plugins/builtin/builtin-plugin-run-options.ts';
 import type { HostRunConfig } from '../../app/start-host.ts';
 
-/** A flag per setting (`--max-steps`), derived from the settings table. */
-const settingFlagOptions = Object.fromEntries(
-  SETTING_KEYS.map((key) => [settingsTable[key].flag, { type: 'string' as const }]),
-) as Record<string, { type: 'string' }>;
-
-/** The flags plugins add (each `--NAME VALUE`), from their one list. */
-export const pluginFlagOptions = Object.fromEntries(
-  BUILTIN_PLUGIN_FLAGS.map((flag) => [flag.name, { type: 'string' as const }]),
-) as Record<string, { type: 'string' }>;
-
-/** Flags that `ask`, `serve` and `mcp` share: every setting, the data folder, the devices, the script, the plugins' flags. */
-export const commonFlagOptions = {
-  ...settingFlagOptions,
-  script: { type: 'string' },
-  'data-dir': { type: 'string' },
-  sim: { type: 'boolean' },
-  'sim-latency-ms': { type: 'string' },
-  device: { type: 'string', multiple: true },
-  ...pluginFlagOptions,
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
+export { commonFlagOptions, pluginFlagOptions } from './common-flag-options.ts';
 
 /** What the shared flags ask of the host: the services' own run config. */
 export type CommonFlags = HostRunConfig;

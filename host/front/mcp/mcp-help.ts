@@ -2,6 +2,7 @@
 import type { CommandHelp } from '../command-line/command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../command-line/common-flag-help.ts';
 import { settingsTable, type SettingKey } from '../../contract/settings-table.ts';
+import { ONE_HOME_TEXT, STANDALONE_FLAG_HELP } from '../command-line/one-home-help.ts';
 
 /** The settings that change what `mcp` does (no model runs here). */
 export const MCP_SETTINGS: readonly SettingKey[] = [
@@ -25,12 +26,16 @@ export const MCP_HELP: CommandHelp = {
     'for an answer in a Home Agent window on the same data folder (the app, or serve) and is refused',
     'when nobody answers within --mcp-approval-wait-ms. Each call is journaled as its own turn of the',
     'conversation "MCP: CLIENT-NAME". Runs until the client closes stdin.',
+    ONE_HOME_TEXT,
+    'With no host running, this process hosts the home until a window starts: the window takes it',
+    'over and the MCP session goes on through it; when that host stops, this process hosts again.',
   ].join('\n'),
   options: [
     ...SETTING_FLAG_HELP.filter((option) =>
       MCP_SETTINGS.some((key) => option.flag.startsWith(`--${settingsTable[key].flag} `)),
     ),
     ...DEVICE_AND_DATA_FLAG_HELP.filter((option) => !option.flag.startsWith('--script')),
+    STANDALONE_FLAG_HELP,
   ],
   examples: [
     {

@@ -10,6 +10,8 @@ import { MIN_TOKEN_LENGTH, readOrCreateToken, readToken, WEB_TOKEN } from '../..
 import { resolveDataDir } from '../../config/data-dir.ts';
 import type { ServeAddOn } from './serve-add-on.ts';
 import type { FlagValues } from '../../config/read-setting-values.ts';
+import { claimHome } from '../../link/claim-home.ts';
+import { explainHeld, holdWindowHome, type FrontEndDoors } from '../../link/hold-window-home.ts';
 
 /**
  * The token to serve with: `--token`, else `$HOME_AGENT_TOKEN`, else the one kept in the data folder
@@ -51,7 +53,13 @@ const serveOptions = {
  * `Home Agent is serving at http://HOST:PORT/#token=TOKEN` and runs until the signal stops it.
  * `addOns` (other front ends' endpoints, given by the composition root) add their flags and endpoints.
  */
-export async function runServeCommand(argv: string[], io: CliIo, addOns: readonly ServeAddOn[] = []): Promise<number> {
+export async function runServeCommand(
+  argv: string[],
+  io: CliIo,
+  addOns: readonly ServeAddOn[] = [],
+  /** Other front ends' doors on the home's socket (the MCP session of `home-agent mcp` started beside it). */
+  linkDoors: FrontEndDoors = {},
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     // The add-ons' flags are parsed too; each add-on reads its own from the values.
@@ -68,7 +76,10 @@ export async function runServeCommand(argv: string[], io: CliIo, addOns: readonl
   const token = chooseToken({ flag: values.token, bindHost: values.host ?? '127.0.0.1', dataDir });
   const prepared = addOns.flatMap((addOn) => addOn.prepare(values as FlagValues, dataDir) ?? []);
   const allowedHosts = values['allowed-host'] ?? [];
+  // One host per home: an `mcp` that hosts it hands it over; another window's is refused, naming it.
+  await claimHome({ dataDir, command: 'home-agent serve', log }).catch(explainHeld(dataDir));
   const host = await startHost({ ...flags, transport: 'web', command: 'home-agent serve', log, signal: io.signal });
+  const link = await holdWindowHome(host, { dataDir, command: 'home-agent serve', doors: linkDoors, log });
   const started = prepared.map((addOn) => addOn.start(host, { log, dataDir }));
   const handlers = started.reduce((extended, addOn) => addOn.handlers(extended), host.handlers);
   let server;
@@ -95,6 +106,7 @@ export async function runServeCommand(argv: string[], io: CliIo, addOns: readonl
       server = await start(0);
     }
   } catch (error) {
+    await link.close();
     await host.dispose();
     throw error;
   }
@@ -106,6 +118,7 @@ export async function runServeCommand(argv: string[], io: CliIo, addOns: readonl
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.close();
+  await link.close();
   await host.dispose();
   return 0;
 }

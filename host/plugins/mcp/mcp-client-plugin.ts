@@ -1,9 +1,11 @@
 import type { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import { settingValue } from '../../contract/settings-table.ts';
 import type { HostPluginManifest } from '../plugin-part.ts';
-import { mcpConfigOf } from './mcp-config.ts';
+import path from 'node:path';
+import { MCP_CONFIG_FILE_NAME, mcpConfigOf } from './mcp-config.ts';
 import { McpTrustStore } from './mcp-trust-store.ts';
 import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
+import type { McpSignInFrontEnd } from './oauth/mcp-oauth.ts';
 
 /** What a run may say of the MCP servers it uses, among the host's options. */
 export interface McpClientOptions {
@@ -19,18 +21,35 @@ export interface McpClientOptions {
    * such a form yet, so without one every question is declined; never answered by the model.
    */
   mcpElicitation?: McpElicitationFrontEnd;
+  /**
+   * What opens a server's sign-in page for the person (OAuth 2.1). Without one, the Plugins tab shows
+   * the link and `home-agent plugins login mcp-NAME` signs in from the terminal.
+   */
+  mcpSignIn?: McpSignInFrontEnd;
+  /** A client ID metadata document's https URL, for authorization servers that take one instead of registration. */
+  mcpClientMetadataUrl?: string;
 }
 
-/** The MCP servers of `mcp.json` (or `--mcp-config FILE`), each a plugin `mcp-NAME`; nothing runs when none is configured. */
+/**
+ * The MCP servers of `mcp.json` (or `--mcp-config FILE`), each a plugin `mcp-NAME`; nothing runs when
+ * none is configured. The file is followed: edits apply without a restart, between turns.
+ */
 export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
   prepare(options) {
     const config = mcpConfigOf({ dataDir: options.dataDir, file: options.mcpConfigFile });
-    return async ({ db, settings, plugins, standingApprovals, log, version }) => {
-      if (config.servers.length === 0 && config.problems.length === 0) return undefined;
+    // The file is followed: servers added, changed or removed while the app runs apply between turns.
+    const follow = {
+      file: options.mcpConfigFile ?? path.join(options.dataDir, MCP_CONFIG_FILE_NAME),
+      required: options.mcpConfigFile !== undefined,
+    };
+    return async ({ db, settings, plugins, standingApprovals, log, version, whenNoTurnRuns }) => {
       // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
       const { McpClients } = await import('./mcp-clients.ts');
-      return new McpClients({
+      return McpClients.create({
         config,
+        follow,
+        registry: plugins,
+        ...(whenNoTurnRuns ? { whenNoTurnRuns } : {}),
         environment: options.mcpEnvironment ?? process.env,
         trust: new McpTrustStore({ db }),
         standingApprovals,
@@ -41,6 +60,11 @@ export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
         version,
         startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
         ...(options.mcpElicitation ? { elicitation: options.mcpElicitation } : {}),
+        oauth: {
+          dataDir: options.dataDir,
+          ...(options.mcpSignIn ? { frontEnd: options.mcpSignIn } : {}),
+          ...(options.mcpClientMetadataUrl !== undefined ? { clientMetadataUrl: options.mcpClientMetadataUrl } : {}),
+        },
       });
     };
   },

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Plugin } from '../../../core/plugins/plugin.ts';
+import type { PluginRegistry } from '../../../core/plugins/plugin-registry.ts';
 import type { ToolDefinition } from '../../../core/tools/tool-definition.ts';
 import { canonicalJson } from '../../../core/agent/canonical-json.ts';
 import { Emitter } from '../../../core/events/emitter.ts';
 import type { McpTrustStore } from './mcp-trust-store.ts';
 import type { ApprovalTarget } from '../../store/standing-approval-store.ts';
-import type { McpConfig, McpServerConfig } from './mcp-config.ts';
+import { readMcpConfig, McpConfigError, type McpConfig, type McpServerConfig } from './mcp-config.ts';
 import { literalSecretsOf } from './expand-variables.ts';
-import { McpConnection, type McpStatus } from './mcp-connection.ts';
+import type { McpConnection, McpStatus } from './mcp-connection.ts';
+import { McpConfigWatch } from './mcp-config-watch.ts';
+import { mcpConfigChanges } from './mcp-config-changes.ts';
+import { mcpServerIdentity } from './mcp-server-identity.ts';
+import { SyncedPluginRegistry } from '../synced-plugin-registry.ts';
 import type { McpToolDeclaration } from './declare-mcp-tools.ts';
 import { cutToolSchema } from './cut-tool-schema.ts';
 import { resolveToolNames, type ResolvedToolNames } from './resolve-tool-names.ts';
@@ -19,6 +24,8 @@ import type { PluginPart, PluginStatusFields } from '../plugin-part.ts';
 import { unsafeSchemaName } from './server-text.ts';
 import { safeLines, safeText } from '../../../core/text/safe-text.ts';
 import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
+import { mcpOAuthOf, type McpOAuthOptions } from './oauth/mcp-oauth-of.ts';
+import type { McpOAuth } from './oauth/mcp-oauth.ts';
 
 /** The smallest bound on one message from a server; it grows with the result limit (a result travels as one message). */
 const MIN_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -35,15 +42,23 @@ export interface McpPluginStatus {
   warnings: string[];
   /** sha256 of its tools as listed now (names and declaration hashes): what trusting it would cover. */
   declarationHash: string;
+  /** Where its person signs in, while it needs it (status `sign-in`). */
+  signIn?: { url: string; again: boolean };
 }
 
 interface Entry {
   config: McpServerConfig;
   connection: McpConnection;
+  plugin: Plugin;
   /** sha256 of how it is started (command and args, or URL): trust is given to that. */
   identity: string;
   literalSecrets: string[];
+  /** Its command, args or URL changed in the config while it was trusted: said until it is trusted again. */
+  trustLost?: string;
 }
+
+/** The class of a server's connection, loaded only once a server is configured (the MCP SDK with it). */
+type ConnectionClass = typeof McpConnection;
 
 /** What the manager needs of the host. */
 export interface McpClientsOptions {
@@ -63,6 +78,16 @@ export interface McpClientsOptions {
   startTimeoutMs?: number;
   /** The person's front end for servers' questions during calls; without one they are declined. */
   elicitation?: McpElicitationFrontEnd;
+  /** OAuth 2.1 sign-in for Streamable HTTP servers that ask for it (where tokens are kept, who opens the page). */
+  oauth?: McpOAuthOptions;
+  /**
+   * The config file to follow: its changes apply without a restart (`required`: `--mcp-config`, a
+   * file that must be there). With it, `registry` takes the plugins of servers added and removed.
+   */
+  follow?: { file: string; required: boolean };
+  registry?: PluginRegistry;
+  /** Resolves when no turn runs: a changed config applies between turns (default: at once). */
+  whenNoTurnRuns?: () => Promise<void>;
 }
 
 const storedDeclaration = z.object({
@@ -81,50 +106,63 @@ const storedDeclaration = z.object({
  * shows changed (`changes`) and when standing approvals were revoked (`approvalsChanged`).
  */
 export class McpClients implements PluginPart {
-  readonly plugins: Plugin[];
-  /** Problems of the config file and refused entries. */
-  readonly problems: readonly string[];
   /** A server's status or tools changed (for the `plugins/changed` notice). */
   readonly changes = new Emitter<void>({ name: 'MCP servers' });
   /** Standing approvals were revoked because a tool's declaration changed (for `approvals/changed`). */
   readonly approvalsChanged = new Emitter<void>({ name: 'MCP approvals' });
+  /** The followed config file changed; it is read and applied once no turn runs (then `changes`). */
+  readonly configChanged = new Emitter<void>({ name: 'MCP config file' });
 
   private readonly options: McpClientsOptions;
   private readonly entries = new Map<string, Entry>();
   /** The failure last logged per plugin: a server failing the same way again is not logged again. */
   private readonly lastLogged = new Map<string, string>();
+  private Connection: ConnectionClass | undefined;
+  private configProblems: string[];
+  private readonly watch: McpConfigWatch | undefined;
+  /** Re-reads of the followed file, one after another. */
+  private reconfiguring: Promise<void> = Promise.resolve();
+  /** Servers removed or replaced, until their children are gone. */
+  private readonly stopping = new Set<Promise<void>>();
+  private disposed = false;
 
-  constructor(options: McpClientsOptions) {
-    // Every line logged may hold a server's words or its tools' names: shown as the text rule says.
-    this.options = { ...options, log: (line) => options.log(safeText(line)) };
-    this.problems = options.config.problems.map(safeText);
-    for (const problem of this.problems) this.options.log(problem);
-    const maxMessageBytes = Math.max(MIN_MESSAGE_BYTES, 4 * options.maxResultBytes());
-    for (const config of options.config.servers) {
-      const connection = new McpConnection({
-        server: config,
-        environment: options.environment,
-        maxMessageBytes,
-        version: options.version,
-        lastKnown: this.storedTools(config),
-        ...(options.startTimeoutMs !== undefined ? { connectTimeoutMs: options.startTimeoutMs } : {}),
-        ...(options.elicitation ? { elicitation: options.elicitation } : {}),
-        onListed: (tools) => this.recordListing(config, tools),
-        log: this.options.log,
-      });
-      connection.changes.subscribe(() => this.changed(connection));
-      this.entries.set(config.pluginName, {
-        config,
-        connection,
-        identity: identityOf(config),
-        literalSecrets: literalSecretsOf(config.transport),
-      });
-    }
-    this.plugins = [...this.entries.values()].map((entry) => this.pluginOf(entry));
+  /** The manager of `options.config`'s servers; the MCP SDK is loaded only when one is configured. */
+  static async create(options: McpClientsOptions): Promise<McpClients> {
+    const Connection =
+      options.config.servers.length > 0 ? (await import('./mcp-connection.ts')).McpConnection : undefined;
+    return new McpClients(options, Connection);
   }
 
-  /** Starts the servers of enabled plugins and stops the others (at start, and after every toggle). */
+  /** Use `create`, which loads the connection class when a server is configured. */
+  constructor(options: McpClientsOptions, Connection: ConnectionClass | undefined) {
+    // Every line logged may hold a server's words or its tools' names: shown as the text rule says.
+    this.options = { ...options, log: (line) => options.log(safeText(line)) };
+    this.Connection = Connection;
+    this.configProblems = options.config.problems.map(safeText);
+    for (const problem of this.configProblems) this.options.log(problem);
+    for (const config of options.config.servers) this.addEntry(config);
+    const { follow } = options;
+    this.watch = follow
+      ? new McpConfigWatch({ file: follow.file, changed: () => this.reconfigure(), log: this.options.log })
+      : undefined;
+  }
+
+  /** The plugins of the servers configured now, one each. */
+  get plugins(): Plugin[] {
+    return [...this.entries.values()].map((entry) => entry.plugin);
+  }
+
+  /** Problems of the config file and refused entries. */
+  get problems(): readonly string[] {
+    return this.configProblems;
+  }
+
+  /**
+   * Starts the servers of enabled plugins and stops the others (at start, and after every toggle);
+   * the first time, starts following the config file.
+   */
   sync(): void {
+    this.watch?.start();
     for (const [plugin, entry] of this.entries) {
       if (this.options.isEnabled(plugin)) entry.connection.start();
       else void entry.connection.stop();
@@ -161,6 +199,7 @@ export class McpClients implements PluginPart {
     const trusted = this.serverTrusted(entry);
     const stderr = connection.stderrTail();
     const warnings = [
+      ...(!trusted && entry.trustLost !== undefined ? [entry.trustLost] : []),
       ...entry.literalSecrets.map(
         (key) =>
           `${key} holds a secret written into the config: put it in an environment variable and write \${NAME} instead`,
@@ -176,6 +215,7 @@ export class McpClients implements PluginPart {
       ...(stderr !== '' ? { stderr: safeLines(stderr) } : {}),
       warnings: warnings.map(safeText),
       declarationHash: declarationHashOf(connection.tools),
+      ...(connection.signIn() !== undefined ? { signIn: connection.signIn()! } : {}),
     };
   }
 
@@ -202,15 +242,166 @@ export class McpClients implements PluginPart {
     if (trusted && declarationHash !== undefined && declarationHash !== declarationHashOf(entry.connection.tools))
       return 'changed';
     this.options.trust.setTrusted({ server: entry.config.name, identity: entry.identity, trusted });
+    // Trusted again as it is now: what it lost is said no more.
+    if (trusted) delete entry.trustLost;
     this.changes.emit();
     return 'applied';
   }
 
-  /** Stops every server. */
+  /** Stops following the config file and every server. */
   async dispose(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((entry) => entry.connection.stop()));
+    this.disposed = true;
+    this.watch?.dispose();
+    await Promise.all([...[...this.entries.values()].map((entry) => entry.connection.stop()), ...this.stopping]);
     this.changes.clear();
     this.approvalsChanged.clear();
+    this.configChanged.clear();
+  }
+
+  /**
+   * The followed config file changed: read it again once no turn runs (a turn keeps the tools it
+   * began with) and apply it. One re-read at a time; each reads the file as it is then.
+   */
+  private reconfigure(): void {
+    const { follow } = this.options;
+    if (follow === undefined) return;
+    this.configChanged.emit();
+    this.reconfiguring = this.reconfiguring
+      .then(async () => {
+        await this.options.whenNoTurnRuns?.();
+        if (this.disposed) return;
+        const config = readFollowed(follow);
+        if (config.servers.length > 0 && this.Connection === undefined)
+          this.Connection = (await import('./mcp-connection.ts')).McpConnection;
+        if (!this.disposed) this.apply(config);
+      })
+      .catch((error: unknown) =>
+        this.options.log(`${follow.file}: its change could not be applied: ${(error as Error).message}`),
+      );
+  }
+
+  /**
+   * Applies a config read again: servers added start, removed ones stop and their tools go, changed
+   * ones start again as configured now (a changed command, args or URL loses the person's trust and
+   * the standing approvals of its tools). A file that cannot be used keeps the servers it gave before.
+   */
+  private apply(config: McpConfig): void {
+    const file = config.file ?? this.options.follow?.file ?? 'the MCP config';
+    if (config.unusable !== undefined) {
+      if (this.setProblems([`${config.unusable}; the MCP servers it gave before are kept until it is fixed`]))
+        this.changes.emit();
+      return;
+    }
+    const problemsChanged = this.setProblems(config.problems);
+    const changes = mcpConfigChanges(
+      [...this.entries.values()].map((entry) => entry.config),
+      config.servers,
+    );
+    if (changes.added.length + changes.removed.length + changes.changed.length === 0) {
+      if (problemsChanged) this.changes.emit();
+      return;
+    }
+    for (const plugin of changes.removed) {
+      this.dropEntry(plugin);
+      this.options.log(`${plugin}: removed from ${file}: its server was stopped and its tools are gone`);
+    }
+    for (const { server, identityChanged } of changes.changed) {
+      const before = this.entries.get(server.pluginName)!;
+      const wasTrusted = this.serverTrusted(before);
+      this.dropEntry(server.pluginName);
+      const entry = this.addEntry(server);
+      this.options.registry?.register(entry.plugin);
+      if (identityChanged) this.forgetChanged({ before, after: entry, wasTrusted, file });
+      else this.options.log(`${server.pluginName}: changed in ${file}: its server starts again as configured now`);
+    }
+    for (const server of changes.added) {
+      this.options.registry?.register(this.addEntry(server).plugin);
+      this.options.log(`${server.pluginName}: added from ${file}`);
+    }
+    // A plugin registered again takes the state the person gave it (turned off stays off).
+    if (this.options.registry instanceof SyncedPluginRegistry) this.options.registry.refresh();
+    this.sync();
+    this.changes.emit();
+  }
+
+  /** The config's problems now; true when they changed (each new one is logged). */
+  private setProblems(problems: readonly string[]): boolean {
+    const next = problems.map(safeText);
+    if (next.join('\n') === this.configProblems.join('\n')) return false;
+    for (const problem of next) if (!this.configProblems.includes(problem)) this.options.log(problem);
+    this.configProblems = next;
+    return true;
+  }
+
+  /** Stops a server, and takes its plugin out of the registry. */
+  private dropEntry(plugin: string): void {
+    const entry = this.entries.get(plugin);
+    if (!entry) return;
+    this.entries.delete(plugin);
+    this.lastLogged.delete(plugin);
+    this.options.registry?.unregister(plugin);
+    // Owned until its child is gone: `dispose` waits for it.
+    const stopped = entry.connection.stop().finally(() => this.stopping.delete(stopped));
+    this.stopping.add(stopped);
+  }
+
+  /**
+   * What starts under a server's name is no longer what the person trusted or allowed: its trust
+   * (said in the Plugins tab until it is trusted again) and its tools' standing approvals go.
+   */
+  private forgetChanged(options: { before: Entry; after: Entry; wasTrusted: boolean; file: string }): void {
+    const { before, after, wasTrusted, file } = options;
+    let revoked = false;
+    for (const tool of before.connection.tools)
+      if (this.options.standingApprovals.revoke({ tool: tool.name })) revoked = true;
+    if (revoked) this.approvalsChanged.emit();
+    const approvals = revoked ? ' (the standing approvals of its tools were revoked)' : '';
+    if (!wasTrusted) {
+      this.options.log(`${after.config.pluginName}: its command, args or URL changed in ${file}${approvals}`);
+      return;
+    }
+    this.options.trust.setTrusted({ server: before.config.name, identity: before.identity, trusted: false });
+    after.trustLost = `its command, args or URL changed in ${file}, so it is no longer trusted: trust it again if you trust what it starts now`;
+    this.options.log(`${after.config.pluginName}: ${after.trustLost}${approvals}`);
+  }
+
+  /** The sign-in of an HTTP server (none for stdio, or when the host keeps no tokens); a config it cannot use is logged. */
+  private oauthOf(config: McpServerConfig): { oauth?: McpOAuth } {
+    if (this.options.oauth === undefined || config.transport.kind !== 'http') return {};
+    try {
+      return { oauth: mcpOAuthOf({ config, environment: this.options.environment, ...this.options.oauth }) };
+    } catch (error) {
+      this.options.log(`${config.pluginName}: ${(error as Error).message}`);
+      return {};
+    }
+  }
+
+  /** A configured server's connection and plugin (not started: `sync` starts it if its plugin is enabled). */
+  private addEntry(config: McpServerConfig): Entry {
+    if (this.Connection === undefined) throw new Error('the MCP connection is not loaded');
+    const connection = new this.Connection({
+      server: config,
+      environment: this.options.environment,
+      maxMessageBytes: Math.max(MIN_MESSAGE_BYTES, 4 * this.options.maxResultBytes()),
+      version: this.options.version,
+      lastKnown: this.storedTools(config),
+      ...(this.options.startTimeoutMs !== undefined ? { connectTimeoutMs: this.options.startTimeoutMs } : {}),
+      ...(this.options.elicitation ? { elicitation: this.options.elicitation } : {}),
+      ...this.oauthOf(config),
+      onListed: (tools) => this.recordListing(config, tools),
+      log: this.options.log,
+    });
+    connection.changes.subscribe(() => this.changed(connection));
+    const entry: Entry = {
+      config,
+      connection,
+      plugin: { name: config.pluginName, description: '', tools: () => [] },
+      identity: mcpServerIdentity(config),
+      literalSecrets: literalSecretsOf(config.transport),
+    };
+    entry.plugin = this.pluginOf(entry);
+    this.entries.set(config.pluginName, entry);
+    return entry;
   }
 
   private pluginOf(entry: Entry): Plugin {
@@ -345,16 +536,6 @@ export class McpClients implements PluginPart {
   }
 }
 
-/** What trust is given to: how the server is started (command, args, cwd) or where it is (URL). */
-function identityOf(config: McpServerConfig): string {
-  const { transport } = config;
-  const how =
-    transport.kind === 'stdio'
-      ? { command: transport.command, args: transport.args, cwd: transport.cwd ?? null }
-      : { url: transport.url };
-  return createHash('sha256').update(canonicalJson(how), 'utf8').digest('hex');
-}
-
 /** What a person is shown a server offers, as one hash: each tool's own name and declaration hash, in order. */
 function declarationHashOf(tools: readonly McpToolDeclaration[]): string {
   const pairs = tools.map((tool) => [tool.original, tool.hash]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
@@ -365,4 +546,14 @@ function declarationHashOf(tools: readonly McpToolDeclaration[]): string {
 function safeUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname}`;
+}
+
+/** The followed file read again: one that must be there and is not, or is broken, is a file that cannot be used. */
+function readFollowed(follow: { file: string; required: boolean }): McpConfig {
+  try {
+    return readMcpConfig(follow);
+  } catch (error) {
+    if (!(error instanceof McpConfigError)) throw error;
+    return { file: follow.file, servers: [], problems: [error.message], unusable: error.message };
+  }
 }

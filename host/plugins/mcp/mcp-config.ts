@@ -11,7 +11,14 @@ const SERVER_NAME = /^[A-Za-z0-9-]{1,40}$/;
 /** How a server is reached, as the config gives it (values may still hold `${VAR}`). */
 export type McpServerTransport =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers: Record<string, string> };
+  | { kind: 'http'; url: string; headers: Record<string, string>; oauth?: McpHttpOAuth };
+
+/** OAuth 2.1 of a Streamable HTTP server, as mcp.json may name it: a pre-registered client (its secret as `${VAR}`) and scopes. */
+export interface McpHttpOAuth {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
 
 /** One configured server, read and checked (not yet expanded: `${VAR}` is read when it starts). */
 export interface McpServerConfig {
@@ -29,6 +36,8 @@ export interface McpConfig {
   servers: McpServerConfig[];
   /** Entries refused and problems of the whole file, each a sentence naming the entry and what to do. */
   problems: string[];
+  /** Why the whole file could not be used (not JSON, not an MCP config), naming it: a file followed live keeps its last good servers. */
+  unusable?: string;
 }
 
 /** A config file that must be read (`--mcp-config FILE`) could not be: the message says why. */
@@ -50,6 +59,22 @@ const httpEntry = z.object({
   type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }),
   headers: stringMap.optional(),
+  clientId: z
+    .string()
+    .min(1, 'is empty: give the client ID the server registered for Home Agent')
+    .max(1_000)
+    .optional(),
+  clientSecret: z
+    .string()
+    .regex(
+      /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/,
+      'must name an environment variable that holds it, as ${NAME}, never the secret itself',
+    )
+    .optional(),
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/, 'must be an OAuth scope (no spaces)'))
+    .max(50)
+    .optional(),
 });
 
 const fileSchema = z.object(
@@ -75,16 +100,19 @@ export function readMcpConfig(options: { file: string; required: boolean }): Mcp
     text = readFileSync(file, 'utf8');
     raw = JSON.parse(text);
   } catch (error) {
-    const message = `${file}: could not be read as JSON (${withoutQuote(error)}); no MCP server was started from it`;
-    if (options.required) throw new McpConfigError(message);
-    return { file, servers: [], problems: [message] };
+    return unusableFile({
+      file,
+      why: `could not be read as JSON (${withoutQuote(error)})`,
+      required: options.required,
+    });
   }
   const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const message = `${file}: ${parsed.error.issues[0]?.message ?? 'not an MCP config'}; no MCP server was started from it`;
-    if (options.required) throw new McpConfigError(message);
-    return { file, servers: [], problems: [message] };
-  }
+  if (!parsed.success)
+    return unusableFile({
+      file,
+      why: parsed.error.issues[0]?.message ?? 'not an MCP config',
+      required: options.required,
+    });
   const servers: McpServerConfig[] = [];
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(parsed.data.mcpServers)) {
@@ -105,6 +133,14 @@ export function mcpConfigOf(options: { dataDir: string; file: string | undefined
     : readMcpConfig({ file: path.join(options.dataDir, MCP_CONFIG_FILE_NAME), required: false });
 }
 
+/** A file that cannot be used at all: a McpConfigError when it must be read, else no servers and why. */
+function unusableFile(options: { file: string; why: string; required: boolean }): McpConfig {
+  const unusable = `${options.file}: ${options.why}`;
+  const message = `${unusable}; no MCP server was started from it`;
+  if (options.required) throw new McpConfigError(message);
+  return { file: options.file, servers: [], problems: [message], unusable };
+}
+
 function readEntry(name: string, entry: unknown): McpServerConfig | { problem: string } {
   const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
   if (!SERVER_NAME.test(name))
@@ -123,7 +159,24 @@ function readEntry(name: string, entry: unknown): McpServerConfig | { problem: s
   if ('url' in fields) {
     const http = httpEntry.safeParse(fields);
     if (!http.success) return refused(describeIssues(http.error));
-    return { name, pluginName, transport: { kind: 'http', url: http.data.url, headers: http.data.headers ?? {} } };
+    const { clientId, clientSecret, scopes } = http.data;
+    if (clientSecret !== undefined && clientId === undefined)
+      return refused('clientSecret is given without clientId: give the pre-registered client’s ID too');
+    const oauth: McpHttpOAuth = {
+      ...(clientId !== undefined ? { clientId } : {}),
+      ...(clientSecret !== undefined ? { clientSecret } : {}),
+      ...(scopes !== undefined ? { scopes } : {}),
+    };
+    return {
+      name,
+      pluginName,
+      transport: {
+        kind: 'http',
+        url: http.data.url,
+        headers: http.data.headers ?? {},
+        ...(Object.keys(oauth).length > 0 ? { oauth } : {}),
+      },
+    };
   }
   const stdio = stdioEntry.safeParse(fields);
   if (!stdio.success) return refused(describeIssues(stdio.error));

@@ -19,6 +19,8 @@ import { expandVariables } from './expand-variables.ts';
 import { declareMcpTools, MAX_TOOLS_PER_SERVER, type McpToolDeclaration } from './declare-mcp-tools.ts';
 import { openTransport, type OpenedTransport } from './mcp-transport.ts';
 import { SentWatch } from './sent-watch.ts';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { McpOAuth } from './oauth/mcp-oauth.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { RestartBackoff } from './restart-backoff.ts';
 import { saysUnknownTool } from './map-tool-result.ts';
@@ -44,7 +46,7 @@ export const MAX_LIST_PAGES = 16;
 export const RELIST_INTERVAL_MS = 1_000;
 
 /** Where a server stands: starting, usable, down (with the reason), or turned off. */
-export type McpStatus = 'connecting' | 'ready' | 'failed' | 'stopped';
+export type McpStatus = 'connecting' | 'ready' | 'failed' | 'sign-in' | 'stopped';
 
 interface Attempt {
   generation: number;
@@ -54,6 +56,8 @@ interface Attempt {
   /** Still in `connect` (a loss then is that attempt's failure, reported once by it). */
   connecting: boolean;
   lostWhy?: string;
+  /** The OAuth sign-ins completed when it started: one completed since is used at once. */
+  signIns: number;
 }
 
 /**
@@ -107,10 +111,16 @@ export class McpConnection {
       connectTimeoutMs?: number;
       /** The person's front end for a server's questions during a call; without one they are declined. */
       elicitation?: McpElicitationFrontEnd;
+      /** OAuth 2.1 sign-in for a Streamable HTTP server that asks for it (status `sign-in` until the person signs in). */
+      oauth?: McpOAuth;
     },
   ) {
     this.tools = options.lastKnown ?? [];
     this.backoff = options.backoff ?? new RestartBackoff();
+    // Signed in (the loopback redirect, or the terminal's login seen at the next start): use the server again.
+    options.oauth?.onSignedIn(() => {
+      if (this.status === 'sign-in') void this.connect();
+    });
   }
 
   get name(): string {
@@ -120,6 +130,12 @@ export class McpConnection {
   /** The end of the server's stderr, secrets redacted. */
   stderrTail(): string {
     return this.redact(this.tail.read());
+  }
+
+  /** Where its person signs in, while it needs it (status `sign-in`). */
+  signIn(): { url: string; again: boolean } | undefined {
+    const url = this.options.oauth?.authorizationUrl;
+    return this.status === 'sign-in' && url !== undefined ? { url, again: this.options.oauth!.again } : undefined;
   }
 
   /** The pid of its child process (stdio), while it has one. */
@@ -152,6 +168,7 @@ export class McpConnection {
       this.setStatus('stopped', undefined);
       if (attempt) this.close(attempt);
     }
+    await this.options.oauth?.stopListening();
     await Promise.all([...this.closing]);
   }
 
@@ -170,7 +187,7 @@ export class McpConnection {
     if (this.status !== 'ready' || attempt === undefined || attempt.connecting)
       throw new ToolError({
         reason: 'device_offline',
-        detail: `${this.name} is not connected${this.reason ? `: ${this.reason}` : ''}`,
+        detail: `the MCP server ${this.name} is not connected${this.reason ? ` (${this.reason})` : ''}: nothing was sent to it`,
         hint: 'The MCP server is down; tell the person, and try again later.',
       });
     const params = { name: options.tool, arguments: options.args };
@@ -185,7 +202,11 @@ export class McpConnection {
           signal: options.signal,
           timeout: CALL_DEADLINE_MS,
         })
-        .then(resolve, (error: unknown) => reject(this.callError(error, options.tool)))
+        .then(resolve, (error: unknown) => {
+          // This call first: the server refused it before acting, which ending the others would not say.
+          reject(this.callError(error, options.tool));
+          if (error instanceof UnauthorizedError) this.needsSignIn(attempt);
+        })
         .finally(() => this.pending.delete(reject));
     });
   }
@@ -215,13 +236,21 @@ export class McpConnection {
         this.stderr.emit();
       },
       lost: (why) => this.lost(generation, why),
+      ...(this.options.oauth && expanded.transport.kind === 'http' ? { oauth: this.options.oauth } : {}),
     });
     // A server may ask its person a question during a call (a form): answered by the person, never the model.
     const client = new Client(
       { name: 'home-agent', version: this.options.version },
       { capabilities: { elicitation: { form: {} } } },
     );
-    const attempt: Attempt = { generation, client, opened, watch, connecting: true };
+    const attempt: Attempt = {
+      generation,
+      client,
+      opened,
+      watch,
+      connecting: true,
+      signIns: this.options.oauth?.signIns ?? 0,
+    };
     this.attempt = attempt;
     client.onclose = () => this.lost(generation, 'the server closed the connection');
     client.onerror = (error) => {
@@ -241,11 +270,13 @@ export class McpConnection {
       if (generation !== this.generation) return;
       attempt.connecting = false;
       this.backoff.ready();
+      this.options.oauth?.accepted();
       this.setStatus('ready', undefined);
     } catch (error) {
       if (generation !== this.generation) return;
       attempt.connecting = false;
-      this.fail(generation, attempt.lostWhy ?? this.startError(error, timeoutMs));
+      if (error instanceof UnauthorizedError && this.options.oauth !== undefined) this.needsSignIn(attempt);
+      else this.fail(generation, attempt.lostWhy ?? this.startError(error, timeoutMs));
     }
   }
 
@@ -353,6 +384,34 @@ export class McpConnection {
     if (this.status === 'ready') this.fail(generation, why);
   }
 
+  /**
+   * The server wants its person to sign in (or to grant more scope): no restart is planned; the
+   * sign-in starts it again. Pending calls end at once, refused by the server before they acted.
+   */
+  private needsSignIn(refused: Attempt): void {
+    const oauth = this.options.oauth;
+    if (refused.generation !== this.generation || oauth === undefined) return;
+    const attempt = this.attempt;
+    this.attempt = undefined;
+    this.endPending(`${this.name} needs you to sign in before it answers`);
+    if (attempt) this.close(attempt);
+    // Signed in while the refusal came back (a browser can be that quick): use the server again now.
+    if (oauth.signIns > refused.signIns) {
+      void this.connect();
+      return;
+    }
+    if (oauth.authorizationUrl === undefined) {
+      this.fail(refused.generation, 'it refused the sign-in it asked for');
+      return;
+    }
+    this.setStatus(
+      'sign-in',
+      oauth.again
+        ? `its sign-in ran out and could not be renewed: sign in again (${oauth.signInCommand})`
+        : `sign-in needed: open its Sign in link, or run ${oauth.signInCommand}`,
+    );
+  }
+
   /** Down: pending calls end at once, the child is killed, and a restart is planned with backoff. */
   private fail(generation: number, why: string): void {
     const attempt = this.attempt;
@@ -412,6 +471,12 @@ export class McpConnection {
 
   private callError(error: unknown, tool: string): ToolError {
     if (ToolError.isInstance(error)) return error;
+    if (error instanceof UnauthorizedError)
+      return new ToolError({
+        reason: 'unauthorized',
+        detail: `${this.name} refused the call before acting on it: it needs the person to sign in${this.options.oauth?.again === false ? ' with more permission' : ' again'}`,
+        hint: 'Tell the person to sign in to the server (the Plugins tab), then try again.',
+      });
     if (error instanceof McpError) {
       if (
         (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound) &&

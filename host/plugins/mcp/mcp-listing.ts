@@ -7,6 +7,9 @@ export function mcpListing(mcp: McpPluginStatus, enabled: boolean): PluginStatus
     ...(enabled && mcp.status !== undefined ? { status: mcp.status } : {}),
     trusted: mcp.trusted,
     ...(enabled && mcp.reason !== undefined ? { reason: mcp.reason } : {}),
+    ...(enabled && mcp.status === 'sign-in' && mcp.signIn !== undefined
+      ? { signInUrl: mcp.signIn.url, signInAgain: mcp.signIn.again }
+      : {}),
     ...(mcp.stderr !== undefined ? { stderr: mcp.stderr } : {}),
     ...(mcp.warnings.length > 0 ? { warnings: mcp.warnings } : {}),
     declarationHash: mcp.declarationHash,

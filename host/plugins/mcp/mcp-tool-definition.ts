@@ -36,7 +36,7 @@ export function mcpToolDefinition(options: {
     if (status !== 'failed' && status !== 'stopped') return null;
     return new ToolError({
       reason: 'device_offline',
-      detail: `the MCP server ${plugin} is not connected${reason !== undefined ? ` (${reason})` : ''}, so ${declaration.name} was not sent`,
+      detail: `the MCP server ${plugin} is not connected${reason !== undefined ? ` (${reason})` : ''}: nothing was sent to it, so ${declaration.name} did not run`,
       hint: 'Tell the person the server is down; nobody was asked and nothing was done. Try again once it is connected.',
     });
   };
@@ -46,6 +46,13 @@ export function mcpToolDefinition(options: {
     parameters: declaration.parameters,
     parallelSafe: trust.vetted,
     serial: !trust.server,
+    // Its outcome and the batch's reason in the words of MCP, not of devices.
+    reaches: `the MCP server ${plugin}`,
+    ...(trust.server
+      ? {}
+      : {
+          serialReason: `${declaration.name} is a tool of an MCP server you have not trusted (${plugin}), so the calls run one at a time`,
+        }),
     needsApproval: !trust.vetted,
     reportsDelivery: true,
     ...(trust.vetted

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerTransport } from './mcp-config.ts';
+import type { McpOAuth } from './oauth/mcp-oauth.ts';
 import type { SentWatch } from './sent-watch.ts';
 
 /** How often a stream the server closed is resumed (each time after its `retry`) before the call is left to its deadline. */
@@ -33,6 +34,8 @@ export function openTransport(options: {
   watch: SentWatch;
   stderr: (chunk: Buffer) => void;
   lost: (why: string) => void;
+  /** OAuth 2.1 for a Streamable HTTP server that answers 401 (the SDK signs in through its provider). */
+  oauth?: McpOAuth;
 }): OpenedTransport {
   const { transport } = options;
   if (transport.kind === 'stdio') {
@@ -66,9 +69,16 @@ export function openTransport(options: {
       exited: () => (pid === undefined || watched.closed ? Promise.resolve() : watched.whenClosed),
     };
   }
+  const { oauth } = options;
   const inner = new StreamableHTTPClientTransport(new URL(transport.url), {
     requestInit: { headers: transport.headers },
-    fetch: watchedFetch({ watch: options.watch, maxMessageBytes: options.maxMessageBytes, lost: options.lost }),
+    ...(oauth ? { authProvider: oauth.provider } : {}),
+    fetch: watchedFetch({
+      watch: options.watch,
+      maxMessageBytes: options.maxMessageBytes,
+      lost: options.lost,
+      ...(oauth ? { challenged: (response: Response) => oauth.challenged(response) } : {}),
+    }),
     // A stream the server closed after an event id (SEP-1699) is resumed with GET and Last-Event-ID,
     // after the server's own `retry` when it sent one (the SDK's rule), else after a second. A stream
     // that breaks is a lost connection here (`boundMessages` says so), not resumed behind the calls' backs.
@@ -165,7 +175,13 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
  * was refused (nothing left); bounds every message of a response (a JSON body, or one SSE event) to
  * `maxMessageBytes`; and reports through `lost` a connection that failed or a stream that broke.
  */
-function watchedFetch(options: { watch: SentWatch; maxMessageBytes: number; lost: (why: string) => void }): Fetch {
+function watchedFetch(options: {
+  watch: SentWatch;
+  maxMessageBytes: number;
+  lost: (why: string) => void;
+  /** The server asked for sign-in or more scope (401, 403): told before the SDK's auth reads the answer. */
+  challenged?: (response: Response) => Promise<void>;
+}): Fetch {
   return async (url, init) => {
     const id = requestIdOf(init?.body);
     let response: Response;
@@ -179,7 +195,10 @@ function watchedFetch(options: { watch: SentWatch; maxMessageBytes: number; lost
       if (!init?.signal?.aborted) options.lost(`could not reach the server (${describeFetchError(error)})`);
       throw error;
     }
-    if (id !== undefined) options.watch.fire(id);
+    if (response.status === 401 || response.status === 403) {
+      // Refused before it acted: sent only when the SDK's retry with a token is answered (else dropped as unsent).
+      await options.challenged?.(response);
+    } else if (id !== undefined) options.watch.fire(id);
     if (response.body === null) return response;
     const eventStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     const body = boundMessages(response.body, {

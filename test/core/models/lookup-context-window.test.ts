@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withinLookupDeadline } from '../../../core/models/http/adapter-context.ts';
-import { providerManifest, type ModelProvider } from '../../../core/models/provider-defaults.ts';
+import type { ModelProvider } from '../../../core/models/provider-defaults.ts';
+import { providerManifest } from '../../../core/models/provider-manifests.ts';
 import { startLoopbackModelServer, type LoopbackModelServer } from '../../helpers/loopback-model-server.ts';
 import { ollamaLikeServer, openAiLikeServer, type OpenAiServerKind } from '../../helpers/context-model-servers.ts';
 

@@ -16,6 +16,8 @@ export interface RunningHost {
   stop(): Promise<void>;
   /** What it logged on stderr so far. */
   stderr(): string;
+  /** The data folder it serves (another process of the same home names it). */
+  dataDir: string;
 }
 
 export interface StartHostOptions {
@@ -82,7 +84,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       signal.addEventListener('abort', () => fail(`printed no serving line within ${timeoutMs} ms`), { once: true });
     });
     const [, origin, , token] = match as unknown as [string, string, string, string];
-    return { url: `${origin}#token=${token}`, origin, token, stop, stderr: () => stderr.join('') };
+    return {
+      url: `${origin}#token=${token}`,
+      origin,
+      token,
+      stop,
+      stderr: () => stderr.join(''),
+      dataDir: options.dataDir,
+    };
   } catch (error) {
     await stop();
     throw error;

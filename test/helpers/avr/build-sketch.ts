@@ -9,7 +9,7 @@ const VARIANT = path.join(ARDUINO, 'variants/standard');
 
 /** The Arduino library in the repository, and the examples a person flashes. */
 export const LIBRARY = path.join(REPO_ROOT, 'firmware/arduino/HomeAgentDevice');
-export const EXAMPLES = ['Lamp', 'Sensor', 'Relay'] as const;
+export const EXAMPLES = ['Lamp', 'Sensor', 'Relay', 'Lock'] as const;
 export type Example = (typeof EXAMPLES)[number];
 
 // The flags of an Arduino Uno build, as the IDE uses them; gcc-avr 5.4 needs DECIMAL_DIG for the core's WString.cpp.

@@ -35,6 +35,7 @@ const expected: Record<string, { value: unknown; says?: string }> = {
   maxToolArgumentBytes: { value: 65536, says: `${n(65536)} (64 KiB)` },
   earlyToolStart: { value: 'on', says: 'on' },
   deviceEventsPerSecond: { value: 20, says: n(20) },
+  promptDevices: { value: 'all', says: 'all' },
   mcpMaxResultBytes: { value: 262144, says: `${n(262144)} (256 KiB)` },
   mcpStartTimeoutMs: { value: 60000, says: `${n(60000)} (1 minute)` },
   mqttUrl: { value: undefined, says: 'none' },

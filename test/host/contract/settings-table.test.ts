@@ -29,6 +29,7 @@ const typed: Record<string, { text: string; value: unknown }> = {
   maxToolArgumentBytes: { text: '4096', value: 4096 },
   earlyToolStart: { text: 'off', value: 'off' },
   deviceEventsPerSecond: { text: '5', value: 5 },
+  promptDevices: { text: 'rooms-first', value: 'rooms-first' },
   mcpMaxResultBytes: { text: '65536', value: 65536 },
   mcpStartTimeoutMs: { text: '120000', value: 120000 },
   mqttUrl: { text: 'mqtt://home-agent@192.168.1.10:1883', value: 'mqtt://home-agent@192.168.1.10:1883' },

@@ -10,6 +10,11 @@ import { askOnTerminal, scriptDenial } from '../terminal-approvals.ts';
 import { apiContract } from '../../../contract/api-contract.ts';
 import { toolContextWarning } from '../../../plugins/tool-context-warning.ts';
 import { PLUGIN_READY_WAIT_MS } from '../../../plugins/plugin-parts.ts';
+import { resolveDataDir } from '../../../config/data-dir.ts';
+import { linkPathOf } from '../../../link/link-path.ts';
+import { openLinkDoor } from '../../../link/find-home-holder.ts';
+import { homeShapingFlags } from '../../command-line/home-shaping-flags.ts';
+import { askThroughHost } from './ask-through-host.ts';
 
 /** The options of `ask`, besides the shared ones. */
 const askOptions = {
@@ -17,7 +22,23 @@ const askOptions = {
   json: { type: 'boolean' },
   conversation: { type: 'string' },
   'approve-all': { type: 'boolean' },
+  standalone: { type: 'boolean' },
 } as const;
+
+/** The flags `ask` keeps for its own turn when it goes through the running host. */
+const THROUGH_HOST_FLAGS = [
+  'data-dir',
+  'json',
+  'conversation',
+  'approve-all',
+  'standalone',
+  'script',
+  'provider',
+  'model',
+  'base-url',
+  'api-key-env',
+  'help',
+];
 
 /**
  * `home-agent ask`: runs one turn. With `--json`, stdout carries one JSON event per line (a stable
@@ -32,6 +53,32 @@ export async function runAskCommand(argv: string[], io: CliIo): Promise<number> 
   if (!apiContract['conversations/events'].input.shape.conversationId.safeParse(conversationId).success)
     throw new UsageError(`--conversation: a conversation id has 1 to 200 characters (got ${conversationId.length})`);
   const flags = readCommonFlags(values);
+  if (values.standalone !== true) {
+    const opened = await openLinkDoor(linkPathOf(resolveDataDir(flags.dataDir)).path, 'turn', {
+      command: 'home-agent ask',
+    });
+    if (opened && !opened.welcome.ok) throw new Error(opened.welcome.error);
+    if (opened) {
+      const shaping = homeShapingFlags(values, THROUGH_HOST_FLAGS);
+      if (shaping.length > 0) {
+        opened.socket.destroy();
+        throw new UsageError(
+          `${opened.welcome.holder.command} (pid ${opened.welcome.holder.pid}) runs this home, so this turn goes through it, with its devices and settings: ${shaping.join(', ')} would shape a home of this process's own. Leave ${shaping.length > 1 ? 'them' : 'it'} out (change settings in the app), or add --standalone`,
+        );
+      }
+      return askThroughHost({
+        socket: opened.socket,
+        holder: opened.welcome.holder,
+        conversationId,
+        prompt,
+        flags,
+        json: values.json === true,
+        approveAll: values['approve-all'] === true,
+        io,
+        peopleOutput: () => peopleOutputOptions(io),
+      });
+    }
+  }
   const log = stderrLog(io);
   // A reader that goes away (`| head`) stops the turn instead of crashing the process.
   const stop = new AbortController();

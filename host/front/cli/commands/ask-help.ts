@@ -2,6 +2,7 @@
 import type { CommandHelp } from '../../command-line/command-help.ts';
 import { DEVICE_AND_DATA_FLAG_HELP, SETTING_FLAG_HELP } from '../../command-line/common-flag-help.ts';
 import { PROVIDER_EXAMPLES } from '../../../../core/models/provider-manifests.ts';
+import { ONE_HOME_TEXT, STANDALONE_FLAG_HELP } from '../../command-line/one-home-help.ts';
 
 export const ASK_HELP: CommandHelp = {
   name: 'ask',
@@ -15,6 +16,9 @@ export const ASK_HELP: CommandHelp = {
     'devices that may have acted are read again. The last line on stderr is the conversation id, to',
     'continue with --conversation. Exit status: 0 when the turn ends done, 1 otherwise, 2 for a wrong',
     'command line. With --json, stdout carries one event per line (a stable contract) instead.',
+    ONE_HOME_TEXT,
+    'Through it, --provider, --model, --base-url, --api-key-env, --script and --approve-all hold for',
+    'this turn only; flags that shape a home (--sim, --device, settings) are refused: use --standalone.',
   ].join('\n'),
   options: [
     ...SETTING_FLAG_HELP,
@@ -28,6 +32,7 @@ export const ASK_HELP: CommandHelp = {
       text: 'Allow calls that need a person’s approval; without it they are denied (nobody can be asked from a script).',
     },
     { flag: '--json', text: 'Print every event as one JSON object per line (the stable contract for scripts).' },
+    STANDALONE_FLAG_HELP,
   ],
   examples: [
     PROVIDER_EXAMPLES.askWithoutServer,

@@ -29,6 +29,9 @@ import { compactJson } from '../../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../../core/text/display-name-schema.ts';
 import { explainPairingFailure } from '../explain-pairing-failure.ts';
 import { describeMove } from '../../../../devices/discovery/move-reason.ts';
+import { confirmThroughHost, pairThroughHost, runningHostApi } from './devices-through-host.ts';
+import { roomKey } from '../../../../core/text/room-name.ts';
+import { markDevicePin } from './devices-pin.ts';
 
 /** The usage lines of `devices`, from its help (the one place they are written). */
 export const DEVICES_USAGE = DEVICES_HELP.usage.map((line) => `home-agent ${line}`).join('\n');
@@ -53,6 +56,9 @@ function describeCandidate(candidate: PairingCandidate): string {
       : []),
     `  tools: ${tools.map((tool) => `${tool.name}${tool.confirm ? ' (asks you before each use)' : ''}${tool.serial ? ' (serial)' : tool.parallelSafe ? ' (parallel-safe)' : ''}`).join(', ') || '(none)'}`,
     ...(candidate.details ?? []).map((line) => `  ${line}`),
+    ...(candidate.suggestedRoom !== undefined
+      ? [`  suggested room: ${candidate.suggestedRoom} (kept if you pair it; --room names another)`]
+      : []),
     ...(candidate.differences && candidate.differences.length > 0
       ? [
           '  declares otherwise than when it was paired:',
@@ -109,6 +115,8 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       ...Object.fromEntries(WAY_IN_SETTING_KEYS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
       code: { type: 'string' },
       alias: { type: 'string' },
+      room: { type: 'string' },
+      none: { type: 'boolean' },
       // `--profile` and each way in's options (`--unit`, `--baud`, …), checked by its schema.
       profile: { type: 'string' },
       ...Object.fromEntries(
@@ -117,6 +125,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           .map((key) => [key, { type: 'string' as const }]),
       ),
       yes: { type: 'boolean' },
+      standalone: { type: 'boolean' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
       path: { type: 'string', multiple: true },
@@ -174,15 +183,39 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
             : resolve(values.profile);
         const wayInOptions = wayInFlags(values, profile);
         const alias = values.alias === undefined ? undefined : checkedName(values.alias, '--alias');
+        const room = values.room === undefined ? undefined : checkedName(values.room, '--room');
         // Checked first: a port that is not there would be waited for, then blamed on the device or its bus settings.
         if (!named && !existsSync(path))
           throw new Error(
             `no such port ${path} (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
           );
+        const host = values.standalone === true ? undefined : await runningHostApi(resolveDataDir(values['data-dir']));
+        if (host) {
+          try {
+            return await pairThroughHost({
+              ...host,
+              placement: {
+                path,
+                ...(profile !== undefined ? { profile } : {}),
+                ...(wayInOptions ? { options: wayInOptions as Record<string, string | number | boolean> } : {}),
+                ...(code !== undefined ? { code } : {}),
+              },
+              ...(alias !== undefined ? { alias } : {}),
+              ...(room !== undefined ? { room } : {}),
+              yes: values.yes === true,
+              io,
+            });
+          } finally {
+            host.api.close();
+          }
+        }
         const paired = await pairing
           .pair({
             path,
             ...(alias !== undefined ? { alias } : {}),
+            ...(room !== undefined ? { room } : {}),
+            // The room its source suggests is printed with what is confirmed: the person's yes keeps it.
+            acceptSuggestedRoom: true,
             ...(profile ? { profile } : {}),
             ...(wayInOptions ? { wayInOptions } : {}),
             ...(code !== undefined ? { code } : {}),
@@ -220,7 +253,7 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           return 1;
         }
         io.stdout.write(
-          `Paired ${paired.identity.id} as "${safeText(paired.alias)}". The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`,
+          `Paired ${paired.identity.id} as "${safeText(paired.alias)}"${paired.room !== undefined ? ` in the room "${safeText(paired.room)}"` : ''}. The agent may use none of its tools yet: home-agent devices grant ${paired.identity.id} ${paired.tools.map((tool) => tool.name).join(' ')}\n`,
         );
         return 0;
       }
@@ -230,9 +263,9 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         else if (devices.length === 0)
           io.stdout.write('No paired devices. Pair one with: home-agent devices pair PATH\n');
         else
-          for (const device of devices)
+          for (const [heading, device] of byRoom(devices))
             io.stdout.write(
-              `${[
+              `${heading === undefined ? '' : `${safeText(heading)}\n`}${[
                 device.identity.id,
                 `"${device.alias}"`,
                 device.identity.kind,
@@ -264,6 +297,15 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
       case 'confirm': {
         const deviceId = needId();
         if (!store.get(deviceId)) throw notPaired(deviceId);
+        // The running host holds the device's port: it is asked there, and trusted there.
+        const host = values.standalone === true ? undefined : await runningHostApi(resolveDataDir(values['data-dir']));
+        if (host) {
+          try {
+            return await confirmThroughHost({ api: host.api, deviceId, yes: values.yes === true, io });
+          } finally {
+            host.api.close();
+          }
+        }
         await pairing.attachPaired();
         const entry = registry.get(deviceId);
         await entry?.session.whenOnline({ timeoutMs: 5000, signal: io.signal }).catch(() => undefined);
@@ -291,6 +333,29 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
         if (!store.get(deviceId)) throw notPaired(deviceId);
         const renamed = pairing.rename(deviceId, alias);
         io.stdout.write(`${deviceId} is now "${safeText(renamed.alias)}".\n`);
+        return 0;
+      }
+      case 'room': {
+        const deviceId = needId();
+        const typed = rest.slice(1).join(' ');
+        if (values.none === true && typed.trim() !== '')
+          throw new UsageError('devices room takes a ROOM or --none, not both');
+        if (values.none !== true && !typed.trim())
+          throw new UsageError(
+            'devices room needs the room, e.g. home-agent devices room lamp-1 Kitchen (or --none to take it out of its room)',
+          );
+        const room = values.none === true ? undefined : checkedName(typed);
+        if (!store.get(deviceId)) throw notPaired(deviceId);
+        const placed = pairing.setRoom(deviceId, room);
+        io.stdout.write(
+          placed.room === undefined
+            ? `${deviceId} is in no room.\n`
+            : `${deviceId} is in the room "${safeText(placed.room)}".\n`,
+        );
+        return 0;
+      }
+      case 'pin': {
+        io.stdout.write(markDevicePin({ db, store, args: rest }));
         return 0;
       }
       case 'forget': {
@@ -332,12 +397,20 @@ function wayInFlags(values: Record<string, unknown>, profile: string | undefined
 function listed(device: PairedDevice): Record<string, unknown> {
   const way = deviceWaysIn().find((candidate) => candidate.kind === device.wayIn);
   const before = way?.listedBefore?.(device.options ?? {});
-  const { options, ...record } = device;
+  const { options, path, alias, room, ...record } = device;
   const typed = way === undefined ? undefined : typedKeys(way);
   const shown = Object.fromEntries(
     Object.entries(options ?? {}).filter(([key]) => typed === undefined || typed.includes(key)),
   );
-  return { ...record, ...(Object.keys(shown).length > 0 ? { options: shown } : {}), ...before };
+  // "room" right after "alias", '' for a device in none: always a string.
+  return {
+    path,
+    alias,
+    room: room ?? '',
+    ...record,
+    ...(Object.keys(shown).length > 0 ? { options: shown } : {}),
+    ...before,
+  };
 }
 
 /** A one-time code `--code` gives: letters, digits and `-`, as a bridge prints it; a UsageError otherwise. */
@@ -389,6 +462,28 @@ function placed(device: PairedDevice): string {
     .find((way) => way.kind === device.wayIn)
     ?.describe(device.options ?? {});
   return described ? ` ${described}` : '';
+}
+
+/**
+ * The devices as the human list shows them: grouped by room, rooms in name order and those in none
+ * last, each group's first device with its heading (`Kitchen (2):`); no headings when no device has a room.
+ */
+function byRoom(devices: readonly PairedDevice[]): [string | undefined, PairedDevice][] {
+  if (devices.every((device) => device.room === undefined)) return devices.map((device) => [undefined, device]);
+  const groups = new Map<string, PairedDevice[]>();
+  for (const device of devices) {
+    const key = device.room === undefined ? '' : roomKey(device.room);
+    groups.set(key, [...(groups.get(key) ?? []), device]);
+  }
+  const keys = [...groups.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  return keys.flatMap((key) => {
+    const members = groups.get(key)!;
+    const heading = `${members[0]!.room ?? 'No room'} (${members.length}):`;
+    return members.map((device, index): [string | undefined, PairedDevice] => [
+      index === 0 ? heading : undefined,
+      device,
+    ]);
+  });
 }
 
 /** A device id the store does not know: the command line was right, the home is not as assumed (exit 1, no usage). */

@@ -3,6 +3,7 @@ import type { CommandHelp, OptionHelp } from '../../command-line/command-help.ts
 import { BUILTIN_WAY_IN_HELP } from '../../../../devices/ways-in/builtin-way-in-help.ts';
 import { settingsTable, WAY_IN_SETTING_KEYS } from '../../../contract/settings-table.ts';
 import { wayInSettingFlag, wayInSettingsExample, wayInSettingsUsage } from '../way-in-setting-usage.ts';
+import { STANDALONE_FLAG_HELP } from '../../command-line/one-home-help.ts';
 
 /** `--FLAG URL [--FLAG VAR]`: how `devices scan|pair` reach devices behind a peer of a way in (a broker). */
 const reachingUsage = wayInSettingsUsage();
@@ -26,13 +27,15 @@ export const DEVICES_HELP: CommandHelp = {
   usage: [
     'devices scan [--path P]…',
     `devices scan ${reachingUsage}`,
-    'devices pair PATH [--alias A] [--profile NAME|FILE] [--yes]',
+    'devices pair PATH [--alias A] [--room R] [--profile NAME|FILE] [--yes]',
     `devices pair PATH ${reachingUsage} [--code CODE] [--alias A] [--yes]`,
     ...helpedWaysIn.map((help) => `devices pair PATH ${help.pairUsage} [--yes]`),
     'devices list [--json]',
     'devices grant ID (ACTION… | --all)',
     'devices revoke ID (ACTION… | --all)',
     'devices rename ID ALIAS',
+    'devices room ID (ROOM | --none)',
+    'devices pin ID ACTION (on | off)',
     'devices confirm ID [--yes]',
     'devices forget ID',
   ],
@@ -50,7 +53,9 @@ export const DEVICES_HELP: CommandHelp = {
     'another port when it can tell without opening one (its /dev/serial/by-id link, a simulator that',
     'announces it); `list` then says where it moved from. Each action takes --data-dir DIR (default: the',
     'app data folder). With a broker, `scan` prints the devices announced on it, one line each, and on',
-    'stderr each announcement it does not offer (its name, source and why).',
+    'stderr each announcement it does not offer (its name, source and why). While a host of the data folder',
+    'runs (the window, npm start, serve), `pair` and `confirm` go through it: it holds the ports, asks the',
+    'device, and pairs or trusts what you were shown (stderr names it); --standalone opens the port here.',
   ].join('\n'),
   options: [
     { flag: '--path P', text: 'scan: also look at this path (repeatable), besides the serial ports found.' },
@@ -58,6 +63,11 @@ export const DEVICES_HELP: CommandHelp = {
       flag: '--alias A',
       text: 'pair: a name people use for the device ("Kitchen lamp"): one line of at most 100 characters, no control characters (rename takes the same).',
     },
+    {
+      flag: '--room R',
+      text: 'pair: the room it is in ("Kitchen"), by the rule of --alias; rooms match whatever their case (room takes the same).',
+    },
+    { flag: '--none', text: 'room: take the device out of its room.' },
     {
       flag: '--profile NAME|FILE',
       text: `pair: how to speak to a device that does not speak JSON (built in: ${BUILTIN_PROFILE_NAMES.join(', ')}).`,
@@ -78,6 +88,7 @@ export const DEVICES_HELP: CommandHelp = {
     { flag: '--all', text: 'grant, revoke: every action of the device.' },
     { flag: '--json', text: 'list: one JSON array.' },
     { flag: '--data-dir DIR', text: 'Where paired devices are kept.' },
+    { ...STANDALONE_FLAG_HELP, text: `pair, confirm: ${STANDALONE_FLAG_HELP.text}` },
   ],
   examples: [
     { command: 'home-agent devices scan', text: 'The serial ports the system and running simulators know of.' },

@@ -5,7 +5,12 @@ import { ConfirmQuestion } from '../../confirm-question.tsx';
 import { useAppStore } from '../../use-app-store.ts';
 import './mcp-server-state.css';
 
-const STATUS_WORDS = { connecting: 'Connecting…', ready: 'Ready', failed: 'Failed' } as const;
+const STATUS_WORDS = {
+  connecting: 'Connecting…',
+  ready: 'Ready',
+  failed: 'Failed',
+  'sign-in': 'Sign-in needed',
+} as const;
 
 /**
  * What an MCP server's plugin row shows besides the common parts: connecting / ready / failed with
@@ -30,6 +35,18 @@ export function McpServerState(props: { plugin: PluginSummary }) {
           <span className="mcp-status-word">{STATUS_WORDS[plugin.status]}</span>
           {plugin.reason !== undefined && <span className="mcp-status-reason">: {plugin.reason}</span>}
         </p>
+      )}
+      {plugin.enabled && plugin.status === 'sign-in' && plugin.signInUrl !== undefined && (
+        // The server's authorization page, in a new tab; its loopback redirect finishes the sign-in.
+        <a
+          className="button button-small mcp-sign-in"
+          href={plugin.signInUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="mcp-sign-in"
+        >
+          {plugin.signInAgain ? 'Sign in again' : 'Sign in'}
+        </a>
       )}
       {(plugin.warnings ?? []).length > 0 && (
         <ul className="mcp-warnings" aria-label={`Problems of ${plugin.name}`} data-testid="mcp-warnings">

@@ -1,6 +1,6 @@
 import type { PluginView } from '../plugin-view.ts';
 import type { PluginSummary } from '../../../state/plugins-slice.ts';
-import { McpClientsAccess } from './mcp-clients-access.tsx';
+import { McpPluginsHeader } from './mcp-plugins-header.tsx';
 import { McpConfigProblems } from './mcp-config-problems.tsx';
 import { McpServerState } from './mcp-server-state.tsx';
 
@@ -10,4 +10,4 @@ function McpPluginRow(props: { plugin: PluginSummary }) {
 }
 
 /** What the MCP client and server add to the Plugins tab. */
-export const pluginView: PluginView = { Header: McpClientsAccess, Problems: McpConfigProblems, Row: McpPluginRow };
+export const pluginView: PluginView = { Header: McpPluginsHeader, Problems: McpConfigProblems, Row: McpPluginRow };

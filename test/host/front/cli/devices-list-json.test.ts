@@ -37,6 +37,7 @@ describe('devices list --json', () => {
       {
         path: '/dev/ttyUSB5',
         alias: 'Meter',
+        room: '',
         identity: { id: 'sdm120-u1', kind: 'energy_meter', model: 'SDM120', firmware: '' },
         tools: [],
         grants: [],

@@ -50,7 +50,20 @@ describe('home-agent --help', () => {
 
   it('has a help module for every command, which the entry loads for help', () => {
     expect(Object.keys(COMMANDS).sort()).toEqual(
-      ['ask', 'bridge', 'devices', 'export', 'mcp', 'models', 'serve', 'sim', 'token', 'verify'].sort(),
+      [
+        'ask',
+        'bridge',
+        'devices',
+        'export',
+        'mcp',
+        'models',
+        'pin',
+        'plugins',
+        'serve',
+        'sim',
+        'token',
+        'verify',
+      ].sort(),
     );
     for (const name of Object.keys(COMMANDS))
       expect(

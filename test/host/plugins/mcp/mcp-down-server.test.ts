@@ -101,7 +101,7 @@ describe('an MCP server that goes away', () => {
     const [end] = toolEnds(events);
     expect(end).toMatchObject({ ok: false, error: { reason: 'device_offline' }, outcome: 'not_sent' });
     expect(end?.error?.detail).toMatch(
-      /^the MCP server mcp-everything is not connected .*, so mcp__everything__echo was not sent$/,
+      /^the MCP server mcp-everything is not connected .*: nothing was sent to it, so mcp__everything__echo did not run$/,
     );
   });
 

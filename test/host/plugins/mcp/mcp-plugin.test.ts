@@ -84,7 +84,7 @@ describe('trust decides how an MCP server’s tools run', () => {
     const events = await runTurn(host, { approved: true });
     expect(ofType(events, 'batch/start')[0]).toMatchObject({
       mode: 'serial',
-      reason: expect.stringContaining('mcp__everything__echo declares serial'),
+      reason: expect.stringContaining('mcp__everything__echo is a tool of an MCP server you have not trusted'),
     });
     expect(ofType(events, 'approval/request').map((event) => event.name)).toEqual(['mcp__everything__echo']);
     expect(ofType(events, 'batch/end')[0]).toMatchObject({ executed: 2 });
