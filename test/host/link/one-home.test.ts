@@ -2,13 +2,15 @@
 // same data folder go through it — its devices, grants and journal — instead of opening their own.
 // The serve child's simulated devices live in its process only: a command that hosted its own home
 // (no --sim) would have no lamp at all, so seeing and switching the lamp proves the route.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectOverStdio, textOf, type ConnectedClient } from '../../helpers/mcp-clients.ts';
 import { startServeChild, type ServeChild } from '../../helpers/serve-child.ts';
-import { askScripted, jsonLines, runCli } from '../../helpers/run-cli.ts';
+import { askScripted, jsonLines, REPO_ROOT, runCli } from '../../helpers/run-cli.ts';
+import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
 
@@ -106,6 +108,92 @@ describe('one host per home', () => {
       { name: 'lamp__set', ok: true, result: { device_id: 'lamp-2', result: { on: true } } },
     ]);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'turn/end', reason: 'done' });
+  }, 120_000);
+
+  it.skipIf(!hasSocat)(
+    "answers ask's questions as its own command line says, for its own turn only",
+    async () => {
+      const dataDir = dataFolder();
+      const index = dataFolder();
+      const environment = { HOME_AGENT_SIM_INDEX: index, HOME_AGENT_NO_OLLAMA_PROBE: '1' };
+      const sim = await startSimProcess({ kinds: ['relay'], env: { HOME_AGENT_SIM_INDEX: index } });
+      cleanups.push(() => sim.stop());
+      const relay = sim.devices[0]!;
+      for (const args of [
+        ['devices', 'pair', relay.path, '--profile', 'at-relay-4', '--yes'],
+        ['devices', 'grant', relay.id, 'set'],
+      ]) {
+        const run = await runCli([...args, '--data-dir', dataDir], { env: environment });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      process.env.HOME_AGENT_SIM_INDEX = index;
+      cleanups.push(() => void delete process.env.HOME_AGENT_SIM_INDEX);
+      // serve asks the person (its own policy): only the turn's own answer decides without a window.
+      await serve(dataDir, []);
+      const script = path.join(dataDir, 'script.json');
+      writeFileSync(
+        script,
+        JSON.stringify({
+          replies: [
+            { toolCalls: [{ name: 'relay__set', args: { device_id: relay.id, channel: 1, on: true } }] },
+            { text: 'Switched.' },
+          ],
+        }),
+      );
+      const allowed = await askScripted({ script, dataDir, args: ['--approve-all'], env: environment }, 'relay on');
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(jsonLines(allowed.stdout).find((event) => event.type === 'tool/end')).toMatchObject({ ok: true });
+      // The next ask from a script (no terminal, no --approve-all) cannot be asked: denied at once, saying why.
+      const denied = await askScripted({ script, dataDir, env: environment }, 'relay on again');
+      expect(jsonLines(denied.stdout).find((event) => event.type === 'tool/end')).toMatchObject({
+        ok: false,
+        outcome: 'not_sent',
+        error: { reason: 'denied' },
+      });
+      expect(denied.stdout).toContain('home-agent ask does not prompt when it does not run in a terminal');
+    },
+    180_000,
+  );
+
+  it('stops the turn in the host on Ctrl+C, and ends as the host ended it', async () => {
+    const dataDir = dataFolder();
+    await serve(dataDir, ['--sim', '--sim-latency-ms', '60000']);
+    const script = path.join(dataDir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        replies: [{ toolCalls: [{ name: 'lamp__set', args: { device_id: 'lamp-1', on: true } }] }, { text: 'On.' }],
+      }),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        ...homeAgentCommand(),
+        'ask',
+        '--provider',
+        'scripted',
+        '--script',
+        script,
+        '--data-dir',
+        dataDir,
+        '--json',
+        'on',
+      ],
+      { cwd: REPO_ROOT, env: { ...process.env, HOME_AGENT_NO_OLLAMA_PROBE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('"type":"tool/start"')) resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    const events = jsonLines(stdout);
+    expect(events.find((event) => event.type === 'tool/end')).toMatchObject({ name: 'lamp__set', ok: false });
+    expect(events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'aborted' });
   }, 120_000);
 
   it('refuses flags that would shape a home of its own beside a running host, naming --standalone', async () => {
