@@ -93,6 +93,7 @@ describe('settingFields', () => {
       'mqttUrl',
       'ollamaNumCtx',
       'persona',
+      'promptDevices',
       'provider',
       'replyMaxBytes',
       'replyTimeoutMs',
