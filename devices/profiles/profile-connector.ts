@@ -8,7 +8,7 @@ import type { LineProfile, ResponsePattern } from './line-profile-schema.ts';
 
 /** The tools a profile declares, as a hello would. */
 export function profileTools(profile: LineProfile): DeviceTool[] {
-  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm, readOnly }) => ({
+  return profile.tools.map(({ name, description, parameters, parallelSafe, serial, confirm, readOnly, needsPin }) => ({
     name,
     description,
     parameters,
@@ -16,6 +16,7 @@ export function profileTools(profile: LineProfile): DeviceTool[] {
     serial,
     confirm,
     ...(readOnly !== undefined ? { readOnly } : {}),
+    ...(needsPin !== undefined ? { needsPin } : {}),
   }));
 }
 

@@ -82,6 +82,8 @@ export const deviceToolSchema = z.object({
   confirm: z.boolean().optional(),
   /** A call only reads: it changes nothing on the device (a `get`, a `read`). Absent: it may change something. */
   readOnly: z.boolean().optional(),
+  /** A call needs the person's approval PIN by default (a relay channel that opens a door), as its declaration says. */
+  needsPin: z.boolean().optional(),
 });
 /** One action a device offers, as declared in its hello. */
 export type DeviceTool = z.infer<typeof deviceToolSchema>;

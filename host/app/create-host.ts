@@ -148,7 +148,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const settingsStore = new SettingsStore({ db, onInvalidRow });
     const pluginState = new PluginStateStore({ db });
     const standingApprovals = new StandingApprovalStore({ db });
-    const approvalPin = new ApprovalPin({ db });
+    const approvalPin = new ApprovalPin({
+      db,
+      declaredPin: (deviceId, action) =>
+        devices
+          ?.list()
+          .find((device) => device.id === deviceId)
+          ?.actions?.some((declared) => declared.name === action && declared.declaresPin === true) === true,
+    });
     // Read at every turn's start, so a settings change applies between turns.
     const settings = (): Settings => mergeSettings(settingsStore.getAll(), options.settings ?? {});
     devices =

@@ -26,8 +26,15 @@ export class ApprovalPin {
   private readonly attempts: PinAttemptStore;
   readonly marks: PinActionStore;
   private readonly now: () => number;
+  private readonly declaredPin: (deviceId: string, action: string) => boolean;
 
-  constructor(options: { db: Database.Database; now?: () => number }) {
+  constructor(options: {
+    db: Database.Database;
+    now?: () => number;
+    /** Whether a device's declaration (its own, or its profile's) marks this action as needing the PIN. */
+    declaredPin?: (deviceId: string, action: string) => boolean;
+  }) {
+    this.declaredPin = options.declaredPin ?? (() => false);
     this.now = options.now ?? Date.now;
     this.hashes = new ApprovalPinStore({ db: options.db, now: this.now });
     this.attempts = new PinAttemptStore({ db: options.db });
@@ -41,7 +48,8 @@ export class ApprovalPin {
 
   /**
    * Whether a call of this tool on this device needs the PIN: the person's mark on the action when
-   * there is one, else true for an action that changes something on a lock, door or garage.
+   * there is one, else true for an action that changes something on a lock, door or garage, or one
+   * its declaration marks (a profile's relay channel that opens a door).
    * Tools that are not a device's (no deviceId) never do.
    */
   needsPin(target: ApprovalTarget | undefined, tool: { readOnly?: boolean }): boolean {
@@ -52,7 +60,7 @@ export class ApprovalPin {
     const action = target.tool.slice(separator + 2);
     const mark = this.marks.mark(target.deviceId, action);
     if (mark !== undefined) return mark;
-    return PIN_DEVICE_KINDS.includes(kind) && tool.readOnly !== true;
+    return (PIN_DEVICE_KINDS.includes(kind) && tool.readOnly !== true) || this.declaredPin(target.deviceId, action);
   }
 
   /** Whether this action of a device needs the PIN, with no call at hand (the grants view, `devices list`). */

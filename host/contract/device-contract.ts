@@ -34,6 +34,8 @@ export const deviceActionSchema = z.object({
   asksApproval: z.boolean(),
   /** It only reads (a lock's state): never needs the approval PIN by its kind's default. */
   readOnly: z.boolean().optional(),
+  /** Its declaration (the device's, or its profile's) says its calls need the approval PIN by default. */
+  declaresPin: z.boolean().optional(),
   parallelSafe: z.boolean(),
   serial: z.boolean(),
 });

@@ -367,6 +367,7 @@ export function actionsOf(tools: readonly DeviceTool[]): DeviceAction[] {
     description: tool.description,
     asksApproval: tool.confirm === true,
     ...(tool.readOnly === true ? { readOnly: true } : {}),
+    ...(tool.needsPin === true ? { declaresPin: true } : {}),
     parallelSafe: tool.parallelSafe,
     serial: tool.serial,
   }));

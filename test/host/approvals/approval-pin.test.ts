@@ -95,4 +95,18 @@ describe('ApprovalPin', () => {
     expect(other.needsPin({ tool: 'relay__set', deviceId: 'relay-2' }, {})).toBe(false);
     expect(other.needsPin({ tool: 'lock__set', deviceId: 'lock-1' }, {})).toBe(false);
   });
+
+  it('asks the PIN for an action its profile marks (a relay channel that opens a door), unless the person lifted it', () => {
+    const declared = new Set(['gate-relay:set']);
+    const pin = new ApprovalPin({
+      db: folder.own(openDatabase({ file: folder.file() })),
+      now: () => clock,
+      declaredPin: (deviceId, action) => declared.has(`${deviceId}:${action}`),
+    });
+    expect(pin.needsPin({ tool: 'relay__set', deviceId: 'gate-relay' }, {})).toBe(true);
+    expect(pin.needsPin({ tool: 'relay__get', deviceId: 'gate-relay' }, { readOnly: true })).toBe(false);
+    expect(pin.needsPin({ tool: 'relay__set', deviceId: 'lamp-relay' }, {})).toBe(false);
+    pin.marks.setMark({ deviceId: 'gate-relay', action: 'set', needsPin: false });
+    expect(pin.needsPin({ tool: 'relay__set', deviceId: 'gate-relay' }, {})).toBe(false);
+  });
 });
