@@ -13,6 +13,7 @@ import { askScripted, jsonLines, REPO_ROOT, runCli } from '../../helpers/run-cli
 import { homeAgentCommand } from '../../helpers/compiled-entries.ts';
 import { startSimProcess } from '../../helpers/start-sim-process.ts';
 import { findExecutable } from '../../../host/devices/find-executable.ts';
+import { runningHostApi } from '../../../host/front/cli/commands/devices-through-host.ts';
 
 const hasSocat = findExecutable('socat') !== undefined;
 
@@ -89,6 +90,52 @@ describe('one host per home', () => {
       expect(again.stdout).toContain(`Paired ${lamp.id}`);
     },
     120_000,
+  );
+
+  it.skipIf(!hasSocat)(
+    "holds an MCP client's call to a lock until the person answers in the window with the approval PIN",
+    async () => {
+      const dataDir = dataFolder();
+      const index = dataFolder();
+      const environment = { HOME_AGENT_SIM_INDEX: index, HOME_AGENT_NO_OLLAMA_PROBE: '1' };
+      const sim = await startSimProcess({ kinds: ['lock'], env: { HOME_AGENT_SIM_INDEX: index } });
+      cleanups.push(() => sim.stop());
+      const lock = sim.devices[0]!;
+      for (const args of [
+        ['devices', 'pair', lock.path, '--yes'],
+        ['devices', 'grant', lock.id, 'set', 'get'],
+      ]) {
+        const run = await runCli([...args, '--data-dir', dataDir], { env: environment });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      process.env.HOME_AGENT_SIM_INDEX = index;
+      cleanups.push(() => void delete process.env.HOME_AGENT_SIM_INDEX);
+      const host = await serve(dataDir, []);
+      await host.api('pin/set', { pin: '2468' });
+      // The window's side: every event of the host, as its page gets them (the home's api door).
+      const window = await runningHostApi(dataDir);
+      if (!window) throw new Error('serve holds no home socket');
+      cleanups.push(() => window.api.close());
+      const asked = new Promise<{ approvalId: string; needsPin?: boolean }>((resolve) => {
+        window.api.onEvent = (event) => {
+          const value = event as { type: string; approvalId: string; needsPin?: boolean };
+          if (value.type === 'approval/request') resolve(value);
+        };
+      });
+      const client = await mcp(['--data-dir', dataDir]);
+      const call = client.call('lock__set', { device_id: lock.id, locked: false });
+      const question = await asked;
+      expect(question.needsPin).toBe(true);
+      // A wrong PIN leaves the question open; the right one lets the call run.
+      await expect(
+        window.api.call('approval/answer', { approvalId: question.approvalId, approved: true, pin: '0000' }),
+      ).resolves.toMatchObject({ accepted: false });
+      await window.api.call('approval/answer', { approvalId: question.approvalId, approved: true, pin: '2468' });
+      const result = await call;
+      expect(result.isError).not.toBe(true);
+      expect(JSON.parse(textOf(result))).toMatchObject({ device_id: lock.id, result: { locked: false } });
+    },
+    180_000,
   );
 
   it('runs ask beside a running serve as a turn of that host, with its own scripted model', async () => {
