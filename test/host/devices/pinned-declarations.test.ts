@@ -74,6 +74,8 @@ describe('what the person agreed to at pairing is pinned', () => {
     const device = await door([unlock, status]);
     await cli(['devices', 'pair', device.path, '--yes'], dir);
     await cli(['devices', 'grant', 'door-1', '--all'], dir);
+    // A door's actions need the approval PIN by its kind; these tests are about what it declares.
+    await cli(['devices', 'pin', 'door-1', 'unlock', 'off'], dir);
     expect(stored(dir)?.pinned).toEqual({ tools: [unlock, status] });
     const { host: running, doorWhen } = await host(dir);
     await doorWhen((summary) => summary.online);
@@ -119,6 +121,8 @@ describe('what the person agreed to at pairing is pinned', () => {
     const device = await door([unlockUnasked, status]);
     await cli(['devices', 'pair', device.path, '--yes'], dir);
     await cli(['devices', 'grant', 'door-1', '--all'], dir);
+    // A door's actions need the approval PIN by its kind; these tests are about what it declares.
+    await cli(['devices', 'pin', 'door-1', 'unlock', 'off'], dir);
     const { host: running, doorWhen } = await host(dir);
     await doorWhen((summary) => summary.online);
     expect(await callTool(running, 'door__unlock', {})).toMatchObject({ ok: true });
@@ -137,6 +141,8 @@ describe('what the person agreed to at pairing is pinned', () => {
     const device = await door([unlock, status]);
     await cli(['devices', 'pair', device.path, '--yes'], dir);
     await cli(['devices', 'grant', 'door-1', '--all'], dir);
+    // A door's actions need the approval PIN by its kind; these tests are about what it declares.
+    await cli(['devices', 'pin', 'door-1', 'unlock', 'off'], dir);
     const { host: running, doorWhen } = await host(dir);
     await doorWhen((summary) => summary.online);
     device.redeclare([unlockUnasked, status]);

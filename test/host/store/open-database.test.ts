@@ -11,6 +11,7 @@ import { pseudoRandomBytes, sha256Of, TempStoreFolder } from './temp-store-folde
 // 'HmAg' in ASCII, written out by hand rather than imported from the code under test.
 const OUR_APPLICATION_ID = 0x48_6d_41_67;
 const OUR_TABLES = [
+  'approval_pin',
   'conversations',
   'events',
   'mcp_servers',
@@ -19,13 +20,15 @@ const OUR_TABLES = [
   'model_contexts',
   'paired_devices',
   'pending_approvals',
+  'pin_actions',
+  'pin_attempts',
   'plugin_state',
   'request_parts',
   'sequences',
   'settings',
   'standing_approvals',
 ];
-const SCHEMA_VERSION = 14;
+const SCHEMA_VERSION = 16;
 
 let folder: TempStoreFolder;
 beforeEach(() => {
