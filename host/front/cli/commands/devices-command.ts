@@ -29,7 +29,7 @@ import { compactJson } from '../../../../core/tools/tool-result.ts';
 import { displayNameSchema } from '../../../../core/text/display-name-schema.ts';
 import { explainPairingFailure } from '../explain-pairing-failure.ts';
 import { describeMove } from '../../../../devices/discovery/move-reason.ts';
-import { confirmThroughHost, pairThroughHost, runningHostApi } from './devices-through-host.ts';
+import { confirmThroughHost, heldByRunningHost, pairThroughHost, runningHostApi } from './devices-through-host.ts';
 import { roomKey } from '../../../../core/text/room-name.ts';
 import { markDevicePin } from './devices-pin.ts';
 
@@ -189,7 +189,11 @@ export async function runDevicesCommand(argv: string[], io: CliIo): Promise<numb
           throw new Error(
             `no such port ${path} (is it plugged in? \`home-agent devices scan\` lists the ports it finds)`,
           );
-        const host = values.standalone === true ? undefined : await runningHostApi(resolveDataDir(values['data-dir']));
+        // A port the running host holds is asked through it; any other is opened here, as the person chose it.
+        const host =
+          values.standalone === true || !(await heldByRunningHost(path))
+            ? undefined
+            : await runningHostApi(resolveDataDir(values['data-dir']));
         if (host) {
           try {
             return await pairThroughHost({

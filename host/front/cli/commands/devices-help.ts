@@ -54,7 +54,7 @@ export const DEVICES_HELP: CommandHelp = {
     'announces it); `list` then says where it moved from. Each action takes --data-dir DIR (default: the',
     'app data folder). With a broker, `scan` prints the devices announced on it, one line each, and on',
     'stderr each announcement it does not offer (its name, source and why). While a host of the data folder',
-    'runs (the window, npm start, serve), `pair` and `confirm` go through it: it holds the ports, asks the',
+    'runs (the window, npm start, serve), `confirm` and `pair` of a port it holds go through it: it asks the',
     'device, and pairs or trusts what you were shown (stderr names it); --standalone opens the port here.',
   ].join('\n'),
   options: [

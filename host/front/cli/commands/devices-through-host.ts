@@ -6,6 +6,7 @@ import { openLinkDoor } from '../../../link/find-home-holder.ts';
 import { LinkApiClient } from '../../../link/link-api-client.ts';
 import type { LinkHolder } from '../../../link/link-messages.ts';
 import { UsageError, type CliIo } from '../../command-line/cli-io.ts';
+import { listAnnouncedHosts } from '../../../devices/host-announcement.ts';
 
 /** The API of the host that runs this data folder's home, when one does (it holds the devices' ports). */
 export async function runningHostApi(dataDir: string): Promise<{ api: LinkApiClient; holder: LinkHolder } | undefined> {
@@ -18,8 +19,13 @@ export async function runningHostApi(dataDir: string): Promise<{ api: LinkApiCli
   return { api: new LinkApiClient(opened.socket), holder: opened.welcome.holder };
 }
 
+/** Whether a running host announced `path` among its devices' ports (it holds it open). */
+export async function heldByRunningHost(path: string): Promise<boolean> {
+  return (await listAnnouncedHosts()).some((host) => host.devices.some((device) => device.path === path));
+}
+
 /**
- * `devices pair` while a host runs the home: that host opens the port (it may hold it already) to
+ * `devices pair` of a port a running host holds: that host opens the port (it may hold it already) to
  * ask the device who it is, the person checks what it says here, and that host pairs it — with
  * exactly what was shown (its identity and declaration hash), so the window sees it at once.
  */
