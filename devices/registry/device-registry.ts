@@ -26,6 +26,7 @@ import type {
 } from '../links/way-in.ts';
 import { checkHello } from '../protocol/check-hello.ts';
 import { DEFAULT_DEVICE_EVENTS_PER_SECOND, EventRateLimit } from './event-rate-limit.ts';
+import { firstConnectionWaitMs } from './first-connection-wait.ts';
 
 /** How the registry is set up: the ways in it may open, defaults for every link, the event rate, the clock. */
 export type DeviceRegistryOptions = LinkDefaults & {
@@ -138,6 +139,8 @@ interface MutableEntry {
   unsubscribe: (() => void)[];
   events: EventRateLimit;
   lastError: DeviceLastError | undefined;
+  /** When a call first needed it while it had not been online (the registry's clock): see firstConnectionWaitMs. */
+  firstCallAt: number | undefined;
   pin: { declaration: PinnedDeclaration | undefined; held: DeclarationDifference[]; options: PinOptions } | undefined;
   /** The latest comparison of a hello with the pinned declaration (both compared by identity). */
   compared:
@@ -334,6 +337,7 @@ export class DeviceRegistry {
         now: this.now,
       }),
       lastError: undefined,
+      firstCallAt: undefined,
       pin: options.pin
         ? { declaration: options.pin.declaration, held: options.pin.held ?? [], options: options.pin }
         : undefined,
@@ -464,28 +468,24 @@ export class DeviceRegistry {
 
   /**
    * Runs one action on a device (no grant check: callers authorise first). A device still making
-   * its first connection is waited for (up to the hello timeout) and its identity compared with the
+   * its first connection is waited for (see firstConnectionWaitMs) and its identity compared with the
    * trusted one before anything is sent: the gate could not compare it yet, and must not fail open.
+   * One that is still not online then ends `device_offline` before anything was sent.
    */
   async call(id: string, action: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     const entry = this.entries.find((candidate) => candidate.trustedIdentity?.id === id);
     if (entry === undefined)
       throw new ToolError({ reason: 'unauthorized', field: 'device_id', detail: `unknown device ${id}` });
     if (entry.session.status === 'connecting') {
-      const why = await entry.session
-        .whenOnline({
-          timeoutMs: this.sessionDefaults.helloTimeoutMs ?? 2000,
-          ...(options.signal ? { signal: options.signal } : {}),
-        })
-        .then(
-          () => '',
-          // Said to the model and the person: a refused hello is not a device that is merely late.
-          () => (entry.lastError ? ` (${entry.lastError.message})` : ''),
-        );
+      await this.waitForFirstConnection(entry, options.signal);
+      // Said to the model and the person: a refused hello is not a device that is merely late.
+      const why = entry.lastError ? ` (${entry.lastError.message})` : '';
       if (entry.session.status === 'connecting')
         throw new ToolError({
           reason: 'device_offline',
-          detail: `${id} has not come online yet${why}`,
+          detail: why
+            ? `${id} has not come online yet${why}: nothing was sent to it`
+            : `the device ${id} is still connecting: nothing was sent to it`,
           hint: 'retry once the device is back',
         });
     }
@@ -498,6 +498,27 @@ export class DeviceRegistry {
         hint: 'ask the user to re-confirm the device',
       });
     return entry.session.call(action, args, options);
+  }
+
+  /**
+   * Waits for a device still making its first connection to come online (see firstConnectionWaitMs;
+   * a device with a connection problem already, such as a held port, is `failed`). A hello refused
+   * meanwhile ends the wait at once (whenOnline says so). Resolves either way: the caller reads the status.
+   */
+  private async waitForFirstConnection(entry: MutableEntry, signal?: AbortSignal): Promise<void> {
+    const now = this.now();
+    entry.firstCallAt ??= now;
+    const timeoutMs = firstConnectionWaitMs({
+      firstCallAt: entry.firstCallAt,
+      now,
+      helloTimeoutMs: this.sessionDefaults.helloTimeoutMs ?? 2000,
+      failed: entry.lastError !== undefined,
+    });
+    await entry.session.whenOnline({ timeoutMs, ...(signal ? { signal } : {}) }).then(
+      () => undefined,
+      // Not online in time, stopped, or refused: the status and lastError say which.
+      () => undefined,
+    );
   }
 
   /** Called on any change: attach, detach, status, grant, trust. */

@@ -43,11 +43,17 @@ export async function hostHereUntilTaken(options: {
   let takenBy: Socket | undefined;
   let onTaken: () => void = () => undefined;
   const taken = new Promise<void>((resolve) => (onTaken = resolve));
+  // Ends the wait for the MCP servers still starting when this host goes (its client left, or a window took the home).
+  const hostGone = new AbortController();
   try {
-    // The client lists the tools first: the MCP servers of mcp.json (or --mcp-config) are among
-    // them, so it waits for each to be ready or failed (10 s at most), as ask does.
-    for (const name of await host.pluginParts.whenSettled({ signal }))
-      log(`${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; its tools are listed once it is ready`);
+    // The client is served at once, from the tools there are now (a paired device's from its pinned
+    // declaration): an MCP server of mcp.json (or --mcp-config) still starting adds its tools when it
+    // is ready, announced with notifications/tools/list_changed.
+    void host.pluginParts.whenSettled({ signal: AbortSignal.any([signal, hostGone.signal]) }).then((starting) => {
+      if (hostGone.signal.aborted) return;
+      for (const name of starting)
+        log(`${name} is still starting after ${MCP_READY_WAIT_MS / 1000} s; its tools are listed once it is ready`);
+    });
     if (!options.standalone) {
       try {
         held = await holdHomeLink({
@@ -93,6 +99,7 @@ export async function hostHereUntilTaken(options: {
     await attached;
     return why;
   } finally {
+    hostGone.abort();
     await host.dispose();
     if (takenBy) {
       writeLine(takenBy, { released: true });

@@ -17,6 +17,9 @@ const messageSchema = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** The lists a session announces changes of (McpSession's capabilities): a client is told to list them again after a handover. */
+const LISTS_TO_REFRESH = ['tools', 'prompts', 'resources'] as const;
+
 /** The prefix of ids the relay gives the lines it replays; their answers are the relay's, never the client's. */
 const REPLAY_ID = 'home-agent-relay-';
 
@@ -58,7 +61,8 @@ export class McpRelay {
 
   /**
    * Serves the session from `backend` until it ends. A backend after the first is set up first with
-   * what the client already said (its answers dropped) and the client is told the tools may differ.
+   * what the client already said (its answers dropped) and the client is told the tools, prompts and
+   * resources may differ.
    */
   async attach(backend: McpBackend): Promise<void> {
     const replayed = this.served && this.initialize !== undefined;
@@ -70,7 +74,10 @@ export class McpRelay {
       if (this.initialized) backend.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       if (this.level) this.replay(backend, 'logging/setLevel', this.level);
       for (const uri of this.subscriptions) this.replay(backend, 'resources/subscribe', { uri });
-      this.toClient(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+      // The new backend's session has not seen the client list anything: the client lists again, so
+      // it hears of the next change too.
+      for (const list of LISTS_TO_REFRESH)
+        this.toClient(JSON.stringify({ jsonrpc: '2.0', method: `notifications/${list}/list_changed` }));
     }
     for (const line of this.waiting.splice(0)) backend.send(line);
     await backend.ended;

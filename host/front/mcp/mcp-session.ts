@@ -25,6 +25,7 @@ import type { DeviceList } from './device-resources.ts';
 import { watchDeviceChanges } from './device-changes.ts';
 import { ServedResources } from './served-resources.ts';
 import { servePrompts } from './served-prompts.ts';
+import { watchSequenceChanges } from './sequence-changes.ts';
 import { SessionLog } from './session-log.ts';
 import { progressSender, reportCallProgress } from './call-progress.ts';
 
@@ -76,8 +77,9 @@ const INSTRUCTIONS = [
  * keep at most MAX_QUESTIONS_OPEN questions open. A change of devices or plugins (made here or by
  * another process on the data folder) that changes the list is announced (`notifications/tools/list_changed`). It also
  * serves the devices it may read as resources, the saved sequences as prompts (with device
- * completions), its own log lines at the level set, and the progress of a call that waits. `close`
- * stops its running calls and waits until they are journaled.
+ * completions; a save or delete that changes them is announced, `notifications/prompts/list_changed`),
+ * its own log lines at the level set, and the progress of a call that waits. `close` stops its
+ * running calls and waits until they are journaled.
  */
 export class McpSession {
   readonly server: Server;
@@ -88,6 +90,7 @@ export class McpSession {
   private listed: string | undefined;
   private readonly stopNotices: () => void;
   private readonly stopDeviceChanges: () => void;
+  private readonly stopSequenceChanges: () => void;
   private readonly log: SessionLog;
   private readonly resources: ServedResources;
   private closing: Promise<void> | undefined;
@@ -106,7 +109,7 @@ export class McpSession {
           logging: {},
           completions: {},
           resources: { subscribe: true, listChanged: true },
-          prompts: {},
+          prompts: { listChanged: true },
         },
         instructions: INSTRUCTIONS,
       },
@@ -132,7 +135,13 @@ export class McpSession {
       context,
       readDevice: (reader, deviceId, signal) => this.runOne(reader, { device_id: deviceId }, signal),
     });
-    servePrompts(this.server, home, context);
+    const prompts = servePrompts(this.server, home, context);
+    this.stopSequenceChanges = watchSequenceChanges(home, () => {
+      if (this.stopped.signal.aborted) return;
+      prompts
+        .announceListChange()
+        .catch((error: unknown) => options.log(`MCP session: could not list the prompts again: ${String(error)}`));
+    });
     this.stopNotices = home.notices.subscribe((notice) => {
       if (notice.type === 'devices/changed' || notice.type === 'plugins/changed') this.announceListChange();
       if (notice.type === 'plugins/changed' || notice.type === 'approvals/changed')
@@ -156,6 +165,7 @@ export class McpSession {
     this.closing ??= (async () => {
       this.stopNotices();
       this.stopDeviceChanges();
+      this.stopSequenceChanges();
       this.stopped.abort(new Error('the MCP session ended'));
       await Promise.allSettled([...this.running]);
       await this.server.close();

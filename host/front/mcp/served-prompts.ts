@@ -16,6 +16,16 @@ import { promptMessage, sequencePrompts } from './sequence-prompts.ts';
 /** The spec's bound on the values one completion answers. */
 const MAX_COMPLETIONS = 100;
 
+/** The prompts a session was shown, and how it is told they changed. */
+export interface ServedPrompts {
+  /**
+   * Lists the prompts again and, when they differ from what the client last listed, sends
+   * `notifications/prompts/list_changed` (nothing before its first listing: it has nothing to
+   * refresh). Checks and listings run one after another, in the order they were asked for.
+   */
+  announceListChange(): Promise<void>;
+}
+
 /**
  * The saved sequences as one session's prompts (`prompts/list`, `prompts/get`), and
  * `completion/complete` of their arguments that name a device: the ids and aliases of the devices
@@ -26,10 +36,27 @@ export function servePrompts(
   server: Server,
   home: { toolApi: ToolApi; handlers: DeviceList },
   context: () => AuthorizationContext,
-): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await sequencePrompts(home.toolApi, context())).map((entry) => entry.prompt),
-  }));
+): ServedPrompts {
+  let listed: string | undefined;
+  // Listings and checks run one after another: a check never compares with a listing older than
+  // its own, and a listing answers only after the announcements of the changes before it were sent.
+  let queue = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = queue.then(work);
+    queue = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  };
+  const promptsNow = async () => (await sequencePrompts(home.toolApi, context())).map((entry) => entry.prompt);
+  server.setRequestHandler(ListPromptsRequestSchema, () =>
+    inTurn(async () => {
+      const prompts = await promptsNow();
+      listed = JSON.stringify(prompts);
+      return { prompts };
+    }),
+  );
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const { name } = request.params;
     const found = (await sequencePrompts(home.toolApi, context())).find((entry) => entry.prompt.name === name);
@@ -60,6 +87,17 @@ export function servePrompts(
       },
     };
   });
+  return {
+    announceListChange: () =>
+      inTurn(async () => {
+        if (listed === undefined) return;
+        const now = JSON.stringify(await promptsNow());
+        if (now === listed) return;
+        listed = now;
+        // A client that went away meanwhile cannot be told; it lists again when it comes back.
+        await server.sendPromptListChanged().catch(() => undefined);
+      }),
+  };
 }
 
 /** The ids and aliases (text rule applied) of the devices attached now that the CanUse gate lets the session use one of its kind's tools on. */

@@ -139,8 +139,12 @@ describe('McpRelay', () => {
       { jsonrpc: '2.0', id: 'home-agent-relay-1', method: 'initialize', params: initialize },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ]);
-    // The replay's answer is the relay's own; the client hears only that the tools may differ.
+    // The replay's answer is the relay's own; the client hears only that the tools, prompts and resources may differ.
     second.answer(JSON.stringify({ jsonrpc: '2.0', id: 'home-agent-relay-1', result: {} }));
-    expect(JSON.parse(toClient.at(-1)!)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(toClient.slice(-3).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+      { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' },
+      { jsonrpc: '2.0', method: 'notifications/resources/list_changed' },
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { startSimProcess } from '../../../helpers/start-sim-process.ts';
 import { connectOverStdio, textOf, type ConnectedClient } from '../../../helpers/mcp-clients.ts';
 import { startTestHost, tempDataDir } from '../../devices/host-rig.ts';
 import { everythingStdioEntry } from '../../../helpers/mcp/mcp-test-servers.ts';
+import { untilToolListed } from '../../../helpers/mcp/until-tool-listed.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -141,9 +142,9 @@ describe('home-agent mcp, to the SDK’s own Client over stdio', () => {
       const config = path.join(dataDir, 'servers.json');
       writeFileSync(config, JSON.stringify({ mcpServers: { everything: everythingStdioEntry() } }));
       const home = await mcp(['--sim', '--sim-latency-ms', '0', '--data-dir', dataDir, '--mcp-config', config]);
-      // Listed at once: mcp waited for the server to be ready before it answered the client.
-      const echo = (await home.client.listTools()).tools.find((tool) => tool.name === 'mcp__everything__echo');
-      expect(echo?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+      // mcp answers before the server is ready; its tools come with tools/list_changed.
+      const echo = await untilToolListed(home.client, 'mcp__everything__echo');
+      expect(echo.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     },
     SLOW,
   );
