@@ -1,28 +1,10 @@
 #!/usr/bin/env node
-// The `home-agent` command. It runs the CLI compiled to plain JavaScript (dist/cli, built by
-// `npm ci`); when the source changed since (a development checkout), it builds it again first and
-// says so; without esbuild (installed without dev dependencies) it runs the source through tsx.
+// The `home-agent` command: the CLI compiled to plain JavaScript, rebuilt when its source changed
+// since, its help answered from the build's snapshot (scripts/run-home-agent.mjs).
+import module from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { buildCli, CLI_ENTRY, freshCliBuild } from '../scripts/cli-build.mjs';
+import { runHomeAgent } from '../scripts/run-home-agent.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-
-async function compiledEntry() {
-  const fresh = freshCliBuild(root);
-  if (fresh.entry) return fresh.entry;
-  process.stderr.write(`home-agent: ${fresh.stale}: building it (once, about a second)…\n`);
-  try {
-    return await buildCli(root);
-  } catch (error) {
-    process.stderr.write(
-      `home-agent: could not build the CLI (${error?.message ?? error}); running it from its TypeScript source, which starts slower.\n`,
-    );
-    return undefined;
-  }
-}
-
-const entry = await compiledEntry();
-if (entry === undefined) (await import('tsx/esm/api')).register();
-const { main } = await import(entry ? pathToFileURL(entry).href : pathToFileURL(path.join(root, CLI_ENTRY)).href);
-process.exitCode = await main(process.argv.slice(2));
+// Node 22.1 and later keep V8's compiled code between runs (in the system's temporary folder); Node 20 has no such cache.
+module.enableCompileCache?.();
+process.exitCode = await runHomeAgent(path.resolve(import.meta.dirname, '..'), process.argv.slice(2));

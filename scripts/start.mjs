@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: fetches the Electron binary when it is not there yet (Electron's own install step,
 // which `npm ci` skips) and opens the desktop window when a display exists; otherwise builds the UI
-// and serves it in browser mode, printing the URL and saying why.
+// (when older than its sources) and serves it in browser mode, in this process, printing the URL and
+// saying why.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchElectronBinary } from './fetch-electron-binary.mjs';
 import { fetchKey, forgetFetchFailure, recentFetchFailure, rememberFetchFailure } from './electron-fetch-memo.mjs';
+import { runHomeAgent } from './run-home-agent.mjs';
 import { uiBuildState } from './ui-build-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,8 +100,8 @@ if (!unavailable) {
   const ui = uiBuildState(root);
   if (ui.fresh) console.log('The UI is up to date (dist/renderer).');
   else buildUi(ui.reason);
-  const args = [path.join(root, 'bin/home-agent.mjs'), 'serve', '--sim', ...process.argv.slice(2)];
-  run(process.execPath, args);
+  // In this process: a second Node would start (and load its modules) again before serving.
+  process.exitCode = await runHomeAgent(root, ['serve', '--sim', ...process.argv.slice(2)]);
 }
 
 function buildUi(reason) {

@@ -1,4 +1,4 @@
-import ModbusRTU from 'modbus-serial';
+import type ModbusRTU from 'modbus-serial';
 import { ToolError } from '../../core/tools/tool-error.ts';
 import { CallLane } from '../session/call-lane.ts';
 import { Emitter } from '../../core/events/emitter.ts';
@@ -181,6 +181,8 @@ export class ModbusBus {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    // modbus-serial (and the serial stack under it) is loaded by the first bus, not by every command.
+    const { default: ModbusClient } = await import('modbus-serial');
     while (!signal.aborted) {
       try {
         await this.waitForPort(signal);
@@ -194,7 +196,7 @@ export class ModbusBus {
         watchPathMs: this.reconnectIntervalMs,
       });
       const closed = new Promise<TransportClose>((resolve) => port.once('close', resolve));
-      const client = new ModbusRTU(port);
+      const client = new ModbusClient(port);
       try {
         await this.open(client, signal);
       } catch {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type IClientPublishOptions, type MqttClient } from 'mqtt';
+import type { IClientPublishOptions, MqttClient } from 'mqtt';
 import { Emitter } from '../../core/events/emitter.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import { describeMqttAddress, type MqttCredentials } from './mqtt-url.ts';
@@ -362,8 +362,10 @@ export class MqttBroker {
 
   private async connectLoop(): Promise<void> {
     const interval = this.options.reconnectIntervalMs ?? 1000;
+    // MQTT.js (a few hundred ms of module loading) is loaded by the first broker, not by every command.
+    const { connect } = await import('mqtt');
     while (!this.lifetime.signal.aborted) {
-      await this.connectOnce();
+      await this.connectOnce(connect);
       if (this.lifetime.signal.aborted) return;
       try {
         await abortableDelay(interval, this.lifetime.signal);
@@ -374,7 +376,7 @@ export class MqttBroker {
   }
 
   /** One connection: resolves when it closes (or never came up). */
-  private connectOnce(): Promise<void> {
+  private connectOnce(connect: typeof import('mqtt').connect): Promise<void> {
     const { address, password } = this.options.credentials;
     const will = this.options.will;
     const client = connect({

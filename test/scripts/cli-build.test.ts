@@ -29,7 +29,10 @@ function checkout(builtAt: number): { root: string; source: string } {
 describe('freshCliBuild', () => {
   it('gives the compiled entry while no source file changed since the build', () => {
     const { root } = checkout(Date.now());
-    expect(freshCliBuild(root)).toEqual({ entry: path.join(root, 'dist/cli/build-1/host/front/front-ends.mjs') });
+    expect(freshCliBuild(root)).toEqual({
+      entry: path.join(root, 'dist/cli/build-1/host/front/front-ends.mjs'),
+      helpSnapshot: path.join(root, 'dist/cli/build-1/help.json'),
+    });
   });
 
   it('names the source file that changed since the build', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -76,6 +76,22 @@ describe('npm start', () => {
       ['lamp-2', true],
       ['thermometer-1', true],
     ]);
+  }, 120_000);
+
+  it('serves from the process it started in: no second Node runs the CLI', async () => {
+    const { child } = await startInBrowserMode();
+    const childrenRunningTheCli = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          return parent === child.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('home-agent.mjs');
+        } catch {
+          return false; // ended while being read: not a child that serves
+        }
+      });
+    expect(childrenRunningTheCli).toEqual([]);
   }, 120_000);
 
   it('builds the UI only when it is older than its sources: a second start serves the build it has', async () => {
