@@ -9,7 +9,7 @@ import { createIpcCallHandler, trustedUrlCheck } from './ipc-call-handler.ts';
 import { guardNavigation } from './navigation-guard.ts';
 import { secureWebPreferences } from './secure-web-preferences.ts';
 import { safeStorageCipher } from './safe-storage-cipher.ts';
-import { EncryptedFileSecretStore } from '../host/secrets/encrypted-file-secret-store.ts';
+import { EncryptedFileSecretStore, SECRETS_FILE_NAME } from '../host/secrets/encrypted-file-secret-store.ts';
 import { resolveDataDir } from '../host/config/data-dir.ts';
 import { adoptDataFolder } from '../host/config/adopt-data-folder.ts';
 import { claimHome } from '../host/link/claim-home.ts';
@@ -43,7 +43,7 @@ async function start(): Promise<void> {
   // unless settings come from the environment (HOME_AGENT_PROVIDER, …: see README, Models).
   const settings = readSettingEnvironment(process.env);
   const secrets = new EncryptedFileSecretStore({
-    file: path.join(dataDir, 'secrets.json'),
+    file: path.join(dataDir, SECRETS_FILE_NAME),
     cipher: safeStorageCipher,
   });
   const log = (line: string): void => console.error(`home-agent: ${line}`);
@@ -89,7 +89,12 @@ async function start(): Promise<void> {
     title: 'Home Agent',
     webPreferences: secureWebPreferences(path.join(import.meta.dirname, 'preload.js')),
   });
-  window.on('closed', () => (window = undefined));
+  // The window can show a plugin's question to the person while it is open.
+  const windowClosed = host.elicitations.frontEndOpened();
+  window.on('closed', () => {
+    window = undefined;
+    windowClosed();
+  });
   if (devServerUrl) await window.loadURL(devServerUrl);
   else await window.loadFile(path.join(import.meta.dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}/index.html`));
 }

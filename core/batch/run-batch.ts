@@ -270,6 +270,7 @@ export class BatchRun {
           args: boundedArguments(args, pipeline.argumentBounds?.()),
           modelArgs: boundedArguments(call.args, pipeline.argumentBounds?.()),
         }) !== false,
+      onProgress: (update) => scope.emit({ type: 'tool/progress', batchId, callId: call.callId, ...update }),
     });
     const endedAt = this.now();
     const runMs = endedAt - startedAt;

@@ -4,7 +4,9 @@ import type {
   ToolCallContext,
   ToolDefinition,
   ToolMedia,
+  ToolProgress,
 } from '../tools/tool-definition.ts';
+import { progressReporter } from './progress-reporter.ts';
 import { ToolError } from '../tools/tool-error.ts';
 import { authorizeToolCall } from '../tools/authorize-tool-call.ts';
 import { validateArguments } from '../tools/validate-arguments.ts';
@@ -108,6 +110,8 @@ export async function runToolCall(options: {
    * the model asked (`tool/start` with `args` and `modelArgs`); false when it could not, and the call does not run.
    */
   onArgumentsEdited?: (args: Record<string, unknown>) => boolean;
+  /** The tool's progress reports while it runs, at most MAX_PROGRESS_PER_SECOND a second; absent: not asked for. */
+  onProgress?: (update: ToolProgress) => void;
 }): Promise<ToolCallRun> {
   const { pipeline, call } = options;
   const now = options.now ?? (() => performance.now());
@@ -146,6 +150,22 @@ export async function runToolCall(options: {
     attachMedia: (item) => void media.push(item),
     reportOutput: (text) => void (progress.output = text),
     markSent: () => void (progress.sent = true),
+  };
+  const reporter = options.onProgress ? progressReporter(options.onProgress) : undefined;
+  if (reporter) context.reportProgress = (update) => reporter.report(update);
+  // A person taking their time over a server's question is not the tool being slow (as with an approval).
+  let holds = 0;
+  let ended = false;
+  context.holdTimeout = () => {
+    holds += 1;
+    timeout.pause();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds -= 1;
+      if (holds === 0 && !ended) timeout.arm();
+    };
   };
   try {
     let outcome = await guarded(signal, call.name, () =>
@@ -189,7 +209,9 @@ export async function runToolCall(options: {
       ...(progress.approvalMs !== undefined ? { approvalMs: progress.approvalMs } : {}),
     };
   } finally {
+    ended = true;
     if (timer !== undefined) clearTimeout(timer);
+    reporter?.end();
   }
 }
 

@@ -9,6 +9,9 @@ import { callOutcomeSchema } from '../tools/call-outcome.ts';
  * with them and front ends fold them. Fields named here are a stable contract: extend, never break.
  */
 
+/** The longest `message` a `tool/progress` carries; a longer one is cut. */
+export const MAX_PROGRESS_MESSAGE_CHARS = 200;
+
 /** Why a turn ended. */
 export const turnEndReasonSchema = z.enum(['done', 'error', 'aborted', 'max_steps']);
 export type TurnEndReason = z.infer<typeof turnEndReasonSchema>;
@@ -166,6 +169,18 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     channel: z.string(),
     text: z.string(),
   }),
+  /**
+   * What a running call's tool says of its progress (an MCP server's progress notifications):
+   * `progress` rises, `total` when known, `message` in the tool's words (bounded). At most
+   * MAX_PROGRESS_PER_SECOND a call; live only, never journaled (LIVE_ONLY_EVENT_TYPES).
+   */
+  event('tool/progress', {
+    batchId: z.string(),
+    callId: z.string(),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().max(MAX_PROGRESS_MESSAGE_CHARS).optional(),
+  }),
   event('batch/end', { batchId: z.string(), wallMs: z.number(), executed: z.number() }),
   event('step/end', { step: z.number() }),
   /**
@@ -203,3 +218,9 @@ export type AgentEventInput = AgentEvent extends infer E
     ? Omit<E, 'at' | 'conversationId' | 'turnId'>
     : never
   : never;
+
+/**
+ * Events the front ends see live and the journal never keeps: they say how far something got, not
+ * what happened, and a reloaded window has no use for them (`tool/progress`).
+ */
+export const LIVE_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(['tool/progress']);

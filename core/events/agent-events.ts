@@ -1,4 +1,4 @@
-import type { AgentEvent } from './agent-event.ts';
+import { LIVE_ONLY_EVENT_TYPES, type AgentEvent } from './agent-event.ts';
 import { Emitter, type ListenerErrorHandler } from './emitter.ts';
 import { boundEventArguments } from './bound-event-arguments.ts';
 import type { ArgumentBounds } from '../tools/argument-bounds.ts';
@@ -41,8 +41,15 @@ export class AgentEvents {
     });
   }
 
-  /** Bounds its arguments, journals then broadcasts one event; false when the journal could not keep it. */
+  /**
+   * Bounds its arguments, journals then broadcasts one event; false when the journal could not keep
+   * it. A live-only event (LIVE_ONLY_EVENT_TYPES) is broadcast and never journaled.
+   */
   emit(input: AgentEvent): boolean {
+    if (LIVE_ONLY_EVENT_TYPES.has(input.type)) {
+      this.listeners.emit(input);
+      return true;
+    }
     const event = boundEventArguments(input, () => this.options.argumentBounds?.());
     let journaled = true;
     try {

@@ -34,6 +34,8 @@ export interface CallRecord {
   runningSince?: number;
   /** While a person is being asked whether it may run: since when (from `approval/request` to `approval/end`). */
   askingSince?: number;
+  /** While it runs, what its tool last said of its progress (`tool/progress`, live only). */
+  progress?: { progress: number; total?: number; message?: string };
   ok?: boolean;
   /** What is known of the call's effect (absent in journals written before it existed). */
   outcome?: CallOutcome;
@@ -147,6 +149,20 @@ function foldOne(draft: CallRecords, event: AgentEvent, batchesBefore: Record<st
       });
     case 'tool/end':
       return updateCall(draft, event, (call) => finishCall(call, event));
+    case 'tool/progress': {
+      // Only a call the batch holds and that runs: progress declares no call of its own.
+      const running = draft.batches[event.batchId]?.calls.find((call) => call.callId === event.callId);
+      if (running?.status !== 'running') return false;
+      const { progress, total, message } = event;
+      return updateCall(draft, { ...event, index: running.index, name: running.name }, (call) => ({
+        ...call,
+        progress: {
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        },
+      }));
+    }
     case 'approval/request':
       return updateCall(draft, event, (call) => (call.status === 'done' ? call : { ...call, askingSince: event.at }));
     case 'approval/end': {
@@ -221,7 +237,7 @@ function updateCall(
 }
 
 function finishCall(call: CallRecord, event: Extract<AgentEvent, { type: 'tool/end' }>): CallRecord {
-  const { askingSince: _asked, ...rest } = call;
+  const { askingSince: _asked, progress: _progress, ...rest } = call;
   const done: CallRecord = {
     ...rest,
     status: 'done',

@@ -13,6 +13,13 @@ export interface CallIdentity {
   readonly index: number;
 }
 
+/** How far a running call got: `progress` rises, `total` when known, `message` in the tool's words. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** What every tool call sees: its own object per call, nothing mutable shared within a batch. */
 export interface ToolCallContext extends CallIdentity {
   readonly toolName: string;
@@ -27,6 +34,16 @@ export interface ToolCallContext extends CallIdentity {
    * have acted. Only meaningful for tools that declare `reportsDelivery`.
    */
   markSent(): void;
+  /**
+   * The tool says how far it got (a server's progress notifications): shown live on the call's row,
+   * at most a few a second, never journaled. Absent where nobody shows it (the ToolAPI's calls).
+   */
+  reportProgress?(update: ToolProgress): void;
+  /**
+   * Stops the call's timeout while a person is asked something during it (a server's question): the
+   * function it returns gives the time back, and the timeout restarts in full once nothing holds it.
+   */
+  holdTimeout?(): () => void;
   /** Free per-call scratch space. */
   readonly extra: Record<string, unknown>;
 }

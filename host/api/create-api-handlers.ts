@@ -5,6 +5,7 @@ import { modelHandlers } from './model-handlers.ts';
 import { deviceHandlers } from './device-handlers.ts';
 import { approvalHandlers } from './approval-handlers.ts';
 import { approvalPinHandlers } from './approval-pin-handlers.ts';
+import { elicitationHandlers } from './elicitation-handlers.ts';
 import { pluginHandlers } from './plugin-handlers.ts';
 import { secretHandlers } from './secret-handlers.ts';
 import { settingsHandlers } from './settings-handlers.ts';
@@ -35,6 +36,7 @@ export function createApiHandlers(parts: HostParts): ApiHandlers {
     ...modelHandlers(parts),
     ...approvalHandlers(parts),
     ...approvalPinHandlers(parts),
+    ...elicitationHandlers(parts),
     ...pluginHandlers(parts),
     ...secretHandlers(parts),
     ...settingsHandlers(parts),

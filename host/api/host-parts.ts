@@ -7,6 +7,7 @@ import type { Settings } from '../contract/settings-table.ts';
 import type { ApprovalAnswer, PersonApprovalGate } from '../approvals/person-approval-gate.ts';
 import type { DeviceLayer } from '../devices/device-layer.ts';
 import type { ApprovalPin } from '../approvals/approval-pin.ts';
+import type { PendingElicitations } from '../approvals/pending-elicitations.ts';
 import type { PluginParts } from '../plugins/plugin-parts.ts';
 import type { ModelSelection } from '../models/model-selection.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -28,6 +29,8 @@ export interface HostParts {
   approvals: PersonApprovalGate;
   /** Questions other processes on the data folder wait on: an answer given here is written to the store for them. */
   pendingApprovals?: { answer(answer: ApprovalAnswer): boolean; needsPin?(approvalId: string): boolean };
+  /** Plugins' questions to the person during a call (elicitation), answered only at a front end. */
+  elicitations: PendingElicitations;
   /** The approval PIN of this data folder: whether it is set, its checks and which device actions need it. */
   approvalPin: ApprovalPin;
   /** "Always allow" answers of this data folder. */

@@ -10,12 +10,14 @@ const WINDOW_WAIT_MS = 3_000;
 /**
  * The plugin table: list (with what each running plugin adds — a server's status, trust and problems —
  * and a warning when the enabled plugins' tool declarations take over half the model's context
- * window), enable or disable between turns (with the toolOrder warning), and trust a plugin that
- * can be trusted.
+ * window), enable or disable between turns (with the toolOrder warning), trust a plugin that
+ * can be trusted, and sign in to or out of a plugin's server here (the terminal's `plugins login`).
  */
 export function pluginHandlers(
   parts: HostParts,
-): ApiHandlersOf<'plugins/list' | 'plugins/set-enabled' | 'plugins/set-trusted'> {
+): ApiHandlersOf<
+  'plugins/list' | 'plugins/set-enabled' | 'plugins/set-trusted' | 'plugins/sign-in' | 'plugins/sign-out'
+> {
   const { plugins } = parts;
   return {
     'plugins/list': async () => {
@@ -68,6 +70,20 @@ export function pluginHandlers(
           `${input.name}'s tools changed since they were shown: look at them again, then trust it if you still want to`,
         );
       return { trusted: input.trusted };
+    },
+    'plugins/sign-in': async (input) => {
+      if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
+        throw new ApiError(404, `there is no plugin named '${input.name}'`);
+      const result = await parts.pluginParts.signIn(input.name);
+      if ('refused' in result) throw new ApiError(400, result.refused);
+      return result;
+    },
+    'plugins/sign-out': async (input) => {
+      if (!plugins.all().some(({ plugin }) => plugin.name === input.name))
+        throw new ApiError(404, `there is no plugin named '${input.name}'`);
+      const result = await parts.pluginParts.signOut(input.name);
+      if ('refused' in result) throw new ApiError(400, result.refused);
+      return result;
     },
   };
 }

@@ -25,6 +25,7 @@ import type { ArgumentBounds } from '../../core/tools/argument-bounds.ts';
 import { PendingApprovalStore } from '../store/pending-approval-store.ts';
 import { OwnTurns, PendingApprovalsSync } from '../approvals/pending-approvals-sync.ts';
 import { ClientTurns } from '../approvals/client-turns.ts';
+import { PendingElicitations } from '../approvals/pending-elicitations.ts';
 import { BUILTIN_PLUGINS, type BuiltinPluginOptions } from '../plugins/builtin/builtin-plugins.ts';
 import type { PluginPart, PluginStartContext } from '../plugins/plugin-part.ts';
 import { PluginParts } from '../plugins/plugin-parts.ts';
@@ -112,6 +113,8 @@ export interface Host {
   pluginParts: PluginParts;
   /** The turns another front end's clients run here: their calls' questions, in sequences too, are the client's. */
   clientTurns: ClientTurns;
+  /** Plugins' questions to the person during a call; a front end that can show them says when it opens. */
+  elicitations: PendingElicitations;
   /** How the first model was chosen, when there is something to say (Ollama found, the demo used, settings unusable). */
   modelNotice?: string;
   dispose(): Promise<void>;
@@ -207,6 +210,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         options.log(`a notice listener failed on ${notice.type}: ${(error as Error).message}`),
     });
     const deviceLayer = devices;
+    // Plugins' questions to the person: shown only in a window or a browser, declined when none is open.
+    const elicitations = new PendingElicitations({ notify: (notice) => notices.emit(notice), log: options.log });
     const pendingApprovals: PendingApprovalsSync = new PendingApprovalsSync({
       store: pendingApprovalStore,
       journal: store,
@@ -262,10 +267,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       toolApi: () => toolApi,
       plugins,
       standingApprovals,
+      askPerson: elicitations.ask,
       log: options.log,
       version: options.version,
       // Called only once the host runs (a config change after start): the agent exists by then.
       whenNoTurnRuns: () => agent.whenIdle(),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
     };
     for (const start of pluginStarts) {
       const part = await start(pluginContext);
@@ -308,6 +315,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agent,
       approvals,
       pendingApprovals,
+      elicitations,
       standingApprovals,
       approvalPin,
       notices,
@@ -342,11 +350,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       settings,
       clientTurns,
       pluginParts,
+      elicitations,
       ...(modelNotice ? { modelNotice } : {}),
       dispose: () => {
         disposed ??= (async () => {
           // Shutting down: running turns stop without waiting to read their devices back.
           agent.abortAll();
+          elicitations.dispose();
           await agent.whenIdle();
           pendingApprovals.dispose();
           stopDeviceNotices?.();

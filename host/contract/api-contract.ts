@@ -5,6 +5,11 @@ import { TOOL_ORDER_REST } from '../../core/tools/order-tools.ts';
 import { settingKeySchema, settingsSchema, settingsTable } from './settings-table.ts';
 import { deviceContract } from './device-contract.ts';
 import { approvalPinContract } from './approval-pin-contract.ts';
+import {
+  elicitationContract,
+  elicitationEndNoticeSchema,
+  elicitationRequestNoticeSchema,
+} from './elicitation-contract.ts';
 import { approvalAnswerInputSchema, approvalAnswerOutputSchema } from './approval-answer-contract.ts';
 import { BUILTIN_WAY_IN_SECRETS } from '../../devices/ways-in/builtin-way-in-settings.ts';
 import { BUILTIN_APP_INFO, BUILTIN_PLUGIN_STATUS } from './builtin/builtin-plugin-contract.ts';
@@ -20,6 +25,8 @@ export type { AgentEvent };
 export * from './settings-table.ts';
 export * from './device-contract.ts';
 export * from './approval-pin-contract.ts';
+export * from './elicitation-contract.ts';
+export * from './elicitation-content.ts';
 export { callOutcomeSchema, type CallOutcome } from '../../core/tools/call-outcome.ts';
 export { describeCallOutcome, describeErrorReason, type OutcomeWords } from '../../core/tools/describe-call-outcome.ts';
 export { describeDeviceState } from '../../core/tools/describe-device-state.ts';
@@ -69,6 +76,9 @@ export const hostNoticeSchema = z.discriminatedUnion('type', [
     event: z.string(),
     data: z.record(z.string(), z.unknown()),
   }),
+  /** A plugin asks the person a question during a call (a form); only a person answers it (`elicitation/answer`). */
+  elicitationRequestNoticeSchema,
+  elicitationEndNoticeSchema,
 ]);
 export type HostNotice = z.infer<typeof hostNoticeSchema>;
 
@@ -183,6 +193,7 @@ export const apiContract = {
   },
   ...deviceContract,
   ...approvalPinContract,
+  ...elicitationContract,
   /** The models the model server offers (the Settings form's picker); `ok: false` says why they cannot be listed. */
   'models/list': {
     input: modelFields,
@@ -239,6 +250,21 @@ export const apiContract = {
         .optional(),
     }),
     output: z.object({ trusted: z.boolean() }),
+  },
+  /**
+   * Starts the person's sign-in (OAuth 2.1) to a plugin's server in this host, which keeps the tokens
+   * where it keeps secrets (`keptIn`: the OS keychain, else an owner-only file) and uses the server as
+   * soon as the browser comes back (the plugin's status leaves `sign-in`). `url`: the address to open;
+   * absent when the server accepts the sign-in kept. 404: no such plugin; 400: one that does not sign in.
+   */
+  'plugins/sign-in': {
+    input: z.object({ name: z.string().min(1).max(100) }),
+    output: z.object({ url: z.string().optional(), keptIn: z.string() }),
+  },
+  /** Signs out of a plugin's server: its tokens go, and the server asks for sign-in again. 404/400 as `plugins/sign-in`. */
+  'plugins/sign-out': {
+    input: z.object({ name: z.string().min(1).max(100) }),
+    output: z.object({ removed: z.boolean() }),
   },
   /** Applies between turns. Disabling a plugin whose tools `toolOrder` names is refused with a warning unless `confirm` is true. */
   'plugins/set-enabled': {

@@ -2,6 +2,14 @@
 // MCP server, and what one front end adds to another's command (`serve --mcp`, `token --mcp`). The
 // only front-end file that may import several front ends (docs/architecture.md, Layers).
 import { runCommandLine, type CommandTable } from './cli/run-command-line.ts';
+import { pluginCommandsOf } from './cli/plugin-commands.ts';
+import { MCP_CLIENT_COMMANDS } from './cli/mcp-client/mcp-client-commands.ts';
+
+/**
+ * The built-in plugins' commands, each declared in its plugin's folder of the CLI; listed here once,
+ * in the overview's order, and spread into COMMANDS after `mcp`. Adding one is one entry.
+ */
+const BUILTIN_PLUGIN_COMMANDS = pluginCommandsOf([MCP_CLIENT_COMMANDS]);
 
 /** Every command, in the overview's order, its help and its code each loaded when needed. Adding one is one entry. */
 export const COMMANDS: CommandTable = {
@@ -30,10 +38,7 @@ export const COMMANDS: CommandTable = {
     help: async () => (await import('./mcp/mcp-help.ts')).MCP_HELP,
     run: async () => (await import('./mcp/mcp-command.ts')).runMcpCommand,
   },
-  plugins: {
-    help: async () => (await import('./cli/mcp-client/plugins-help.ts')).PLUGINS_HELP,
-    run: async () => (await import('./cli/mcp-client/plugins-command.ts')).runPluginsCommand,
-  },
+  ...BUILTIN_PLUGIN_COMMANDS,
   bridge: {
     help: async () => (await import('./cli/commands/bridge-help.ts')).BRIDGE_HELP,
     run: async () => (await import('./cli/commands/bridge-command.ts')).runBridgeCommand,

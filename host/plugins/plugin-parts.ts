@@ -1,4 +1,4 @@
-import type { PluginPart, PluginStatusFields } from './plugin-part.ts';
+import type { PluginPart, PluginStatusFields, SignInStart } from './plugin-part.ts';
 import { notTrustable } from '../contract/builtin/builtin-plugin-contract.ts';
 
 /** How long `ask` and `mcp` wait for the enabled plugins to be ready or failed before the first request. */
@@ -36,6 +36,24 @@ export class PluginParts {
     return { refused: notTrustable(name) };
   }
 
+  /** Starts the sign-in to a plugin's server; `refused` with why when no part signs it in. */
+  async signIn(name: string): Promise<SignInStart | { refused: string }> {
+    for (const part of this.parts) {
+      const result = await part.signIn?.(name);
+      if (result) return result;
+    }
+    return { refused: notSignedIn(name) };
+  }
+
+  /** Signs out of a plugin's server; `refused` with why when no part signs it in. */
+  async signOut(name: string): Promise<{ removed: boolean } | { refused: string }> {
+    for (const part of this.parts) {
+      const result = await part.signOut?.(name);
+      if (result) return result;
+    }
+    return { refused: notSignedIn(name) };
+  }
+
   /** Resolves once every part's enabled plugins are ready or failed (at most `timeoutMs`); the names still starting. */
   async whenSettled(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string[]> {
     const waiting = await Promise.all(this.parts.map((part) => part.whenSettled?.(options) ?? Promise.resolve([])));
@@ -62,4 +80,8 @@ export class PluginParts {
   async dispose(): Promise<void> {
     await Promise.all(this.parts.map((part) => part.dispose?.()));
   }
+}
+
+function notSignedIn(name: string): string {
+  return `${name} does not sign in: only the plugin of a remote server that asks for it does`;
 }

@@ -4,6 +4,9 @@ import type { SecretStore, StringCipher } from './secret-store.ts';
 
 const fileSchema = z.object({ version: z.literal(1), secrets: z.record(z.string(), z.string()) });
 
+/** The keychain's file in the data folder (the desktop app's). */
+export const SECRETS_FILE_NAME = 'secrets.json';
+
 /** A secret that cannot be stored safely here: the message says what to do instead. */
 export class SecretStoreError extends Error {
   override readonly name = 'SecretStoreError';
@@ -15,6 +18,10 @@ export class SecretStoreError extends Error {
  */
 export class EncryptedFileSecretStore implements SecretStore {
   constructor(private readonly options: { file: string; cipher: StringCipher }) {}
+
+  isAvailable(): boolean {
+    return this.options.cipher.isAvailable();
+  }
 
   get(name: string): string | undefined {
     const sealed = this.read()[name];

@@ -4,6 +4,8 @@ export interface SecretStore {
   has(name: string): boolean;
   set(name: string, value: string): void;
   delete(name: string): boolean;
+  /** Whether it can keep a secret now (the keychain encrypts); `set` refuses otherwise. */
+  isAvailable(): boolean;
 }
 
 /** Encrypts with the OS keychain (Electron `safeStorage`): what `EncryptedFileSecretStore` needs. */

@@ -1,20 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-  type Stats,
-} from 'node:fs';
 import path from 'node:path';
-import { createDataDir } from '../config/data-dir.ts';
 import { WEB_TOKEN_FILE, type TokenFileName } from '../config/token-file-name.ts';
-import { fileKind, linkTarget, otherOwner } from '../../devices/files/file-kind.ts';
+import { readOwnerOnlyFile, writeOwnerOnlyFile, type OwnerOnlyProblem } from './owner-only-file.ts';
 
 /** A credential kept in a file of the data folder: its file name, what a person calls it, and the command that replaces it. */
 export interface TokenFileKind {
@@ -64,29 +51,11 @@ export function readOrCreateToken(dataDir: string, kind: TokenFileKind): string 
 export function readToken(dataDir: string, kind: TokenFileKind): string | undefined {
   const file = tokenFileOf(dataDir, kind);
   const rotate = kind.rotateCommand;
-  let descriptor: number;
-  try {
-    // Neither follows a link nor waits for a FIFO's writer.
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP')
-      throw new TokenFileError(
-        `${file} is a symbolic link (to ${linkTarget(file)}): the token is read only from a regular file of the data folder. Replace it with ${rotate}`,
-      );
-    throw new TokenFileError(`cannot read the ${kind.label} ${file}: ${(error as Error).message}`);
-  }
-  let text: string;
-  try {
-    checkTokenFile(file, fstatSync(descriptor), rotate);
-    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
-    const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-    if (read > MAX_TOKEN_FILE_BYTES) throw tooBig(file, read, rotate);
-    text = buffer.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(descriptor);
-  }
+  const text = readOwnerOnlyFile(file, {
+    maxBytes: MAX_TOKEN_FILE_BYTES,
+    refuse: (problem) => new TokenFileError(tokenFileProblem({ file, label: kind.label, rotate, problem })),
+  });
+  if (text === undefined) return undefined;
   const token = text.trim();
   if (!TOKEN_PATTERN.test(token))
     throw new TokenFileError(
@@ -95,32 +64,23 @@ export function readToken(dataDir: string, kind: TokenFileKind): string | undefi
   return token;
 }
 
-function checkTokenFile(file: string, stats: Stats, rotate: string): void {
-  if (!stats.isFile())
-    throw new TokenFileError(
-      `${file} is ${fileKind(stats)}, not a regular file: remove it, then make a new token with ${rotate}`,
-    );
-  // Windows has no owner-only mode bits to check; its ACLs keep a profile's folders private.
-  if (process.platform !== 'win32') {
-    const other = otherOwner(stats);
-    if (other !== undefined)
-      throw new TokenFileError(
-        `${file} belongs to another user (uid ${other.owner}), not to you (uid ${other.you}): someone else chose this token. Replace it with ${rotate}`,
-      );
-    if ((stats.mode & 0o077) !== 0) {
-      const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
-      throw new TokenFileError(
-        `${file} can be read or written by other users (mode ${mode}), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with ${rotate}`,
-      );
-    }
+/** What is wrong with a token file, and how to fix it. */
+function tokenFileProblem(options: { file: string; label: string; rotate: string; problem: OwnerOnlyProblem }): string {
+  const { file, label, rotate, problem } = options;
+  switch (problem.kind) {
+    case 'link':
+      return `${file} is a symbolic link (to ${problem.target}): the token is read only from a regular file of the data folder. Replace it with ${rotate}`;
+    case 'unreadable':
+      return `cannot read the ${label} ${file}: ${problem.message}`;
+    case 'not-a-file':
+      return `${file} is ${problem.is}, not a regular file: remove it, then make a new token with ${rotate}`;
+    case 'other-owner':
+      return `${file} belongs to another user (uid ${problem.owner}), not to you (uid ${problem.you}): someone else chose this token. Replace it with ${rotate}`;
+    case 'shared':
+      return `${file} can be read or written by other users (mode ${problem.mode}), and the token lets whoever holds it control the home: make it private with \`chmod 600 ${file}\`, or replace it with ${rotate}`;
+    case 'too-big':
+      return `${file} holds ${problem.size} bytes, more than a token file can (${problem.maxBytes}): replace it with ${rotate}`;
   }
-  if (stats.size > MAX_TOKEN_FILE_BYTES) throw tooBig(file, stats.size, rotate);
-}
-
-function tooBig(file: string, size: number, rotate: string): TokenFileError {
-  return new TokenFileError(
-    `${file} holds ${size} bytes, more than a token file can (${MAX_TOKEN_FILE_BYTES}): replace it with ${rotate}`,
-  );
 }
 
 /** Replaces the stored token of `kind` with a new one (whatever held the old one stops working) and returns it. */
@@ -135,24 +95,9 @@ export function rotateToken(dataDir: string, kind: TokenFileKind): string {
  */
 function writeNewToken(dataDir: string, kind: TokenFileKind): string {
   const file = tokenFileOf(dataDir, kind);
-  createDataDir(dataDir);
   const token = randomBytes(24).toString('base64url');
-  const partial = `${file}.${randomBytes(8).toString('hex')}.partial`;
-  let renamed = false;
   try {
-    const descriptor = openSync(
-      partial,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-    try {
-      writeSync(descriptor, `${token}\n`);
-      fsyncSync(descriptor);
-    } finally {
-      closeSync(descriptor);
-    }
-    renameSync(partial, file);
-    renamed = true;
+    writeOwnerOnlyFile(file, `${token}\n`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
@@ -163,8 +108,6 @@ function writeNewToken(dataDir: string, kind: TokenFileKind): string {
     throw new TokenFileError(`cannot write a new ${kind.label} to ${file}: ${(error as Error).message}`, {
       cause: error,
     });
-  } finally {
-    if (!renamed) rmSync(partial, { force: true });
   }
   return token;
 }

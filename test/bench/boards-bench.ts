@@ -5,11 +5,12 @@ import { startSimulatedDevices } from '../../devices/simulator/start-simulated-d
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 import { boardPackagesInstallLine, missingBoardPackages } from '../helpers/avr/board-packages.ts';
-import { buildExample, EXAMPLES } from '../helpers/avr/build-sketch.ts';
+import { buildExample, EXAMPLES, type Example } from '../helpers/avr/build-sketch.ts';
 import { startLinkedBoard } from '../helpers/avr/linked-board.ts';
 import { startSimavrBoard, openListeningBoard } from '../helpers/avr/simavr-board.ts';
 import { toolCallContext } from '../helpers/device-tool-context.ts';
 import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
+import { loadAverage1m, processCpuMs } from './process-cpu.ts';
 
 const BAUD = 115_200;
 const BITS_PER_BYTE = 10; // 8N1: a start bit, eight data bits, a stop bit
@@ -42,6 +43,13 @@ export interface BoardsBench {
     medianMinusWireMs: number;
     /** CPU time of this (the host's) process per round trip; simavr runs in its own process. */
     hostCpuMsPerCall: number;
+    /**
+     * CPU time of the simavr process per round trip (10 ms steps over all calls): paced to a real
+     * clock, it needs this much CPU per call on time; on a loaded machine it waits for it.
+     */
+    simavrCpuMsPerCall?: number;
+    /** The machine's 1-minute load average when the round trips ended (2 cores here). */
+    loadAverage1m: number;
     pacing: string;
   };
   parallel: {
@@ -72,9 +80,11 @@ function median(values: number[]): number {
 
 /** Each example's size, and its stack at the deepest after a hello and a call of every tool. */
 async function firmwareFigures(): Promise<FirmwareFigures[]> {
-  const workload: Record<string, string[]> = {
+  // One entry per example: a new example without its workload fails the typecheck, not the bench.
+  const workload: Record<Example, string[]> = {
     Lamp: ['{"id":2,"op":"call","tool":"set","args":{"on":true,"brightness":40}}', '{"id":3,"op":"call","tool":"get"}'],
     Sensor: ['{"id":2,"op":"call","tool":"read"}'],
+    Lock: ['{"id":2,"op":"call","tool":"set","args":{"locked":false}}', '{"id":3,"op":"call","tool":"get"}'],
     Relay: [
       '{"id":2,"op":"call","tool":"set","args":{"channel":2,"on":true}}',
       '{"id":3,"op":"call","tool":"get","args":{"channel":2}}',
@@ -128,13 +138,19 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
     const samples: number[] = [];
     let result: unknown;
     let cpuBefore = process.cpuUsage();
+    let simavrCpuBefore: number | undefined;
     for (let index = 0; index < 10 + ROUND_TRIPS; index += 1) {
-      if (index === 10) cpuBefore = process.cpuUsage();
+      if (index === 10) {
+        cpuBefore = process.cpuUsage();
+        simavrCpuBefore = processCpuMs(uno.board.pid);
+      }
       const start = performance.now();
       result = await session.call('get', {});
       if (index >= 10) samples.push(performance.now() - start);
     }
     const cpu = process.cpuUsage(cpuBefore);
+    const simavrCpuAfter = processCpuMs(uno.board.pid);
+    const loadAtEnd = loadAverage1m();
     samples.sort((a, b) => a - b);
     // What crossed the wire for one call, as the host and the library write it (id first, then ok, result).
     const id = 100;
@@ -192,6 +208,10 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
           medianOverWire: round(medianMs / wireMs),
           medianMinusWireMs: round(medianMs - wireMs),
           hostCpuMsPerCall: Math.round(((cpu.user + cpu.system) / 1000 / ROUND_TRIPS) * 1000) / 1000,
+          ...(simavrCpuBefore !== undefined && simavrCpuAfter !== undefined
+            ? { simavrCpuMsPerCall: round((simavrCpuAfter - simavrCpuBefore) / ROUND_TRIPS) }
+            : {}),
+          loadAverage1m: loadAtEnd,
           pacing: 'simavr paced to a real 16 MHz clock',
         },
         parallel: {

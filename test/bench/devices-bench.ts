@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import type { ToolDefinition } from '../../core/tools/tool-definition.ts';
 import { DeviceRegistry } from '../../devices/registry/device-registry.ts';
 import { startSimulatedDevices } from '../../devices/simulator/start-simulated-devices.ts';
@@ -6,6 +6,7 @@ import type { SimulatedDevices } from '../../devices/simulator/start-simulated-d
 import { createDevicesPlugin } from '../../devices/tools/devices-plugin.ts';
 import { toolCallContext } from '../helpers/device-tool-context.ts';
 import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
+import { loadAverage1m } from './process-cpu.ts';
 
 const DEVICE_LATENCY_MS = 250;
 const ROUND_TRIPS = 200;
@@ -66,6 +67,11 @@ export async function benchDevices(): Promise<{
   roundTripP99Ms: number;
   /** CPU time (user + system, all threads) of this process per round trip: the host's side and the simulated device's, both in this process. */
   roundTripCpuMsPerCall: number;
+  /** Garbage-collection pauses of this process during the round trips, in all (ms) and the longest. */
+  roundTripGcMs: number;
+  roundTripMaxGcMs: number;
+  /** The machine's 1-minute load average when the round trips ended (2 cores here): read p99 beside it. */
+  loadAverage1m: number;
   deviceLatencyMs: number;
 }> {
   const slow = await startRig(DEVICE_LATENCY_MS);
@@ -90,10 +96,15 @@ export async function benchDevices(): Promise<{
 
   const fast = await startRig(0);
   const samples: number[] = [];
+  const pauses: number[] = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push(entry.duration);
+  });
   let cpuMs: number;
   try {
     const call = fast.calls[0]!;
     for (let index = 0; index < 10; index += 1) await runCall(call, index);
+    gc.observe({ entryTypes: ['gc'] });
     const cpuBefore = process.cpuUsage();
     for (let index = 0; index < ROUND_TRIPS; index += 1) {
       const start = performance.now();
@@ -102,7 +113,10 @@ export async function benchDevices(): Promise<{
     }
     const cpu = process.cpuUsage(cpuBefore);
     cpuMs = (cpu.user + cpu.system) / 1000;
+    // Pauses not yet handed to the callback (it runs later) are taken here, so none is missed.
+    for (const entry of gc.takeRecords()) pauses.push(entry.duration);
   } finally {
+    gc.disconnect();
     await stopRig(fast);
   }
   samples.sort((a, b) => a - b);
@@ -117,6 +131,9 @@ export async function benchDevices(): Promise<{
     roundTripMedianMs: round(percentile(samples, 0.5)),
     roundTripP99Ms: round(percentile(samples, 0.99)),
     roundTripCpuMsPerCall: Math.round((cpuMs / ROUND_TRIPS) * 1000) / 1000,
+    roundTripGcMs: round(pauses.reduce((sum, pause) => sum + pause, 0)),
+    roundTripMaxGcMs: round(Math.max(0, ...pauses)),
+    loadAverage1m: loadAverage1m(),
     deviceLatencyMs: DEVICE_LATENCY_MS,
   };
 }

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { databaseFileOf } from '../../host/config/data-dir.ts';
 import { startServeChild, type ServeChild } from './serve-child.ts';
+import { benchRequestBodies, type RequestBodyBench } from './request-body-memory.ts';
 import { runSoakWindow, type SoakWindowRun } from './soak-windows.ts';
 
 const TURNS = 1_000;
@@ -44,6 +45,12 @@ export interface SoakBench {
    * turns 30, 100 and 1,000.
    */
   windows: { known: SoakWindowRun; unknown: SoakWindowRun };
+  /**
+   * The request body's own part, apart from the rest of the app: 1,000 turns of requests carrying
+   * the whole history from two small children, the body as one string beside it streamed in
+   * blocks of one size (requestBodyOf), with glibc's main heap beside RSS.
+   */
+  requestBodies: RequestBodyBench;
 }
 
 function scriptOf(turns: number): string {
@@ -108,6 +115,7 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
     serve = undefined;
     const known = await runSoakWindow({ window: 'known', turns: TURNS, signal: options.signal });
     const unknown = await runSoakWindow({ window: 'unknown', turns: TURNS, signal: options.signal });
+    const requestBodies = await benchRequestBodies({ turns: TURNS, signal: options.signal });
     return {
       turns: TURNS,
       turn: 'chat/send over HTTP → a parallel batch of two lamp__set on simulated lamps (pseudo-terminals, 0 ms latency) → text; one conversation',
@@ -122,6 +130,7 @@ export async function benchSoak(options: { signal: AbortSignal }): Promise<SoakB
       rssGrowthMb30To1000: round(at1000.rssMb - at30!.rssMb, 1),
       heapGrowthMb30To1000: round(at1000.heapMb - at30!.heapMb, 1),
       windows: { known, unknown },
+      requestBodies,
     };
   } finally {
     await serve?.stop();

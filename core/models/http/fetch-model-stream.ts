@@ -25,6 +25,8 @@ export interface ModelStreamRequest {
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
+/** As many redirects as `fetch` itself follows. */
+const MAX_REDIRECTS = 20;
 
 /**
  * Sends the request and yields the reply body as text (UTF-8 decoded across chunk borders).
@@ -78,13 +80,7 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
     guard.arm('first_byte_timeout', request.firstByteTimeoutMs);
     let response: Response;
     try {
-      response = await fetch(context.url, {
-        method: request.method ?? 'POST',
-        headers:
-          request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
-        body: request.body === undefined ? undefined : requestBodyOf(JSON.stringify(request.body)),
-        signal: guard.signal,
-      });
+      response = await fetchFollowingRedirects(request, guard);
     } catch (error) {
       throw fetchFailureError({ context, guard, error, phase: 'connect' });
     }
@@ -121,6 +117,39 @@ async function openWithRetries(request: ModelStreamRequest, guard: RequestGuard)
       throw fetchFailureError({ context, guard, error, phase: 'connect' });
     }
   }
+}
+
+/**
+ * One attempt. `fetch` cannot send a streamed body twice, so for one it does not follow redirects
+ * itself: a 307 or 308 (same method, same body) to the same origin is followed here, up to
+ * MAX_REDIRECTS, with the body made anew. Any other redirect is answered as the status it is; one
+ * to another origin is never followed, since the request's headers carry the API key.
+ */
+async function fetchFollowingRedirects(request: ModelStreamRequest, guard: RequestGuard): Promise<Response> {
+  let url = request.context.url;
+  for (let hops = 0; ; hops += 1) {
+    const init = requestInitOf(request);
+    const response = await fetch(url, { ...init, signal: guard.signal });
+    const location = response.headers.get('location');
+    const followHere = init.redirect === 'manual' && (response.status === 307 || response.status === 308);
+    if (!followHere || location === null || hops >= MAX_REDIRECTS) return response;
+    const next = new URL(location, url);
+    if (next.origin !== new URL(url).origin) return response;
+    await response.body?.cancel();
+    url = next.href;
+  }
+}
+
+/** Method, headers and body of one attempt (a streamed body is made anew for each attempt). */
+function requestInitOf(request: ModelStreamRequest): RequestInit & { duplex?: 'half' } {
+  const method = request.method ?? 'POST';
+  if (request.body === undefined) return { method, headers: request.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...request.headers };
+  const encoded = requestBodyOf(JSON.stringify(request.body));
+  if (!('contentLength' in encoded)) return { method, headers, body: encoded.body };
+  // The length is given, so the body is sent with it rather than in chunked encoding.
+  headers['content-length'] = String(encoded.contentLength);
+  return { method, headers, body: encoded.body, duplex: 'half', redirect: 'manual' };
 }
 
 /** Reads at most ERROR_BODY_LIMIT bytes of an error reply, for its message. */

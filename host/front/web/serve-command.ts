@@ -94,6 +94,8 @@ export async function runServeCommand(
       token,
       allowedHosts,
       endpoints: started.map((addOn) => addOn.endpoint),
+      // A browser open on the home can show a plugin's question to the person.
+      onClientOpened: () => host.elicitations.frontEndOpened(),
     });
   try {
     try {

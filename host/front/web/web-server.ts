@@ -98,6 +98,8 @@ export async function startWebServer(options: {
   now?: () => number;
   /** Served at their paths behind the same checks as the API, each with its own credential. */
   endpoints?: readonly MountedEndpoint[];
+  /** Told when a browser's live stream opens (a person's window); the function it returns, when it closes. */
+  onClientOpened?: () => () => void;
 }): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackName(host) && options.token.length < MIN_TOKEN_LENGTH) {
@@ -249,8 +251,13 @@ export async function startWebServer(options: {
     }
     sockets.handleUpgrade(request, socket, head, (client) => {
       clients.add(client);
-      client.on('close', () => clients.delete(client));
-      client.on('error', () => clients.delete(client));
+      const closed = options.onClientOpened?.();
+      const gone = (): void => {
+        clients.delete(client);
+        closed?.();
+      };
+      client.on('close', gone);
+      client.on('error', gone);
     });
   });
   const broadcast = (message: unknown): void => {

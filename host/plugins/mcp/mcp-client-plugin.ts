@@ -17,8 +17,8 @@ export interface McpClientOptions {
   /** Where `${VAR}` in an MCP config is read from (default: this process's environment). */
   mcpEnvironment?: Readonly<Record<string, string | undefined>>;
   /**
-   * The person's front end for a server's question during a call (elicitation). No front end shows
-   * such a form yet, so without one every question is declined; never answered by the model.
+   * The person's front end for a server's question during a call (elicitation), in place of the
+   * host's (a window or browser shows the form; with none open it is declined); never the model.
    */
   mcpElicitation?: McpElicitationFrontEnd;
   /**
@@ -42,7 +42,7 @@ export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
       file: options.mcpConfigFile ?? path.join(options.dataDir, MCP_CONFIG_FILE_NAME),
       required: options.mcpConfigFile !== undefined,
     };
-    return async ({ db, settings, plugins, standingApprovals, log, version, whenNoTurnRuns }) => {
+    return async ({ db, settings, plugins, standingApprovals, askPerson, log, version, whenNoTurnRuns, secrets }) => {
       // The MCP SDK is loaded only when a server is configured: a plain run pays nothing for it.
       const { McpClients } = await import('./mcp-clients.ts');
       return McpClients.create({
@@ -59,9 +59,12 @@ export const mcpClientPlugin: HostPluginManifest<McpClientOptions> = {
         log,
         version,
         startTimeoutMs: settingValue(settings(), 'mcpStartTimeoutMs'),
-        ...(options.mcpElicitation ? { elicitation: options.mcpElicitation } : {}),
+        // A server's question goes to the person's window or browser; the run's own front end, when it gives one, instead.
+        elicitation: options.mcpElicitation ?? askPerson,
         oauth: {
           dataDir: options.dataDir,
+          // Tokens in the keychain where there is one (the desktop app), as API keys are.
+          ...(secrets ? { secrets } : {}),
           ...(options.mcpSignIn ? { frontEnd: options.mcpSignIn } : {}),
           ...(options.mcpClientMetadataUrl !== undefined ? { clientMetadataUrl: options.mcpClientMetadataUrl } : {}),
         },

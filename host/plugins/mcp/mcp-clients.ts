@@ -20,12 +20,13 @@ import { resolveToolNames, type ResolvedToolNames } from './resolve-tool-names.t
 import { mcpToolDefinition, type McpToolTrust } from './mcp-tool-definition.ts';
 import { MCP_READY_WAIT_MS } from './mcp-ready-wait.ts';
 import { mcpListing } from './mcp-listing.ts';
-import type { PluginPart, PluginStatusFields } from '../plugin-part.ts';
+import type { PluginPart, PluginStatusFields, SignInStart } from '../plugin-part.ts';
 import { unsafeSchemaName } from './server-text.ts';
 import { safeLines, safeText } from '../../../core/text/safe-text.ts';
 import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
 import { mcpOAuthOf, type McpOAuthOptions } from './oauth/mcp-oauth-of.ts';
 import type { McpOAuth } from './oauth/mcp-oauth.ts';
+import { restartWhenSignedIn, signInHere, signOutHere } from './oauth/sign-in-here.ts';
 
 /** The smallest bound on one message from a server; it grows with the result limit (a result travels as one message). */
 const MIN_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -55,6 +56,8 @@ interface Entry {
   literalSecrets: string[];
   /** Its command, args or URL changed in the config while it was trusted: said until it is trusted again. */
   trustLost?: string;
+  /** Its OAuth sign-in (a Streamable HTTP server, when the host keeps tokens). */
+  oauth?: McpOAuth;
 }
 
 /** The class of a server's connection, loaded only once a server is configured (the MCP SDK with it). */
@@ -248,6 +251,23 @@ export class McpClients implements PluginPart {
     return 'applied';
   }
 
+  /** Starts the person's sign-in to a server here (`plugins/sign-in`); undefined when it is not an MCP server's plugin. */
+  async signIn(plugin: string): Promise<SignInStart | { refused: string } | undefined> {
+    const entry = this.entries.get(plugin);
+    if (!entry) return undefined;
+    const { oauth, connection } = entry;
+    const enabled = this.options.isEnabled(plugin);
+    return signInHere({ plugin, oauth, connection, enabled, changed: () => this.changes.emit() });
+  }
+
+  /** Signs out of a server here (`plugins/sign-out`); undefined when it is not an MCP server's plugin. */
+  async signOut(plugin: string): Promise<{ removed: boolean } | { refused: string } | undefined> {
+    const entry = this.entries.get(plugin);
+    if (!entry) return undefined;
+    const { oauth, connection } = entry;
+    return signOutHere({ plugin, oauth, connection, enabled: this.options.isEnabled(plugin) });
+  }
+
   /** Stops following the config file and every server. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -379,6 +399,7 @@ export class McpClients implements PluginPart {
   /** A configured server's connection and plugin (not started: `sync` starts it if its plugin is enabled). */
   private addEntry(config: McpServerConfig): Entry {
     if (this.Connection === undefined) throw new Error('the MCP connection is not loaded');
+    const signIn = this.oauthOf(config);
     const connection = new this.Connection({
       server: config,
       environment: this.options.environment,
@@ -387,7 +408,7 @@ export class McpClients implements PluginPart {
       lastKnown: this.storedTools(config),
       ...(this.options.startTimeoutMs !== undefined ? { connectTimeoutMs: this.options.startTimeoutMs } : {}),
       ...(this.options.elicitation ? { elicitation: this.options.elicitation } : {}),
-      ...this.oauthOf(config),
+      ...signIn,
       onListed: (tools) => this.recordListing(config, tools),
       log: this.options.log,
     });
@@ -398,7 +419,9 @@ export class McpClients implements PluginPart {
       plugin: { name: config.pluginName, description: '', tools: () => [] },
       identity: mcpServerIdentity(config),
       literalSecrets: literalSecretsOf(config.transport),
+      ...signIn,
     };
+    restartWhenSignedIn(signIn.oauth, connection);
     entry.plugin = this.pluginOf(entry);
     this.entries.set(config.pluginName, entry);
     return entry;

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
+  CancelledNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   ListToolsResultSchema,
@@ -9,8 +10,10 @@ import {
   type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
+  type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolProgress } from '../../../core/tools/tool-definition.ts';
 import { Emitter } from '../../../core/events/emitter.ts';
 import { ToolError } from '../../../core/tools/tool-error.ts';
 import { redactSecrets } from '../../../core/models/http/redact-secrets.ts';
@@ -87,6 +90,8 @@ export class McpConnection {
   private secrets: string[] = [];
   private readonly tail = new StderrTail();
   private readonly pending = new Set<(error: ToolError) => void>();
+  /** The timeouts of the calls in flight, held while a question of this server waits for the person. */
+  private readonly holdable = new Set<() => () => void>();
   private readonly backoff: RestartBackoff;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private settledWaiters: (() => void)[] = [];
@@ -181,6 +186,10 @@ export class McpConnection {
     args: Record<string, unknown>;
     signal: AbortSignal;
     onSent: () => void;
+    /** The server's progress notifications for this call (asked for only with it), secrets redacted. */
+    onProgress?: (update: ToolProgress) => void;
+    /** Stops the call's timeout while the server's question waits for the person (see `elicit`). */
+    holdTimeout?: () => () => void;
   }): Promise<CallToolResult> {
     if (this.status === 'connecting') await this.whenSettledOr(options.signal);
     const attempt = this.attempt;
@@ -190,24 +199,41 @@ export class McpConnection {
         detail: `the MCP server ${this.name} is not connected${this.reason ? ` (${this.reason})` : ''}: nothing was sent to it`,
         hint: 'The MCP server is down; tell the person, and try again later.',
       });
-    const params = { name: options.tool, arguments: options.args };
-    attempt.watch.expect(params, () => {
+    // Arguments of this request's own: the watch knows the request by them, whatever the SDK copies.
+    const params = { name: options.tool, arguments: { ...options.args } };
+    const { onProgress } = options;
+    attempt.watch.expect(params.arguments, () => {
       options.onSent();
       this.sent.emit({ tool: options.tool });
     });
+    const { holdTimeout } = options;
+    if (holdTimeout) this.holdable.add(holdTimeout);
     return new Promise<CallToolResult>((resolve, reject) => {
       this.pending.add(reject);
       attempt.client
         .request({ method: 'tools/call', params }, CallToolResultSchema, {
           signal: options.signal,
           timeout: CALL_DEADLINE_MS,
+          ...(onProgress
+            ? {
+                onprogress: ({ progress, total, message }: Progress) =>
+                  onProgress({
+                    progress,
+                    ...(total !== undefined ? { total } : {}),
+                    ...(message !== undefined ? { message: this.redact(message) } : {}),
+                  }),
+              }
+            : {}),
         })
         .then(resolve, (error: unknown) => {
           // This call first: the server refused it before acting, which ending the others would not say.
           reject(this.callError(error, options.tool));
           if (error instanceof UnauthorizedError) this.needsSignIn(attempt);
         })
-        .finally(() => this.pending.delete(reject));
+        .finally(() => {
+          this.pending.delete(reject);
+          if (holdTimeout) this.holdable.delete(holdTimeout);
+        });
     });
   }
 
@@ -260,7 +286,22 @@ export class McpConnection {
       // Other errors are single unreadable messages, not fatal; a lost connection is reported by onclose or `lost`.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(generation));
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(request.params, extra.signal));
+    // The SDK drops a cancellation of request id 0 (`if (!requestId)`), a server's first request: the
+    // questions are withdrawn here, whatever their id.
+    const questions = new Map<string | number, AbortController>();
+    client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+      const { requestId } = notification.params;
+      if (requestId !== undefined) questions.get(requestId)?.abort(notification.params.reason);
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const withdrawn = new AbortController();
+      questions.set(extra.requestId, withdrawn);
+      try {
+        return await this.elicit(request.params, AbortSignal.any([extra.signal, withdrawn.signal]));
+      } finally {
+        questions.delete(extra.requestId);
+      }
+    });
     const timeoutMs = this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -357,6 +398,9 @@ export class McpConnection {
     const { requestedSchema } = params;
     if (Object.keys(requestedSchema.properties).length > MAX_ELICITATION_FIELDS) return { action: 'decline' };
     const frontEnd = this.options.elicitation ?? declineElicitation;
+    // The question does not say which call asks it (stdio carries no related request): every call of
+    // this server in flight waits for the person without its timeout running.
+    const released = [...this.holdable].map((hold) => hold());
     try {
       const answer = await frontEnd({
         plugin: this.name,
@@ -370,6 +414,8 @@ export class McpConnection {
     } catch (error) {
       this.options.log(`${this.name}: its question to the person was declined: ${this.words(error)}`);
       return { action: 'decline' };
+    } finally {
+      for (const release of released) release();
     }
   }
 

@@ -32,8 +32,8 @@ export type McpElicitationFrontEnd = (request: McpElicitationRequest) => Promise
 /** No front end can show a form: every question is declined (the model never answers one). */
 export const declineElicitation: McpElicitationFrontEnd = () => Promise.resolve({ action: 'decline' });
 
-/** The most fields a form may have: a larger one is declined without being shown. */
-export const MAX_ELICITATION_FIELDS = 50;
+/** The most fields a form may have (declared with the form the window is given). */
+export { MAX_ELICITATION_FIELDS } from '../../contract/elicitation-contract.ts';
 
 /** The schema's defaults, field by field (SEP-1034): the values a form starts with. */
 export function elicitationDefaults(schema: McpElicitationSchema): Record<string, McpElicitationValue> {

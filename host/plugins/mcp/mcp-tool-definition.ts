@@ -79,6 +79,8 @@ export function mcpToolDefinition(options: {
         args,
         signal: context.signal,
         onSent: () => context.markSent(),
+        ...(context.reportProgress ? { onProgress: context.reportProgress } : {}),
+        ...(context.holdTimeout ? { holdTimeout: context.holdTimeout } : {}),
       });
       return mapToolResult({
         result: options.connection.redactResult(result),

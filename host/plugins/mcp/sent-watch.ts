@@ -10,18 +10,21 @@ export class SentWatch {
   private readonly byParams = new WeakMap<object, () => void>();
   private readonly byId = new Map<string | number, () => void>();
 
-  /** `sent` runs once when the request whose params are `params` has left. */
-  expect(params: object, sent: () => void): void {
-    this.byParams.set(params, sent);
+  /** `sent` runs once when the request whose params (or whose params' `arguments`, an object of its own) are `key` has left. */
+  expect(key: object, sent: () => void): void {
+    this.byParams.set(key, sent);
   }
 
   /** The transport is sending `message`: keeps its listener under its JSON-RPC id. */
   claim(message: JSONRPCMessage): (() => void) | undefined {
     if (!('method' in message) || !('id' in message) || typeof message.params !== 'object' || message.params === null)
       return undefined;
-    const sent = this.byParams.get(message.params);
-    if (sent === undefined) return undefined;
-    this.byParams.delete(message.params);
+    // Asking for progress makes the SDK send a copy of the params (with `_meta`): its `arguments` are still ours.
+    const { arguments: args } = message.params as { arguments?: unknown };
+    const key = this.byParams.has(message.params) ? message.params : typeof args === 'object' ? args : undefined;
+    const sent = key ? this.byParams.get(key) : undefined;
+    if (sent === undefined || key === undefined || key === null) return undefined;
+    this.byParams.delete(key);
     this.byId.set(message.id, sent);
     return sent;
   }

@@ -56,6 +56,8 @@ async function eventsOfRealTurns(): Promise<AgentEvent[]> {
         description: 'switch',
         parameters: deviceId,
         handler: async (_args, context) => {
+          // A tool that says how far it got adds tool/progress (live only).
+          context.reportProgress?.({ progress: 1, total: 2, message: 'switching' });
           acted();
           await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
         },

@@ -7,6 +7,8 @@ import { openRawLineClient, type RawLineClient } from './raw-line-client.ts';
 export interface SimavrBoard {
   /** The pseudo-terminal's slave path (`/dev/pts/N`), new for every start. */
   readonly ptyPath: string;
+  /** The simulator's process id (the bench reads its CPU time). */
+  readonly pid: number | undefined;
   /** Resolves when the simulator has exited (killed, or crashed). */
   readonly exited: Promise<void>;
   /** Drives an input pin, e.g. `setPin('D2', 0)` presses a button wired to ground. */
@@ -80,6 +82,7 @@ export async function startSimavrBoard(options: {
   }
   return {
     ptyPath,
+    pid: child.pid,
     exited,
     async setPin(pin, level) {
       await command(`pin ${pin} ${level}`, (line) => line === `pin ${pin} ${level}`);

@@ -1,6 +1,7 @@
 // A small MCP server over stdio, built on the SDK's own Server, for what server-everything cannot
 // show: declarations read from a file (changed between listings, too many, too deep, colliding),
-// a call that waits until it is cancelled, oversized or deep answers, floods, and an exit mid-call.
+// a call that waits until it is cancelled, oversized or deep answers, floods, and an exit mid-call;
+// a question to the person with defaults (`ask`), and progress notifications (`progress`).
 // Usage: node probe-mcp-server.mjs DECLARATIONS.json (a file {"tools": [...], "endlessCursor"?: true,
 // "stderrAtStart"?: "text"}); every tools/list writes "listed" to stderr, cancellations "cancelled ID".
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,30 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   if (declarations.endlessCursor) return { tools: [], nextCursor: `${Number(cursor ?? 0) + 1}` };
   return { tools: declarations.tools };
 });
+
+/** The form `ask` puts to the person: every kind of field, each with a default. */
+const ASK_FORM = {
+  type: 'object',
+  properties: {
+    room: {
+      type: 'string',
+      title: 'Room',
+      enum: ['hall', 'kitchen'],
+      enumNames: ['Hall', 'Kitchen'],
+      default: 'kitchen',
+    },
+    brightness: { type: 'integer', title: 'Brightness', minimum: 0, maximum: 100, default: 40 },
+    fade: { type: 'boolean', title: 'Fade', default: true },
+    note: { type: 'string', title: 'Note', default: 'evening' },
+    lamps: {
+      type: 'array',
+      title: 'Lamps',
+      items: { type: 'string', enum: ['desk', 'ceiling', 'floor'] },
+      default: ['desk'],
+    },
+  },
+  required: ['room', 'brightness'],
+};
 
 const text = (value) => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
@@ -45,6 +70,35 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       });
     case 'echo':
       return text(args);
+    case 'ask':
+      // A question to the person during the call, with defaults; "answered JSON" or "withdrawn" on stderr.
+      try {
+        const answer = await server.elicitInput(
+          { message: String(args.message ?? 'How should the lamps be set?'), requestedSchema: ASK_FORM },
+          { signal: extra.signal },
+        );
+        process.stderr.write(`answered ${JSON.stringify(answer)}\n`);
+        return text(answer);
+      } catch (error) {
+        process.stderr.write(`withdrawn ${error.message}\n`);
+        return text('withdrawn');
+      }
+    case 'progress': {
+      // `steps` progress notifications at once ("step N of STEPS"), then "progressed" on stderr, then waits until cancelled.
+      const token = request.params._meta?.progressToken;
+      const steps = Number(args.steps ?? 3);
+      for (let step = 1; step <= steps && token !== undefined; step += 1)
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: step, total: steps, message: `step ${step} of ${steps}` },
+        });
+      process.stderr.write(`progressed ${token === undefined ? 'without a token' : steps}\n`);
+      return new Promise((resolve) => {
+        const done = () => resolve(text('stopped'));
+        if (extra.signal.aborted) done();
+        else extra.signal.addEventListener('abort', done);
+      });
+    }
     case 'fail':
       return { content: [{ type: 'text', text: String(args.why ?? 'it failed') }], isError: true };
     case 'env':

@@ -3,15 +3,18 @@ import { UsageError, type CliIo } from '../../command-line/cli-io.ts';
 import { resolveDataDir } from '../../../config/data-dir.ts';
 import { mcpConfigOf } from '../../../plugins/mcp/mcp-config.ts';
 import { mcpOAuthOf } from '../../../plugins/mcp/oauth/mcp-oauth-of.ts';
-import { oauthFileOf } from '../../../plugins/mcp/oauth/oauth-file.ts';
+import { forgetKeychainSignIn } from '../../../plugins/mcp/oauth/keychain-oauth-store.ts';
+import { homeHostApi, signInThroughHost, signOutThroughHost } from './plugins-through-host.ts';
 
 /** How long `plugins login` waits for the browser to come back. */
 const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /**
  * `home-agent plugins login|logout mcp-NAME`: the MCP-client plugin's OAuth 2.1 sign-in from the
- * terminal. login prints the authorization address, waits for the browser's return on a loopback
- * listener (127.0.0.1) and keeps the tokens in the server's owner-only file; logout removes them.
+ * terminal. While a host runs the home (the window, `serve`), that host signs in and uses the server
+ * at once. Otherwise login prints the authorization address, waits for the browser's return on a
+ * loopback listener (127.0.0.1) and keeps the tokens in the server's owner-only file (a window with a
+ * keychain moves them there when it starts); logout removes them.
  */
 export async function runPluginsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -37,9 +40,27 @@ export async function runPluginsCommand(argv: string[], io: CliIo): Promise<numb
         config.servers.map((each) => each.pluginName).join(', ') || 'none'
       })`,
     );
+  // A host runs the home: it signs in, so the tokens are kept where it keeps them (the window's
+  // keychain) and it uses the server at once; the terminal keeps none of its own.
+  const running = await homeHostApi(dataDir);
+  if (running !== undefined) {
+    try {
+      return action === 'login'
+        ? await signInThroughHost({ ...running, plugin, waitMs: SIGN_IN_WAIT_MS, io })
+        : await signOutThroughHost({ ...running, plugin, io });
+    } catch (error) {
+      io.stderr.write(
+        `home-agent plugins: ${plugin}: could not ${action === 'login' ? 'sign in' : 'sign out'}: ${(error as Error).message}\n`,
+      );
+      return 1;
+    } finally {
+      running.api.close();
+    }
+  }
   if (action === 'logout') {
     const oauth = mcpOAuthOf({ config: server, environment: process.env, dataDir });
-    const removed = oauth.signOut();
+    // The desktop app's keychain keeps its sign-in: it goes too (removing needs no keychain).
+    const removed = [oauth.signOut(), forgetKeychainSignIn(dataDir, server.name)].includes(true);
     io.stdout.write(
       removed
         ? `Signed out of ${plugin}: its tokens were removed.\n`
@@ -71,9 +92,7 @@ export async function runPluginsCommand(argv: string[], io: CliIo): Promise<numb
       );
       return 1;
     }
-    io.stdout.write(
-      `Signed in to ${plugin}. Its tokens are kept in ${oauthFileOf(dataDir, server.name)} (readable by you only).\n`,
-    );
+    io.stdout.write(`Signed in to ${plugin}. Its tokens are kept in ${oauth.keptIn}.\n`);
     return 0;
   } catch (error) {
     io.stderr.write(`home-agent plugins: ${plugin}: could not sign in: ${(error as Error).message}\n`);

@@ -9,10 +9,12 @@ export const PLUGINS_HELP: CommandHelp = {
   usage: ['plugins login mcp-NAME [--data-dir DIR] [--mcp-config FILE]', 'plugins logout mcp-NAME [--data-dir DIR]'],
   description: [
     'login: signs in to the Streamable HTTP server NAME of mcp.json that asks for it. Prints the address to open',
-    'in a browser, waits (up to 10 minutes) for the browser to come back to a listener on 127.0.0.1, and keeps the',
-    'tokens in the data folder (mcp-oauth-NAME.json, readable by you only; never in mcp.json or a log). A running',
-    'app uses them the next time it starts the server. logout: removes them. Exit status: 0 done, 1 the sign-in',
-    'failed or timed out, 2 a wrong command line or a server that is not a Streamable HTTP server of mcp.json.',
+    'in a browser and waits (up to 10 minutes) for the browser to come back to a listener on 127.0.0.1. While the',
+    'desktop app or serve runs this home, that app signs in: it keeps the tokens (the desktop app in the OS',
+    'keychain) and uses the server at once. Otherwise the tokens go to the data folder (mcp-oauth-NAME.json,',
+    'readable by you only), and the desktop app moves them into its keychain when it starts; never in mcp.json or',
+    'a log. logout: removes them. Exit status: 0 done, 1 the sign-in failed or timed out, 2 a wrong command line',
+    'or a server that is not a Streamable HTTP server of mcp.json.',
   ].join('\n'),
   options: [
     DATA_DIR_OPTION_HELP,

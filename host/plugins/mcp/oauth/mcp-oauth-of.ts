@@ -1,12 +1,17 @@
 import { expandVariables } from '../expand-variables.ts';
 import type { McpServerConfig } from '../mcp-config.ts';
+import type { SecretStore } from '../../../secrets/secret-store.ts';
 import { oauthFileOf } from './oauth-file.ts';
+import { oauthFileStore } from './oauth-store.ts';
+import { keychainOAuthStore } from './keychain-oauth-store.ts';
 import { McpOAuth, type McpOAuthConfig, type McpSignInFrontEnd } from './mcp-oauth.ts';
 
 /** What the host says of OAuth sign-in for its MCP servers. */
 export interface McpOAuthOptions {
-  /** The data folder: each server's tokens go to its owner-only `mcp-oauth-NAME.json` there. */
+  /** The data folder: without a keychain, each server's tokens go to its owner-only `mcp-oauth-NAME.json` there. */
   dataDir: string;
+  /** The OS keychain's store (the desktop app): the tokens are kept there, encrypted, while it can encrypt. */
+  secrets?: SecretStore;
   /** A client ID metadata document's URL (https), used where an authorization server supports them. */
   clientMetadataUrl?: string;
   /** What opens a sign-in page for the person, if anything does. */
@@ -44,12 +49,17 @@ export function mcpOAuthOf(
     ...(clientSecret !== undefined ? { clientSecret } : {}),
     ...(wanted.scopes !== undefined ? { scopes: wanted.scopes } : {}),
   };
+  const file = oauthFileOf(options.dataDir, options.config.name);
+  const signInCommand = signInCommandOf(options.config.pluginName);
   return new McpOAuth({
     plugin: options.config.pluginName,
     serverUrl: transport.url,
-    file: oauthFileOf(options.dataDir, options.config.name),
+    store:
+      options.secrets?.isAvailable() === true
+        ? keychainOAuthStore({ secrets: options.secrets, server: options.config.name, file, signInCommand })
+        : oauthFileStore(file, signInCommand),
     config,
-    signInCommand: signInCommandOf(options.config.pluginName),
+    signInCommand,
     ...(options.clientMetadataUrl !== undefined ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
     ...(options.frontEnd ? { frontEnd: options.frontEnd } : {}),
   });

@@ -6,7 +6,8 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { LoopbackRedirect, type RedirectAnswer } from './loopback-redirect.ts';
-import { readOAuthFile, removeOAuthFile, writeOAuthFile, type StoredOAuth } from './oauth-file.ts';
+import type { StoredOAuth } from './oauth-file.ts';
+import type { OAuthStore } from './oauth-store.ts';
 
 /** Sign-ins in a row the server may ask for without accepting one, before the host stops asking the person. */
 export const MAX_SIGN_INS_UNUSED = 3;
@@ -36,7 +37,7 @@ export type McpSignInFrontEnd = (request: McpSignInRequest) => void;
  * OAuth 2.1 for one Streamable HTTP server, through the MCP SDK's client auth (`auth()`): metadata
  * discovery, PKCE, dynamic registration or a client ID metadata document or a pre-registered client,
  * scopes from `WWW-Authenticate` (step-up included), refresh. It is the SDK's OAuthClientProvider:
- * tokens and the registration live in the server's owner-only file (`oauthFileOf`), the PKCE verifier
+ * tokens and the registration live in its store (the OS keychain, else an owner-only file), the PKCE verifier
  * and state only in memory; the redirect comes back to a loopback listener on 127.0.0.1, started at
  * the server's first 401 or 403.
  */
@@ -65,8 +66,8 @@ export class McpOAuth {
     private readonly options: {
       plugin: string;
       serverUrl: string;
-      /** The server's OAuth file (`oauthFileOf`). */
-      file: string;
+      /** Where its sign-in is kept (the OS keychain, or the owner-only `oauthFileOf` file). */
+      store: OAuthStore;
       config?: McpOAuthConfig;
       /** A client ID metadata document's URL, used where the authorization server supports them. */
       clientMetadataUrl?: string;
@@ -115,12 +116,17 @@ export class McpOAuth {
     this.authorizationUrl = undefined;
     this.again = false;
     this.discovery = undefined;
-    return removeOAuthFile(this.options.file);
+    return this.options.store.remove();
   }
 
   /** The server answered with the tokens kept: sign-in works again. */
   accepted(): void {
     this.asked = 0;
+  }
+
+  /** Where its tokens are kept, in words. */
+  get keptIn(): string {
+    return this.options.store.keptIn;
   }
 
   /** How the person signs in from the terminal. */
@@ -173,11 +179,11 @@ export class McpOAuth {
   }
 
   private read(): StoredOAuth {
-    return readOAuthFile(this.options.file, this.options.signInCommand);
+    return this.options.store.read();
   }
 
   private write(change: (stored: StoredOAuth) => StoredOAuth): void {
-    writeOAuthFile(this.options.file, change(this.read()));
+    this.options.store.write(change(this.read()));
   }
 
   private makeProvider(): OAuthClientProvider {
