@@ -14,6 +14,7 @@ import { createAddDeviceSlice, type AddDeviceSlice } from './add-device-slice.ts
 import { createDeviceChangesSlice, type DeviceChangesSlice } from './device-changes-slice.ts';
 import { createStandingApprovalsSlice, type StandingApprovalsSlice } from './standing-approvals-slice.ts';
 import { createApprovalPinSlice, type ApprovalPinSlice } from './approval-pin-slice.ts';
+import { createElicitationSlice, type ElicitationSlice } from './elicitation-slice.ts';
 
 /** The whole renderer state: one store made of typed slices, actions beside their state. */
 export type AppState = AppSlice &
@@ -28,7 +29,8 @@ export type AppState = AppSlice &
   AddDeviceSlice &
   DeviceChangesSlice &
   StandingApprovalsSlice &
-  ApprovalPinSlice;
+  ApprovalPinSlice &
+  ElicitationSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** The store, wired to the API its actions call and to the persisted keys it restores and keeps. */
@@ -47,6 +49,7 @@ export function createAppStore(options: { api: ApiClient; storage: StorageAreas 
     ...createDeviceChangesSlice(options.api)(...parts),
     ...createStandingApprovalsSlice(options.api)(...parts),
     ...createApprovalPinSlice(options.api)(...parts),
+    ...createElicitationSlice(options.api)(...parts),
   }));
   store.setState({ openConversationId: readPersisted(options.storage, 'lastConversationId') ?? null });
   // The store owns this subscription for its whole life; it is the page's lifetime.

@@ -8,27 +8,39 @@ import { announcementOf } from './announcement-of.ts';
 /** How many turns a conversation's journal is read by, newest first (older pages as the person scrolls up). */
 export const JOURNAL_PAGE_TURNS = 40;
 
-/** Runs `apply` once before the next paint (requestAnimationFrame where there is one). */
-function nextFrame(apply: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply);
-  else setTimeout(apply, 16);
+/**
+ * How long live events gather before they are folded, from the first of a group (ms). The calls of a
+ * batch end in bursts, one call per device, spread over up to about 30 ms: folded a frame at a time,
+ * a burst drew two or three frames, each costing the window's main thread about as much as one that
+ * draws the whole burst (`npm run bench -- --only ui`, `mainThreadCpuMs`). A change shows at most
+ * about 47 ms after it arrived (this plus a frame): under the 50 ms from event to paint that reads as at once.
+ */
+export const GATHER_MS = 30;
+
+/** Runs `apply` once, before the first paint after `GATHER_MS` (requestAnimationFrame where there is one). */
+export function afterGathering(apply: () => void): void {
+  setTimeout(() => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply);
+    else apply();
+  }, GATHER_MS);
 }
 
 /**
- * The one place host events enter the store. Live events are folded once per animation frame, as
- * one change (however many arrived); opening a conversation (or reconnecting) folds its stored
- * journal instead — its newest page of turns, older pages as the person asks — with live events
- * that arrive meanwhile held back and merged without duplicates. Devices, plugins and settings are
- * read at start and on reconnect, devices again after every turn. Returns the function that stops it.
+ * The one place host events enter the store. Live events are gathered for `GATHER_MS` and folded
+ * before the next paint, as one change (however many arrived); opening a conversation (or
+ * reconnecting) folds its stored journal instead — its newest page of turns, older pages as the
+ * person asks — with live events that arrive meanwhile held back and merged without duplicates.
+ * Devices, plugins and settings are read at start and on reconnect, devices again after every turn.
+ * Returns the function that stops it.
  */
 export function startEventBridge(options: {
   api: ApiClient;
   store: AppStore;
-  /** When live events are folded (default: once per animation frame). */
+  /** When live events are folded (default: `afterGathering`). */
   schedule?: (apply: () => void) => void;
 }): () => void {
   const { api, store } = options;
-  const schedule = options.schedule ?? nextFrame;
+  const schedule = options.schedule ?? afterGathering;
   const held = new Map<string, HostAgentEvent[]>();
   const requested = new Set<string>();
   const pending: HostAgentEvent[] = [];
@@ -36,7 +48,7 @@ export function startEventBridge(options: {
   let stopped = false;
   let wasOpen = false;
 
-  /** Folds what arrived since the last frame, as one change. */
+  /** Folds what arrived since the group's first event, as one change. */
   function applyPending(): void {
     scheduled = false;
     if (stopped || pending.length === 0) return;
@@ -81,6 +93,7 @@ export function startEventBridge(options: {
       state.refreshSettings(),
       state.refreshSecrets(),
       state.refreshStandingApprovals(),
+      state.refreshElicitations(),
     ]);
   }
 
@@ -160,6 +173,8 @@ export function startEventBridge(options: {
       // Standing approvals are listed with their device and, for other tools, on their own.
       void state.refreshDevices();
       void state.refreshStandingApprovals();
+    } else if (notice.type === 'elicitation/request' || notice.type === 'elicitation/end') {
+      state.receiveElicitationNotice(notice);
     } else {
       state.receiveDeviceEvent(notice);
       state.showNotice(

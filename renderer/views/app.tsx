@@ -3,6 +3,7 @@ import { AppHeader } from './app-header.tsx';
 import { ChatView } from './chat-view.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { LiveRegions } from './live-regions.tsx';
+import { ElicitationQuestions } from './elicitation-form.tsx';
 import { SidePanel } from './side-panel.tsx';
 import { FontWarmup } from './font-warmup.tsx';
 import { useAppStore } from './use-app-store.ts';
@@ -51,6 +52,7 @@ export function App() {
           )}
         </div>
       )}
+      <ElicitationQuestions />
       <div className="app-body">
         <ConversationList />
         <ChatView />

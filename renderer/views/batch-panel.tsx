@@ -1,26 +1,29 @@
 import { memo, useEffect, useState } from 'react';
 import { useAppStore } from './use-app-store.ts';
+import { useNearRows } from './use-near-rows.ts';
 import { useRedrawAt } from './use-redraw-at.ts';
 import { computeBatchTimeline, curtainStyle, segmentStyle } from './batch-timeline.ts';
 import { formatDuration } from './summarize-args.ts';
 import { ToolRow } from './tool-row.tsx';
 
 /**
- * Rows a panel larger than a screen adds per frame: a 64-call batch appears over eight frames. At 16
- * a frame the first frames of a 64-call batch ran 25–65 ms, and the calls' first events waited behind
- * them; a batch a screen holds is drawn in one frame, since two frames of 8 cost more than one of 16
- * (`npm run bench -- --only ui`, docs/architecture.md).
+ * About the rows a screen holds: a batch with more draws in full only the rows near the view, the
+ * others as their line of text (use-near-rows.ts), and skips drawing rows off screen (styles.css).
  */
-const ROWS_PER_FRAME = 8;
-
-/** About the rows a screen holds (a row is about 34 px): a batch with more skips drawing those off screen (styles.css). */
 export const SCREENFUL_OF_ROWS = 16;
 
 /**
+ * Rows a batch adds per frame, most of them far from the view and so their line of text alone: 64 in
+ * one frame took 17–19 ms of the main thread's CPU, 32 about 10 (`npm run bench -- --only ui`).
+ */
+const ROWS_PER_FRAME = 32;
+
+/**
  * One batch: its mode and what decided the order (a serial tool, a shared channel, the cap), a row
- * and a timeline bar per call in index order, a legend for the bars, and its totals. A large batch
- * adds its rows a frame at a time (`ROWS_PER_FRAME`), so its first drawing is not one long frame; one that
- * starts within a screenful (or empty, its calls still streaming) draws a screenful at once.
+ * and a timeline bar per call in index order, a legend for the bars, and its totals. In a batch larger
+ * than a screen, a row far from the view is its line of text alone until it comes near (a few a
+ * frame, the nearest first), so neither its first drawing (`ROWS_PER_FRAME` rows a frame) nor a call
+ * ending off screen costs a frame much.
  */
 export const BatchPanel = memo(BatchPanelBody);
 
@@ -33,7 +36,8 @@ function BatchPanelBody(props: { batchId: string }) {
   // The axis changes only when now reaches its end: the one time passing alone draws the batch again.
   useRedrawAt(live && timeline ? now + timeline.spanMs - timeline.nowMs : undefined);
   const rows = batch?.calls.length ?? 0;
-  const [shown, setShown] = useState(() => (rows > SCREENFUL_OF_ROWS ? ROWS_PER_FRAME : SCREENFUL_OF_ROWS));
+  const near = useNearRows({ enabled: rows > SCREENFUL_OF_ROWS, calls: batch?.calls ?? noCalls });
+  const [shown, setShown] = useState(ROWS_PER_FRAME);
   useEffect(() => {
     if (shown >= rows) return undefined;
     const frame = requestAnimationFrame(() => setShown((count) => count + ROWS_PER_FRAME));
@@ -88,7 +92,14 @@ function BatchPanelBody(props: { batchId: string }) {
         )}
         <ol className="tool-rows">
           {batch.calls.slice(0, shown).map((row, position) => (
-            <ToolRow key={row.callId} batchId={batch.id} row={row} bar={timeline.bars[position]} />
+            <ToolRow
+              key={row.callId}
+              batchId={batch.id}
+              row={row}
+              bar={timeline.bars[position]}
+              far={!near.isNear(row.callId)}
+              watch={near.watch}
+            />
           ))}
         </ol>
         {/* A new curtain for a new axis: a running animation given a new delay would count the time passed twice. */}
@@ -146,6 +157,8 @@ const TimingCurtain = memo(
   // Not `nowMs`: once drawn, the curtain keeps time by its animation.
   (before, after) => before.spanMs === after.spanMs,
 );
+
+const noCalls: readonly { callId: string }[] = [];
 
 /** The mode stands beside the reason: "parallel: all 3 calls are parallel-safe" reads "all 3 calls are parallel-safe". */
 function reasonWithoutMode(reason: string): string {

@@ -10,6 +10,7 @@ import { ApprovalCard } from './approval-card.tsx';
 import { approvalLabel } from './approval-label.ts';
 import { segmentStyle, type TimelineBar, type TimelineSegment } from './batch-timeline.ts';
 import { prettyJson } from './format-value.ts';
+import { progressText } from './progress-text.ts';
 import { formatDuration, summarizeArgs } from './summarize-args.ts';
 import { useAppStore } from './use-app-store.ts';
 
@@ -22,7 +23,12 @@ export const ToolRow = memo(
   ToolRowBody,
   // No clock and no axis length: a bar is placed in ms of the panel's axis (`--axis-ms`), and the
   // panel's curtain shows a growing bar up to now, so neither time passing nor a longer axis draws a row.
-  (before, after) => before.batchId === after.batchId && before.row === after.row && sameBar(before.bar, after.bar),
+  (before, after) =>
+    before.batchId === after.batchId &&
+    before.row === after.row &&
+    before.far === after.far &&
+    before.watch === after.watch &&
+    sameBar(before.bar, after.bar),
 );
 
 /** Two bars that draw the same (a row whose call and bar did not change is not drawn again). */
@@ -39,14 +45,41 @@ function sameBar(left: TimelineBar | undefined, right: TimelineBar | undefined):
   );
 }
 
-function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar | undefined }) {
+function ToolRowBody(props: {
+  batchId: string;
+  row: CallRecord;
+  bar: TimelineBar | undefined;
+  /** Far from the view in a large batch (use-near-rows.ts): drawn as its line of text alone, unless open or focused. */
+  far?: boolean;
+  /** The element ref by which the panel sees whether the row is near. */
+  watch?: ((element: Element | null) => (() => void) | undefined) | undefined;
+}) {
   const { row, bar } = props;
   // By batch and call: a call id alone repeats across conversations.
   const approval = useAppStore((state) => approvalOfCall(state, { batchId: props.batchId, callId: row.callId }));
   const [expanded, setExpanded] = useState(false);
+  const [focused, setFocused] = useState(false);
   const waiting = approval?.status === 'waiting';
   const detailsId = `tool-details-${row.callId}`;
   const failed = row.ok === false || row.status === 'interrupted';
+  if (props.far && !expanded && !waiting && !focused)
+    return (
+      <li
+        ref={props.watch}
+        className={`tool-row tool-row-${row.status} tool-row-far${failed ? ' tool-row-failed' : ''}`}
+        data-testid="tool-row"
+        data-tool-name={row.name}
+        data-call-id={row.callId}
+        data-ok={row.ok === undefined ? undefined : String(row.ok)}
+        data-status={row.status}
+        data-outcome={row.outcome}
+        data-approval={approval?.status}
+        data-far="true"
+      >
+        {row.index + 1}{' '}
+        <span className="tool-far-line">{`${row.name} ${summarizeArgs(row.args)} · ${farStatus(row)}`}</span>
+      </li>
+    );
   // The bar says what is known: failed, nothing sent, or unknown (it may have acted).
   const runClass =
     row.outcome === 'unknown' || row.status === 'interrupted'
@@ -68,6 +101,12 @@ function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar
       data-outcome={row.outcome}
       data-approval={approval?.status}
       data-approval-id={approval?.approvalId}
+      ref={props.watch}
+      // A row holding the focus stays whole however far it is scrolled.
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
     >
       <div className="tool-line">
         <button
@@ -128,6 +167,14 @@ function ToolRowBody(props: { batchId: string; row: CallRecord; bar: TimelineBar
       {approval && <ApprovalCard approvalKey={approvalKeyOf(approval)} />}
     </li>
   );
+}
+
+/** Where a far row's call stands, in the words its outcome would say when drawn in full. */
+function farStatus(row: CallRecord): string {
+  if (row.status === 'queued') return 'queued';
+  if (row.status === 'running') return 'running…';
+  if (row.status === 'interrupted') return 'no outcome recorded';
+  return describeCallOutcome(row.outcome, row.ok, row.reaches).label;
 }
 
 /** The expanded row: everything known of the call, in full. */
@@ -238,7 +285,12 @@ function ApprovalOutcome(props: { approval: ApprovalView }) {
 function Outcome(props: { row: CallRecord }) {
   const { row } = props;
   if (row.status === 'queued') return <span className="tool-outcome tool-outcome-waiting">queued</span>;
-  if (row.status === 'running') return <span className="tool-outcome tool-outcome-waiting">running…</span>;
+  if (row.status === 'running')
+    return (
+      <span className="tool-outcome tool-outcome-waiting" {...(row.progress ? { 'data-testid': 'tool-progress' } : {})}>
+        {row.progress ? progressText(row.progress) : 'running…'}
+      </span>
+    );
   if (row.status === 'interrupted')
     return (
       <span className="tool-outcome tool-outcome-unknown" data-testid="tool-outcome">

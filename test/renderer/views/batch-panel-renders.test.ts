@@ -126,6 +126,12 @@ describe('a large batch', () => {
       })),
     });
 
+  /** The call ids of panel b9's rows drawn far from the view: their line of text alone (use-near-rows.ts). */
+  const farRows = () =>
+    [...document.querySelectorAll('[data-batch-id="b9"] [data-testid="tool-row"][data-far="true"]')].map((row) =>
+      row.getAttribute('data-call-id'),
+    );
+
   /**
    * Draws panel b9 on its own root, then runs `frames` animation frames (the test's to run: each runs
    * what was asked of it, as the browser's would), after `between` when given: the rows drawn at each.
@@ -133,7 +139,8 @@ describe('a large batch', () => {
   async function rowsPerFrame(
     frames: number,
     between?: () => void,
-  ): Promise<{ drawnPerFrame: string[][]; many: boolean }> {
+    then?: () => void,
+  ): Promise<{ drawnPerFrame: string[][]; many: boolean; far: (string | null)[]; farAfter: (string | null)[] }> {
     const asked: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => asked.push(callback));
     vi.stubGlobal('cancelAnimationFrame', (id: number) => delete asked[id - 1]);
@@ -158,23 +165,26 @@ describe('a large batch', () => {
       }
       expect(document.querySelectorAll('[data-call-id^="big-"]')).toHaveLength(new Set(drawnPerFrame.flat()).size);
       const many = document.querySelector('[data-batch-id="b9"]')?.classList.contains('batch-panel-many') === true;
-      return { drawnPerFrame, many };
+      const far = farRows();
+      if (then) await act(async () => then());
+      return { drawnPerFrame, many, far, farAfter: farRows() };
     } finally {
       await act(async () => big.unmount());
       vi.unstubAllGlobals();
     }
   }
 
-  it('adds its rows a frame at a time, each row drawn once', async () => {
+  it('draws a large batch 32 rows a frame, each row once, and far until the observer sees a row near', async () => {
     store.getState().applyEvents([opened(), started(40)]);
-    const { drawnPerFrame, many } = await rowsPerFrame(5);
-    // 40 rows at 8 a frame: five frames of 8, then nothing.
-    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([8, 8, 8, 8, 8, 0]);
-    expect(new Set(drawnPerFrame.flat()).size).toBe(40);
+    const { drawnPerFrame, many, far } = await rowsPerFrame(5);
+    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([32, 8, 0, 0, 0, 0]);
+    // happy-dom's IntersectionObserver never reports: no row is known to be near, so all are far.
+    expect(far).toHaveLength(40);
     // More rows than a screen holds: the panel says so, and styles.css skips drawing those off screen;
-    // the three-call panel drawn beside it does not.
+    // the three-call panel drawn beside it does not, and draws its rows whole.
     expect(many).toBe(true);
     expect(document.querySelector('[data-batch-id="b1"]')?.classList.contains('batch-panel-many')).toBe(false);
+    expect(document.querySelectorAll('[data-batch-id="b1"] [data-far]')).toHaveLength(0);
   });
 
   it('draws a batch a screen holds in one frame: 16 rows, then nothing', async () => {
@@ -184,12 +194,18 @@ describe('a large batch', () => {
     expect(many).toBe(false);
   });
 
-  it('opened while its calls stream, draws a screenful of the calls that then arrive, then 8 a frame', async () => {
+  it('opened while its calls stream, keeps the rows it drew whole when it grows past a screenful', async () => {
     store.getState().applyEvents([opened()]);
-    const { drawnPerFrame } = await rowsPerFrame(4, () => store.getState().applyEvents([started(40)]));
-    // Empty at first; 40 calls arrive: 16 at once, then 8, 8 and the last 8, then nothing.
-    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([0, 16, 8, 8, 8, 0]);
-    expect(new Set(drawnPerFrame.flat()).size).toBe(40);
+    // 16 calls arrive, drawn whole; then four more: the panel is large now, and the 16 stay whole
+    // until the observer looks (happy-dom's never does), the new four far.
+    const { drawnPerFrame, far, farAfter } = await rowsPerFrame(
+      2,
+      () => store.getState().applyEvents([started(16)]),
+      () => store.getState().applyEvents([started(20)]),
+    );
+    expect(drawnPerFrame.map((rows) => rows.length)).toEqual([0, 16, 0, 0]);
+    expect(far).toEqual([]);
+    expect(farAfter).toEqual(['big-16', 'big-17', 'big-18', 'big-19']);
   });
 });
 
