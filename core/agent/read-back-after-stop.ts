@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
 import { runToolCall, type AfterToolHook } from '../batch/run-tool-call.ts';
+import { deadlineSignal } from '../text/deadline-signal.ts';
 
 /** A call of the turn whose request may have reached its device and whose answer never came. */
 export interface UnknownCall {
@@ -85,7 +86,7 @@ export async function readBackAfterStop(options: {
     reads.set(key, entry);
   }
   if (reads.size === 0) return;
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const signal = deadlineSignal(options.timeoutMs);
   const batchId = `read-back-${options.newId()}`;
   const found = await Promise.all(
     [...reads.values()].map(async ({ deviceId, reader, args, callIds }, position) => {

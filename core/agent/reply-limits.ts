@@ -1,4 +1,5 @@
 import { utf8Length } from '../text/utf8-length.ts';
+import { deadlineSignal } from '../text/deadline-signal.ts';
 
 /** How long one model reply may take in all, by default (keep-alive bytes do not extend it). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 300_000;
@@ -34,7 +35,7 @@ export function replyBudget(options: { timeoutMs: number; maxBytes: number; labe
 } {
   let bytes = 0;
   return {
-    signal: AbortSignal.timeout(options.timeoutMs),
+    signal: deadlineSignal(options.timeoutMs),
     count(text) {
       bytes += utf8Length(text);
       if (bytes > options.maxBytes)

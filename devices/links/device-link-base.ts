@@ -57,12 +57,17 @@ export abstract class DeviceLinkBase implements DeviceLink {
   whenOnline(options: { timeoutMs: number; signal?: AbortSignal }): Promise<HelloResult> {
     if (this.statusValue === 'online' && this.helloValue) return Promise.resolve(this.helloValue);
     return new Promise((resolve, reject) => {
+      // A timer of its own, not AbortSignal.timeout: a timeout signal only AbortSignal.any refers to
+      // may be collected before it fires (Node 20), leaving the wait to the caller's signal alone.
+      const timedOut = new AbortController();
+      const timer = setTimeout(() => timedOut.abort(), options.timeoutMs);
       const signal = AbortSignal.any([
         this.lifetime.signal,
-        AbortSignal.timeout(options.timeoutMs),
+        timedOut.signal,
         ...(options.signal ? [options.signal] : []),
       ]);
       const finish = (): void => {
+        clearTimeout(timer);
         signal.removeEventListener('abort', stop);
         removeStatus();
         removeProblem();

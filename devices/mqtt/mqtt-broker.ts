@@ -4,6 +4,7 @@ import { Emitter } from '../../core/events/emitter.ts';
 import { abortableDelay } from '../transport/abortable-delay.ts';
 import { describeMqttAddress, type MqttCredentials } from './mqtt-url.ts';
 import { topicMatches } from './topic-matches.ts';
+import { deadlineSignal } from '../../core/text/deadline-signal.ts';
 
 /** The MQTT 5 properties a message may carry that families read or set. */
 export interface MqttMessageProperties {
@@ -149,7 +150,7 @@ export class MqttBroker {
     await new Promise<void>((resolve, reject) => {
       const signal = AbortSignal.any([
         this.lifetime.signal,
-        AbortSignal.timeout(options.timeoutMs),
+        deadlineSignal(options.timeoutMs),
         ...(options.signal ? [options.signal] : []),
       ]);
       let unreachableTimer: ReturnType<typeof setTimeout> | undefined;
@@ -275,7 +276,7 @@ export class MqttBroker {
     return new Promise<MqttPublishAck>((resolve, reject) => {
       const signal = AbortSignal.any([
         this.lifetime.signal,
-        AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        deadlineSignal(options.timeoutMs ?? 10_000),
         ...(options.signal ? [options.signal] : []),
       ]);
       let settled = false;
@@ -316,10 +317,7 @@ export class MqttBroker {
       if (message.payload.toString('utf8') === marker) arrived();
     });
     try {
-      const signal = AbortSignal.any([
-        AbortSignal.timeout(options.timeoutMs),
-        ...(options.signal ? [options.signal] : []),
-      ]);
+      const signal = AbortSignal.any([deadlineSignal(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
       const ack = await this.publish(topic, marker, { qos: 1, timeoutMs: options.timeoutMs, signal });
       if (ack.reasonCode >= MQTT_REFUSAL)
         throw new Error(

@@ -22,6 +22,7 @@ import type { mqttSecrets, MqttBrokerSettings } from './mqtt-settings.ts';
 import { readMqttCredentials } from './mqtt-url.ts';
 import { NoBrokerLink } from './no-broker-link.ts';
 import { TopicBook } from './conventions/topic-book.ts';
+import { deadlineSignal } from '../../core/text/deadline-signal.ts';
 
 /** The broker the MQTT way in reaches, from its settings (mqtt-settings.ts). */
 export type MqttWayInBroker = MqttBrokerSettings;
@@ -161,7 +162,7 @@ class MqttConnections implements WayInConnections {
               : [];
           }),
           broker: this.broker,
-          signal: options.signal ?? AbortSignal.timeout(options.timeoutMs),
+          signal: options.signal ?? deadlineSignal(options.timeoutMs),
         })
       : undefined;
     // Where its source signs what it declares, that is what is shown and pinned, never the announcement.

@@ -2,6 +2,7 @@ import { ApiError } from './api-error.ts';
 import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 import { DeviceAdminError, type DeviceAdmin } from '../devices/device-admin.ts';
+import { deadlineSignal } from '../../core/text/deadline-signal.ts';
 
 type DeviceMethod =
   | 'devices/list'
@@ -31,9 +32,9 @@ export function deviceHandlers(parts: HostParts): ApiHandlersOf<DeviceMethod> {
   };
   return {
     'devices/list': () => ({ devices: parts.devices?.list() ?? [] }),
-    'devices/scan': (input) => refusals(() => admin().scan(input, AbortSignal.timeout(DEVICE_CALL_TIMEOUT_MS))),
-    'devices/probe': (input) => refusals(() => admin().probe(input, AbortSignal.timeout(DEVICE_CALL_TIMEOUT_MS))),
-    'devices/pair': (input) => refusals(() => admin().pair(input, AbortSignal.timeout(DEVICE_CALL_TIMEOUT_MS))),
+    'devices/scan': (input) => refusals(() => admin().scan(input, deadlineSignal(DEVICE_CALL_TIMEOUT_MS))),
+    'devices/probe': (input) => refusals(() => admin().probe(input, deadlineSignal(DEVICE_CALL_TIMEOUT_MS))),
+    'devices/pair': (input) => refusals(() => admin().pair(input, deadlineSignal(DEVICE_CALL_TIMEOUT_MS))),
     'devices/grant': (input) => refusals(() => admin().grant(input)),
     'devices/revoke': (input) => refusals(() => admin().revoke(input)),
     'devices/rename': (input) => refusals(() => admin().rename(input)),

@@ -3,6 +3,7 @@ import type { ApiHandlersOf } from './api-handlers.ts';
 import type { HostParts } from './host-parts.ts';
 import { toolOrderBreakage } from '../plugins/tool-order-breakage.ts';
 import { toolContextWarning } from '../plugins/tool-context-warning.ts';
+import { deadlineSignal } from '../../core/text/deadline-signal.ts';
 
 /** How long the list waits for the model's window to be looked up (a look-up gives up after 2 s). */
 const WINDOW_WAIT_MS = 3_000;
@@ -28,7 +29,7 @@ export function pluginHandlers(
             model,
             context: parts.context,
             settings: parts.settings(),
-            signal: AbortSignal.timeout(WINDOW_WAIT_MS),
+            signal: deadlineSignal(WINDOW_WAIT_MS),
           })
         : undefined;
       const problems = parts.pluginParts.problems();

@@ -3,6 +3,7 @@ import type { ContextLengthSetting, ModelContextInfo } from '../model-adapter.ts
 import type { ModelProvider } from '../provider-defaults.ts';
 import type { WindowLookup } from '../provider-manifest.ts';
 import type { ProviderServer } from '../provider-server.ts';
+import { deadlineSignal } from '../../text/deadline-signal.ts';
 
 /** All look-ups of one model give up together after this long: a turn is never held up longer. */
 export const CONTEXT_LOOKUP_TIMEOUT_MS = 2_000;
@@ -38,5 +39,5 @@ export function adapterContext(spec: {
 
 /** The signal of one look-up: the caller's, ended at the latest after CONTEXT_LOOKUP_TIMEOUT_MS. */
 export function withinLookupDeadline(signal: AbortSignal, timeoutMs = CONTEXT_LOOKUP_TIMEOUT_MS): AbortSignal {
-  return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  return AbortSignal.any([signal, deadlineSignal(timeoutMs)]);
 }

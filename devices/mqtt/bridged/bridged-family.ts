@@ -20,6 +20,7 @@ import { availabilitySchema, descriptionSchema, pairReplySchema, readWire, type 
 import { BRIDGED_SOURCE, bridgedDeviceId, bridgedPath, parseBridgedPath } from './bridged-device-id.ts';
 import { BridgedDeviceLink, type BridgePairing } from './bridged-device-link.ts';
 import { pairingCodeSchema, startPairing } from './pairing-exchange.ts';
+import { deadlineSignal } from '../../../core/text/deadline-signal.ts';
 
 /**
  * What a bridged pairing keeps with its way in's options: the host's name on the bridge and the key
@@ -235,7 +236,7 @@ class BridgedFamily implements MqttDeviceFamily {
       return undefined;
     });
     try {
-      const wait = AbortSignal.any([signal, AbortSignal.timeout(PAIR_TIMEOUT_MS)]);
+      const wait = AbortSignal.any([signal, deadlineSignal(PAIR_TIMEOUT_MS)]);
       const ack = await broker.publish(topics.pair, JSON.stringify(started.request), {
         qos: 1,
         properties: { responseTopic: topics.pairReply(host), correlationData: correlation },

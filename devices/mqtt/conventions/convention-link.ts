@@ -8,6 +8,7 @@ import type { ConventionCatalogue } from './convention-catalogue.ts';
 import type { ConventionCall, ConventionDevice, ConventionState } from './convention-device.ts';
 import { publishFailure, refusal } from './publish-failure.ts';
 import { sameWiring, type LinkWiring } from '../../links/link-wiring.ts';
+import { deadlineSignal } from '../../../core/text/deadline-signal.ts';
 
 /** A published call waiting for its completion. */
 interface PendingCall {
@@ -127,7 +128,7 @@ export class ConventionLink extends DeviceLinkBase {
   private async publish(planned: ConventionCall & { kind: 'publish' }, options: CallOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.options.defaults.callTimeoutMs ?? 5000;
     const signal = AbortSignal.any([
-      AbortSignal.timeout(timeoutMs),
+      deadlineSignal(timeoutMs),
       this.lifetime.signal,
       ...(options.signal ? [options.signal] : []),
     ]);

@@ -5,6 +5,7 @@ import { isRecord } from '../../../core/text/is-record.ts';
 import { safeText } from '../../../core/text/safe-text.ts';
 import type { AuthorizationContext } from '../../../core/tools/tool-definition.ts';
 import type { ToolApi } from '../../../core/tools/tool-api.ts';
+import { deadlineSignal } from '../../../core/text/deadline-signal.ts';
 
 /** The most sequences served as prompts (a client shows them as a menu). */
 export const MAX_PROMPTS = 100;
@@ -26,7 +27,7 @@ export interface SequencePrompt {
 export async function sequencePrompts(toolApi: ToolApi, context: AuthorizationContext): Promise<SequencePrompt[]> {
   if (!toolApi.byName('seq_run') || !toolApi.byName('seq_list') || !toolApi.byName('seq_show')) return [];
   const call = (name: string, args: Record<string, unknown>) =>
-    toolApi.call({ ...context, signal: AbortSignal.timeout(READ_TIMEOUT_MS) }, name, args);
+    toolApi.call({ ...context, signal: deadlineSignal(READ_TIMEOUT_MS) }, name, args);
   const listed = await call('seq_list', {});
   const entries =
     listed.ok && isRecord(listed.value) && Array.isArray(listed.value.sequences) ? listed.value.sequences : [];

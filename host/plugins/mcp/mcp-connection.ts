@@ -35,6 +35,7 @@ import {
   withElicitationDefaults,
   type McpElicitationFrontEnd,
 } from './mcp-elicitation.ts';
+import { deadlineSignal } from '../../../core/text/deadline-signal.ts';
 
 /** How long starting a server (spawn or first request, `initialize`, the tool list) may take. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -303,7 +304,7 @@ export class McpConnection {
       }
     });
     const timeoutMs = this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(timeoutMs);
+    const signal = deadlineSignal(timeoutMs);
     try {
       await client.connect(opened.transport, { signal, timeout: timeoutMs });
       if (generation !== this.generation) return;
@@ -373,7 +374,7 @@ export class McpConnection {
           this.listAgain = false;
           const attempt = this.attempt;
           if (attempt === undefined || attempt.generation !== generation) return;
-          await this.list(attempt, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+          await this.list(attempt, deadlineSignal(CONNECT_TIMEOUT_MS));
           this.changes.emit(this);
           if (!this.listAgain) return;
           await new Promise((resolve) => setTimeout(resolve, RELIST_INTERVAL_MS));

@@ -8,6 +8,7 @@ import type {
 import { LoopbackRedirect, type RedirectAnswer } from './loopback-redirect.ts';
 import type { StoredOAuth } from './oauth-file.ts';
 import type { OAuthStore } from './oauth-store.ts';
+import { deadlineSignal } from '../../../../core/text/deadline-signal.ts';
 
 /** Sign-ins in a row the server may ask for without accepting one, before the host stops asking the person. */
 export const MAX_SIGN_INS_UNUSED = 3;
@@ -151,7 +152,7 @@ export class McpOAuth {
         method: 'initialize',
         params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'home-agent', version: '0' } },
       }),
-      signal: AbortSignal.timeout(10_000),
+      signal: deadlineSignal(10_000),
     });
     await response.body?.cancel();
     await this.challenged(response);
