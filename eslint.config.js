@@ -222,6 +222,21 @@ export default tseslint.config(
     },
   },
   {
+    files: ['core/**/*.ts', 'devices/**/*.ts', 'host/**/*.ts', 'electron/**/*.ts'],
+    rules: {
+      // Node 20 collects a timeout signal that only AbortSignal.any refers to before it fires.
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'AbortSignal',
+          property: 'timeout',
+          message:
+            'A deadline that can be collected before it fires: use deadlineSignal (core/text/deadline-signal.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['core/**/*.ts'],
     rules: forbid(
       ['devices', 'host', 'electron', 'renderer'],
