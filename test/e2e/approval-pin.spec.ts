@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { makeHostFolder, type HostFolder, type ScriptedReply } from './helpers/scripted-replies.ts';
-import { startHost, type RunningHost } from './helpers/start-host.ts';
-import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
-import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
+import type { ScriptedReply } from './helpers/scripted-replies.ts';
+import { useSimDeviceHome } from './helpers/sim-device-home.ts';
 
 // A lock's `set` needs the approval PIN by its kind: the card asks for it and offers no Always allow.
 const unlock: ScriptedReply[] = [
@@ -11,35 +9,12 @@ const unlock: ScriptedReply[] = [
   { text: 'Unlocked.' },
 ];
 
-let folder: HostFolder | undefined;
-let host: RunningHost | undefined;
-let sim: SimProcess | undefined;
-
-test.afterEach(async () => {
-  await host?.stop();
-  host = undefined;
-  await sim?.stop();
-  sim = undefined;
-  await folder?.remove();
-  folder = undefined;
-});
+const openHome = useSimDeviceHome();
 
 test('a lock call asks for the PIN set in Settings: a wrong PIN is refused and leaves the question open, the right one runs it', async ({
   page,
 }) => {
-  sim = await startSimProcess({ kinds: ['lock'] });
-  const lock = sim.devices.find((device) => device.id === 'lock-1');
-  if (!lock) throw new Error(`the simulator started no lock-1: ${JSON.stringify(sim.devices)}`);
-  folder = await makeHostFolder(unlock);
-  host = await startHost({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', lock.path],
-  });
-  const problems = watchForPageProblems(page);
-  await page.goto(host.url);
-  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
+  const { problems } = await openHome(page, { kinds: ['lock'], replies: unlock });
 
   await page.locator('[data-testid="side-tab"][data-tab="settings"]').click();
   await expect(page.getByTestId('approval-pin-state')).toContainText('No PIN is set.');

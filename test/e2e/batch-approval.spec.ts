@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { makeHostFolder, type HostFolder, type ScriptedReply } from './helpers/scripted-replies.ts';
-import { startHost, type RunningHost } from './helpers/start-host.ts';
-import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
-import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
+import type { ScriptedReply } from './helpers/scripted-replies.ts';
+import { useSimDeviceHome, type SimDeviceHome } from './helpers/sim-device-home.ts';
 
 // Four confirmed relays in one reply: the AT board's switch declares `confirm` and is parallel-safe,
 // so the four calls run as one parallel batch and all four wait for the person at once.
@@ -17,37 +15,14 @@ const switchFourOn: ScriptedReply[] = [
   { text: 'Done.' },
 ];
 
-let folder: HostFolder | undefined;
-let host: RunningHost | undefined;
-let sim: SimProcess | undefined;
-let problems: string[] = [];
-
-test.afterEach(async () => {
-  await host?.stop();
-  host = undefined;
-  await sim?.stop();
-  sim = undefined;
-  await folder?.remove();
-  folder = undefined;
-});
+const openHome = useSimDeviceHome();
 
 /** A relay board in a simulator process behind a socat pty, a host attached with the shipped profile, and the four switches asked for. */
-async function askForFour(page: Page): Promise<void> {
-  sim = await startSimProcess({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1');
-  if (!relay) throw new Error(`the simulator started no relay-1: ${JSON.stringify(sim.devices)}`);
-  folder = await makeHostFolder(switchFourOn);
-  host = await startHost({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
-  });
-  problems = watchForPageProblems(page);
-  await page.goto(host.url);
-  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
+async function askForFour(page: Page): Promise<SimDeviceHome> {
+  const home = await openHome(page, { kinds: ['relay'], replies: switchFourOn, deviceOptions: 'profile=at-relay-4' });
   await page.getByTestId('composer-input').fill('Switch all four relays on.');
   await page.getByTestId('send-button').click();
+  return home;
 }
 
 /** The one card: the four calls in index order, each with its device and its whole arguments. */
@@ -75,7 +50,7 @@ function relayRows(page: Page) {
 }
 
 test('one card for the batch: "Allow all 4 once" allows the four calls with one click', async ({ page }) => {
-  await askForFour(page);
+  const { sim, problems } = await askForFour(page);
   await expectOneCardForFour(page);
   // axe-core on the card (no serious or critical violation).
   const axe = await new AxeBuilder({ page }).include('[data-testid="batch-approval-card"]').analyze();
@@ -100,7 +75,7 @@ test('one card for the batch: "Allow all 4 once" allows the four calls with one 
     await expect(relayRows(page).nth(index).getByTestId('approval-outcome')).toHaveText('allowed by you');
   }
   // The simulator process, the independent witness: all four channels are on.
-  const state = await (sim as SimProcess).waitForState(
+  const state = await sim.waitForState(
     'relay-1',
     (printed) => (printed.channels as boolean[] | undefined)?.every(Boolean) === true,
   );
@@ -109,7 +84,7 @@ test('one card for the batch: "Allow all 4 once" allows the four calls with one 
 });
 
 test('an answer per call still works in the card, and "Deny all" then covers only the calls left', async ({ page }) => {
-  await askForFour(page);
+  const { sim, problems } = await askForFour(page);
   await expectOneCardForFour(page);
   const calls = page.getByTestId('batch-approval-card').getByTestId('approval-call');
   // The second call alone, allowed once from its own buttons.
@@ -125,7 +100,7 @@ test('an answer per call still works in the card, and "Deny all" then covers onl
     await expect(relayRows(page).nth(index).getByTestId('approval-outcome')).toHaveText('denied by you');
   }
   // The simulator process: only channel 2 ever switched.
-  const state = await (sim as SimProcess).waitForState(
+  const state = await sim.waitForState(
     'relay-1',
     (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
   );

@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { makeHostFolder, type HostFolder, type ScriptedReply } from './helpers/scripted-replies.ts';
-import { startHost, type RunningHost } from './helpers/start-host.ts';
-import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
-import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
+import type { ScriptedReply } from './helpers/scripted-replies.ts';
+import { useSimDeviceHome, type SimDeviceHome } from './helpers/sim-device-home.ts';
 
 // The model asks for channel 2; the person will change it to channel 3 before allowing.
 const switchTwoOn: ScriptedReply[] = [
@@ -11,36 +9,13 @@ const switchTwoOn: ScriptedReply[] = [
   { text: 'Done.' },
 ];
 
-let folder: HostFolder | undefined;
-let host: RunningHost | undefined;
-let sim: SimProcess | undefined;
+const openHome = useSimDeviceHome();
 
-test.afterEach(async () => {
-  await host?.stop();
-  host = undefined;
-  await sim?.stop();
-  sim = undefined;
-  await folder?.remove();
-  folder = undefined;
-});
-
-async function askToSwitch(page: Page): Promise<string[]> {
-  sim = await startSimProcess({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1');
-  if (!relay) throw new Error(`the simulator started no relay-1: ${JSON.stringify(sim.devices)}`);
-  folder = await makeHostFolder(switchTwoOn);
-  host = await startHost({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
-  });
-  const problems = watchForPageProblems(page);
-  await page.goto(host.url);
-  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
+async function askToSwitch(page: Page): Promise<SimDeviceHome> {
+  const home = await openHome(page, { kinds: ['relay'], replies: switchTwoOn, deviceOptions: 'profile=at-relay-4' });
   await page.getByTestId('composer-input').fill('Switch relay 2 on.');
   await page.getByTestId('send-button').click();
-  return problems;
+  return home;
 }
 
 function relayRow(page: Page) {
@@ -48,7 +23,7 @@ function relayRow(page: Page) {
 }
 
 test('Edit arguments: the call runs with the person’s arguments, and its row shows the change', async ({ page }) => {
-  const problems = await askToSwitch(page);
+  const { sim, problems } = await askToSwitch(page);
   const card = page.getByTestId('approval-card');
   await expect(card).toHaveCount(1);
   const edit = card.getByRole('button', { name: 'Edit arguments' });
@@ -99,7 +74,7 @@ test('Edit arguments: the call runs with the person’s arguments, and its row s
   await expect(relayRow(page).getByTestId('tool-details-result')).toContainText('personChangedArguments');
   await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
   // The simulator process, the independent witness: channel 3 switched, never channel 2.
-  const state = await (sim as SimProcess).waitForState(
+  const state = await sim.waitForState(
     'relay-1',
     (printed) => (printed.channels as boolean[] | undefined)?.[2] === true,
   );
@@ -113,7 +88,7 @@ test('Edit arguments: the call runs with the person’s arguments, and its row s
 });
 
 test('Cancel leaves the model’s arguments, and Allow once runs them', async ({ page }) => {
-  const problems = await askToSwitch(page);
+  const { sim, problems } = await askToSwitch(page);
   const card = page.getByTestId('approval-card');
   await card.getByRole('button', { name: 'Edit arguments' }).click();
   await card.getByRole('textbox', { name: /Arguments of relay__set/ }).fill('{"channel": 4, "on": true}');
@@ -122,7 +97,7 @@ test('Cancel leaves the model’s arguments, and Allow once runs them', async ({
   await card.getByTestId('approve-button').click();
   await expect(relayRow(page)).toHaveAttribute('data-ok', 'true');
   await expect(relayRow(page).getByTestId('args-edited')).toHaveCount(0);
-  const state = await (sim as SimProcess).waitForState(
+  const state = await sim.waitForState(
     'relay-1',
     (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
   );
