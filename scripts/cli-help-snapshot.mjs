@@ -12,6 +12,8 @@ export const HELP_SNAPSHOT_FILE = 'help.json';
 
 /** A command line longer than this is never a help command line (`help devices`, `devices --help`). */
 const MAX_HELP_WORDS = 2;
+/** Every help command line but the bare one holds one of these (helpCommandLines). */
+const HELP_WORDS = new Set(['--help', '-h', 'help', '--version']);
 
 /** The command lines whose output is kept: the overview, the version, and each command's help. */
 export function helpCommandLines(commandNames) {
@@ -61,7 +63,8 @@ export async function writeHelpSnapshot({ entry, file }) {
  * undefined when `argv` is not a help command line or the build kept no snapshot. Never throws.
  */
 export function answerFromHelpSnapshot(file, argv) {
-  if (argv.length > MAX_HELP_WORDS) return undefined;
+  // Any other command line (`devices list`) does not read the snapshot at all.
+  if (argv.length > MAX_HELP_WORDS || (argv.length > 0 && !argv.some((word) => HELP_WORDS.has(word)))) return undefined;
   let snapshot;
   try {
     snapshot = JSON.parse(readFileSync(file, 'utf8'));
