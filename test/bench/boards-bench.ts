@@ -13,6 +13,11 @@ import { builtinWaysIn } from '../../devices/ways-in/builtin-ways-in.ts';
 import { loadAverage1m, processCpuMs } from './process-cpu.ts';
 
 const BAUD = 115_200;
+/**
+ * The baud rate the Uno runs when a sketch asks for 115200: the Arduino core sets UBRR0 =
+ * (16 MHz / 4 / 115200 - 1) / 2 = 16 with U2X0, so a bit is 8 × 17 cycles.
+ */
+const CHIP_BAUD = 16_000_000 / (8 * 17);
 const BITS_PER_BYTE = 10; // 8N1: a start bit, eight data bits, a stop bit
 const ROUND_TRIPS = 200;
 const ROUNDS = 20;
@@ -41,6 +46,13 @@ export interface BoardsBench {
     medianOverWire: number;
     /** Median round trip less the wire time (goal ≤ 1 ms): the host, the pseudo-terminal, simavr's UART thread and the firmware's own work. */
     medianMinusWireMs: number;
+    /** The baud rate the chip actually runs at for 115200 (2.1 % faster), and the wire time at it. */
+    chipBaud: number;
+    chipWireMs: number;
+    /** Median round trip less the wire time at the chip's own baud rate. */
+    medianMinusChipWireMs: number;
+    /** How the simulated UART carries bytes. */
+    uart: string;
     /** CPU time of this (the host's) process per round trip; simavr runs in its own process. */
     hostCpuMsPerCall: number;
     /**
@@ -157,6 +169,7 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
     const requestBytes = Buffer.byteLength(encodeRequest(id, { op: 'call', tool: 'get', args: {} }));
     const responseBytes = Buffer.byteLength(`${JSON.stringify({ id, ok: true, result })}\n`);
     const wireMs = ((requestBytes + responseBytes) * BITS_PER_BYTE * 1000) / BAUD;
+    const chipWireMs = ((requestBytes + responseBytes) * BITS_PER_BYTE * 1000) / CHIP_BAUD;
     const medianMs = percentile(samples, 0.5);
     const simulatedLatencyMs = Math.round(medianMs);
 
@@ -207,6 +220,10 @@ export async function benchBoards(): Promise<BoardsBench | { skipped: string }> 
           wireMs: round(wireMs),
           medianOverWire: round(medianMs / wireMs),
           medianMinusWireMs: round(medianMs - wireMs),
+          chipBaud: Math.round(CHIP_BAUD),
+          chipWireMs: round(chipWireMs),
+          medianMinusChipWireMs: round(medianMs - chipWireMs),
+          uart: '8N1, 10 bits a byte; each byte reaches the other side when its stop bit ends',
           hostCpuMsPerCall: Math.round(((cpu.user + cpu.system) / 1000 / ROUND_TRIPS) * 1000) / 1000,
           ...(simavrCpuBefore !== undefined && simavrCpuAfter !== undefined
             ? { simavrCpuMsPerCall: round((simavrCpuAfter - simavrCpuBefore) / ROUND_TRIPS) }

@@ -1,5 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 
 /** The Debian packages the board tests need, each checked by a file it provides (as `.ci/run` does). */
 const NEEDS: readonly { file: string; debian: string }[] = [
@@ -8,30 +7,18 @@ const NEEDS: readonly { file: string; debian: string }[] = [
   { file: '/usr/lib/avr/include/avr/io.h', debian: 'avr-libc' },
   { file: '/usr/share/arduino/hardware/arduino/avr/cores/arduino/Arduino.h', debian: 'arduino-core-avr' },
   { file: '/usr/include/simavr/sim_avr.h', debian: 'libsimavr-dev' },
-  { file: '/usr/include/simavr/parts/uart_pty.h', debian: 'libsimavr-dev' },
   { file: '/usr/include/libelf.h', debian: 'libelf-dev' },
   { file: '/usr/bin/gcc', debian: 'gcc' },
 ];
 
-/** Where the multiarch libraries live (`/usr/lib/x86_64-linux-gnu` here, `aarch64-linux-gnu` on a Pi). */
-export function simavrPartsLibrary(): string | undefined {
-  for (const entry of readdirSync('/usr/lib', { withFileTypes: true })) {
-    const candidate = path.join('/usr/lib', entry.name, 'libsimavrparts.so.1');
-    if (entry.isDirectory() && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 /** The Debian packages that are missing (none on CI, where `.ci/run` installs them). */
 export function missingBoardPackages(): string[] {
-  const missing = new Set(NEEDS.filter((need) => !existsSync(need.file)).map((need) => need.debian));
-  if (simavrPartsLibrary() === undefined) missing.add('libsimavrparts1');
-  return [...missing];
+  return [...new Set(NEEDS.filter((need) => !existsSync(need.file)).map((need) => need.debian))];
 }
 
 /** The line that installs what is missing; tests print it when they skip. */
 export function boardPackagesInstallLine(missing = missingBoardPackages()): string {
-  return `sudo apt-get install -y gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libsimavrparts1 libelf-dev${missing.includes('gcc') ? ' gcc' : ''}`;
+  return `sudo apt-get install -y gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev${missing.includes('gcc') ? ' gcc' : ''}`;
 }
 
 /** Says once, on stderr, why the board tests skip: they need the packages of `boardPackagesInstallLine`. */

@@ -21,6 +21,8 @@ export interface SimavrBoard {
   stackPeak(staticEnd: number): Promise<number>;
   /** Stops the chip as soon as the next request line reaches its UART; resolves then. */
   freezeOnNextRequest(): Promise<{ frozen: Promise<void> }>;
+  /** How many of the chip's cycles UART0 takes to carry one byte, at the baud rate the sketch set. */
+  uartByteCycles(): Promise<number>;
   /** Resets the chip (its reset button): the sketch starts again while the port stays open. */
   reset(): Promise<void>;
   /** Kills the simulator at once, as pulling the board's cable: its pseudo-terminal vanishes. */
@@ -103,6 +105,10 @@ export async function startSimavrBoard(options: {
       const frozen = nextLine((line) => line === 'frozen', 'the chip to freeze').then(() => undefined);
       await command('freeze-on-request', (line) => line === 'armed');
       return { frozen };
+    },
+    async uartByteCycles() {
+      const line = await command('uart-byte-cycles', (reply) => reply.startsWith('uart-byte-cycles '));
+      return Number(line.split(' ')[1]);
     },
     async reset() {
       await command('reset', (line) => line === 'reset');
