@@ -1,4 +1,9 @@
-import type { ElicitationField, ElicitationForm, ElicitationValue } from './elicitation-contract.ts';
+import {
+  elicitationFieldSchema,
+  type ElicitationField,
+  type ElicitationForm,
+  type ElicitationValue,
+} from './elicitation-contract.ts';
 
 /** One problem of an answer, on the field it names, in words for the person. */
 export interface ElicitationIssue {
@@ -20,11 +25,17 @@ export function choicesOf(field: ElicitationField): { value: string; title: stri
   return undefined;
 }
 
-/** The form's first values: each field's default, when it has one that fits it. */
-export function elicitationDefaultsOf(form: ElicitationForm): Record<string, ElicitationValue> {
+/**
+ * The form's first values (SEP-1034): each field's default, when the field is one a form can have
+ * and the default fits it. Takes a form as its asker sent it, before it is checked whole.
+ */
+export function elicitationDefaultsOf(form: { properties: Record<string, unknown> }): Record<string, ElicitationValue> {
   const defaults: Record<string, ElicitationValue> = {};
-  for (const [key, field] of Object.entries(form.properties))
-    if (field.default !== undefined && fieldProblem(field, field.default) === undefined) defaults[key] = field.default;
+  for (const [key, declared] of Object.entries(form.properties)) {
+    const field = elicitationFieldSchema.safeParse(declared);
+    if (!field.success || field.data.default === undefined) continue;
+    if (fieldProblem(field.data, field.data.default) === undefined) defaults[key] = field.data.default;
+  }
   return defaults;
 }
 

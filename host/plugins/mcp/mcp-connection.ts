@@ -30,12 +30,12 @@ import { saysUnknownTool } from './map-tool-result.ts';
 import { cutServerText } from './server-text.ts';
 import {
   declineElicitation,
-  elicitationDefaults,
   MAX_ELICITATION_FIELDS,
   withElicitationDefaults,
   type McpElicitationFrontEnd,
 } from './mcp-elicitation.ts';
 import { deadlineSignal } from '../../../core/text/deadline-signal.ts';
+import { elicitationDefaultsOf } from '../../contract/elicitation-content.ts';
 
 /** How long starting a server (spawn or first request, `initialize`, the tool list) may take. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -407,7 +407,7 @@ export class McpConnection {
         plugin: this.name,
         message: params.message,
         requestedSchema,
-        defaults: elicitationDefaults(requestedSchema),
+        defaults: elicitationDefaultsOf(requestedSchema),
         signal,
       });
       if (answer.action !== 'accept') return { action: answer.action };

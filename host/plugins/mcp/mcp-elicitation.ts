@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import { elicitationDefaultsOf } from '../../contract/elicitation-content.ts';
 
 /** The form a server asks its person to fill in during a call (`elicitation/create`, form mode). */
 export type McpElicitationSchema = ElicitRequestFormParams['requestedSchema'];
@@ -35,16 +36,6 @@ export const declineElicitation: McpElicitationFrontEnd = () => Promise.resolve(
 /** The most fields a form may have (declared with the form the window is given). */
 export { MAX_ELICITATION_FIELDS } from '../../contract/elicitation-contract.ts';
 
-/** The schema's defaults, field by field (SEP-1034): the values a form starts with. */
-export function elicitationDefaults(schema: McpElicitationSchema): Record<string, McpElicitationValue> {
-  const defaults: Record<string, McpElicitationValue> = {};
-  for (const [key, field] of Object.entries(schema.properties)) {
-    const value = (field as { default?: unknown }).default;
-    if (isFieldValue(value)) defaults[key] = value;
-  }
-  return defaults;
-}
-
 /**
  * An accepted answer as the server is sent it: each field the person left out that has a default
  * holds that default (SEP-1034); the fields they gave are kept as given.
@@ -53,16 +44,7 @@ export function withElicitationDefaults(
   schema: McpElicitationSchema,
   content: Record<string, McpElicitationValue>,
 ): Record<string, McpElicitationValue> {
-  const filled: Record<string, McpElicitationValue> = { ...elicitationDefaults(schema) };
+  const filled: Record<string, McpElicitationValue> = { ...elicitationDefaultsOf(schema) };
   for (const [key, value] of Object.entries(content)) if (value !== undefined) filled[key] = value;
   return filled;
-}
-
-function isFieldValue(value: unknown): value is McpElicitationValue {
-  return (
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'boolean' ||
-    (Array.isArray(value) && value.every((item) => typeof item === 'string'))
-  );
 }

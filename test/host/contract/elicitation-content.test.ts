@@ -38,6 +38,18 @@ describe('an answer checked against its form', () => {
 
   it('takes the defaults that fit their field, and offers the titled choices', () => {
     expect(elicitationDefaultsOf(FORM)).toEqual({ size: 'l' });
+    // As a server sent it, before the form is checked whole: a field no form can have gives no default.
+    expect(
+      elicitationDefaultsOf({
+        properties: {
+          size: { type: 'string', enum: ['s', 'l'], default: 'xl' },
+          dim: { type: 'number', maximum: 5, default: 9 },
+          on: { type: 'boolean', default: true },
+          where: { type: 'object', default: 'hall' },
+          room: { type: 'string', default: 'hall' },
+        },
+      }),
+    ).toEqual({ on: true, room: 'hall' });
     expect(choicesOf(FORM.properties.size!)).toEqual([
       { value: 's', title: 'Small' },
       { value: 'l', title: 'Large' },
