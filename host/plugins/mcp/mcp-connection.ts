@@ -24,6 +24,7 @@ import { openTransport, type OpenedTransport } from './mcp-transport.ts';
 import { SentWatch } from './sent-watch.ts';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpOAuth } from './oauth/mcp-oauth.ts';
+import { OAuthFileError } from './oauth/oauth-file.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { RestartBackoff } from './restart-backoff.ts';
 import { saysUnknownTool } from './map-tool-result.ts';
@@ -318,6 +319,8 @@ export class McpConnection {
       if (generation !== this.generation) return;
       attempt.connecting = false;
       if (error instanceof UnauthorizedError && this.options.oauth !== undefined) this.needsSignIn(attempt);
+      // A sign-in file that cannot be used closes the transport too: what is wrong with it comes first.
+      else if (error instanceof OAuthFileError) this.fail(generation, error.message);
       else this.fail(generation, attempt.lostWhy ?? this.startError(error, timeoutMs));
     }
   }

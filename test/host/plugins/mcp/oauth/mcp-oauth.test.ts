@@ -103,6 +103,20 @@ describe('OAuth 2.1 sign-in to a remote MCP server', () => {
     expect(connection.signIn()?.again).toBe(true);
     expect(connection.reason).toMatch(/sign in again/);
   });
+
+  it('names the sign-in file and how to make it private when other users may read it, instead of connecting', async () => {
+    const { connection, dataDir } = await signInSetup();
+    const ready = statusBecomes(connection, 'ready');
+    await fetch(await authorize(connection.signIn()!.url));
+    await ready;
+    await connection.stop();
+    const file = oauthFileOf(dataDir, 'remote');
+    chmodSync(file, 0o644);
+    connection.start();
+    await connection.whenSettled();
+    expect(connection.status).not.toBe('ready');
+    expect(connection.reason).toContain(`chmod 600 ${file}`);
+  });
 });
 
 describe('the sign-in file', () => {
