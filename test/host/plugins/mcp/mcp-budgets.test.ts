@@ -11,6 +11,7 @@ import {
   probeTool,
   startMcpHost,
   statusWhen,
+  stderrWhen,
 } from '../../../helpers/mcp/mcp-host-rig.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -38,20 +39,6 @@ async function connect(server: McpServerConfig, options: Partial<ConstructorPara
 function probe(tools: unknown[], extra: Record<string, unknown> = {}) {
   const dir = mcpDataDir(cleanups);
   return probeOverStdio({ name: 'probe', file: probeDeclarations(dir, tools, extra).file });
-}
-
-/** Resolves once the server's stderr tail matches (looked at whenever it writes). */
-function stderrWhen(connection: McpConnection, pattern: RegExp): Promise<string> {
-  return new Promise((resolve) => {
-    const look = (): boolean => {
-      const tail = connection.stderrTail();
-      if (!pattern.test(tail)) return false;
-      resolve(tail);
-      return true;
-    };
-    if (look()) return;
-    const stop = connection.stderr.subscribe(() => look() && stop());
-  });
 }
 
 /** Calls a probe tool on the connection itself; the ToolError's data, or the result. */

@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedModel } from '../../../../core/models/scripted/scripted-model.ts';
 import { probeEntry } from '../../../helpers/mcp/mcp-test-servers.ts';
-import { mcpDataDir, probeDeclarations, probeTool, runTurn, startMcpHost } from '../../../helpers/mcp/mcp-host-rig.ts';
+import {
+  connectionOf,
+  mcpDataDir,
+  probeDeclarations,
+  probeTool,
+  runTurn,
+  startMcpHost,
+  stderrWhen,
+} from '../../../helpers/mcp/mcp-host-rig.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -48,6 +56,8 @@ describe('what an MCP server says goes through the text rule', () => {
       replies: [{ text: 'ok' }],
     });
 
+    // Its stderr comes on another pipe than its answers: the listing's line may follow the listing.
+    await stderrWhen(connectionOf(host, 'mcp-probe'), /listed\n/);
     const { plugins } = await host.handlers['plugins/list']({});
     const probe = plugins.find((plugin) => plugin.name === 'mcp-probe');
     expect(probe?.tools).toEqual(['mcp__probe__a_b', 'mcp__probe__told']);

@@ -13,6 +13,7 @@ import {
   probeDeclarations,
   probeTool,
   startMcpHost,
+  stderrWhen,
 } from '../../../helpers/mcp/mcp-host-rig.ts';
 import type { McpConnection } from '../../../../host/plugins/mcp/mcp-connection.ts';
 
@@ -57,18 +58,9 @@ async function refused(call: () => unknown): Promise<ApiError> {
   throw new Error('the answer was taken');
 }
 
-/** Resolves once the server's stderr matches `pattern`. */
-function stderrWhen(connection: McpConnection, pattern: RegExp): Promise<string> {
-  return new Promise((resolve) => {
-    const look = (): boolean => {
-      const match = pattern.exec(connection.stderrTail());
-      if (match) resolve(match[0]);
-      return match !== null;
-    };
-    if (!look()) {
-      const stop = connection.stderr.subscribe(() => look() && stop());
-    }
-  });
+/** The probe's line saying what it was answered, once it has written it. */
+async function answerSeen(connection: McpConnection): Promise<string> {
+  return /answered .*/.exec(await stderrWhen(connection, /answered .*/))![0];
 }
 
 describe('a server’s question during a call, put to the person', () => {
@@ -76,7 +68,7 @@ describe('a server’s question during a call, put to the person', () => {
     const { host, connection, notices } = await probeHost();
     expect(host.elicitations.hasFrontEnd()).toBe(false);
     await callTool(host, 'mcp__probe__ask', {});
-    expect(await stderrWhen(connection, /answered .*/)).toBe('answered {"action":"decline"}');
+    expect(await answerSeen(connection)).toBe('answered {"action":"decline"}');
     expect(notices.filter((notice) => notice.type.startsWith('elicitation/'))).toEqual([]);
   });
 
@@ -94,7 +86,7 @@ describe('a server’s question during a call, put to the person', () => {
     ).toEqual({ accepted: true });
     expect(await ended).toEqual({ type: 'elicitation/end', id: question.id, action: 'accept' });
     await call;
-    const answered = await stderrWhen(connection, /answered .*/);
+    const answered = await answerSeen(connection);
     expect(JSON.parse(answered.slice('answered '.length))).toEqual({
       action: 'accept',
       content: { ...ASK_DEFAULTS, brightness: 70 },
@@ -120,7 +112,7 @@ describe('a server’s question during a call, put to the person', () => {
     expect((tooBright as ApiError).issues?.map((issue) => issue.path)).toEqual(['room', 'brightness']);
     expect(await host.handlers['elicitation/answer']({ id, action: 'decline' })).toEqual({ accepted: true });
     await call;
-    expect(await stderrWhen(connection, /answered .*/)).toBe('answered {"action":"decline"}');
+    expect(await answerSeen(connection)).toBe('answered {"action":"decline"}');
     expect(await host.handlers['elicitation/answer']({ id, action: 'cancel' })).toMatchObject({ accepted: false });
   });
 
@@ -164,7 +156,7 @@ describe('a server’s question during a call, put to the person', () => {
     expect(host.elicitations.hasFrontEnd()).toBe(true);
     closeBrowser();
     await callTool(host, 'mcp__probe__ask', {});
-    expect(await stderrWhen(connection, /answered .*/)).toBe('answered {"action":"decline"}');
+    expect(await answerSeen(connection)).toBe('answered {"action":"decline"}');
   });
 });
 
