@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import type { LinkDoor } from '../../link/hold-home-link.ts';
 import { HOME_AGENT_VERSION } from '../../app/version.ts';
-import { serveMcpOverStdio } from './serve-mcp-over-stdio.ts';
 import type { ServedHome } from './mcp-session.ts';
 
 /**
@@ -12,6 +11,8 @@ import type { ServedHome } from './mcp-session.ts';
  */
 export function mcpLinkDoor(home: ServedHome, log: (line: string) => void): LinkDoor {
   return async (socket: Socket) => {
+    // The MCP SDK is loaded by the first `home-agent mcp` that comes, not by every window and serve.
+    const { serveMcpOverStdio } = await import('./serve-mcp-over-stdio.ts');
     const served = serveMcpOverStdio({
       home,
       stdin: socket,

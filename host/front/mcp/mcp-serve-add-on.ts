@@ -2,7 +2,6 @@ import { readOrCreateToken } from '../../secrets/token-file.ts';
 import { HOME_AGENT_VERSION } from '../../app/version.ts';
 import type { Host } from '../../app/create-host.ts';
 import type { FlagValues } from '../../config/read-setting-values.ts';
-import { McpHttpEndpoint } from './mcp-http-endpoint.ts';
 import { MCP_TOKEN } from './mcp-token.ts';
 import { withMcpAccess } from './with-mcp-access.ts';
 
@@ -12,9 +11,11 @@ import { withMcpAccess } from './with-mcp-access.ts';
  */
 export const MCP_SERVE_ADD_ON = {
   options: { mcp: { type: 'boolean' } },
-  prepare(values: FlagValues, dataDir: string) {
+  async prepare(values: FlagValues, dataDir: string) {
     if (values.mcp !== true) return undefined;
     const credential = readOrCreateToken(dataDir, MCP_TOKEN);
+    // The MCP SDK is loaded only by a serve that serves MCP.
+    const { McpHttpEndpoint } = await import('./mcp-http-endpoint.ts');
     return {
       start(host: Host, options: { log: (line: string) => void; dataDir: string }) {
         const endpoint = new McpHttpEndpoint(host, { version: HOME_AGENT_VERSION, ...options });

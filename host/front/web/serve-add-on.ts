@@ -12,9 +12,9 @@ export interface ServeAddOn {
   options: NonNullable<ParseArgsConfig['options']>;
   /**
    * Reads its flags once the command line is read, before anything starts (a refusal opens no
-   * database and no port); undefined when this run does not use it.
+   * database and no port), and loads what it serves with; undefined when this run does not use it.
    */
-  prepare(values: FlagValues, dataDir: string): PreparedServeAddOn | undefined;
+  prepare(values: FlagValues, dataDir: string): Promise<PreparedServeAddOn | undefined>;
 }
 
 export interface PreparedServeAddOn {

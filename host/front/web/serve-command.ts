@@ -74,7 +74,9 @@ export async function runServeCommand(
   // Checked before anything starts: a refused command line opens no database and no port.
   const dataDir = resolveDataDir(flags.dataDir);
   const token = chooseToken({ flag: values.token, bindHost: values.host ?? '127.0.0.1', dataDir });
-  const prepared = addOns.flatMap((addOn) => addOn.prepare(values as FlagValues, dataDir) ?? []);
+  const prepared = (await Promise.all(addOns.map((addOn) => addOn.prepare(values as FlagValues, dataDir)))).flatMap(
+    (addOn) => addOn ?? [],
+  );
   const allowedHosts = values['allowed-host'] ?? [];
   // One host per home: an `mcp` that hosts it hands it over; another window's is refused, naming it.
   await claimHome({ dataDir, command: 'home-agent serve', log }).catch(explainHeld(dataDir));

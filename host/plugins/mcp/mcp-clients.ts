@@ -24,7 +24,7 @@ import type { PluginPart, PluginStatusFields, SignInStart } from '../plugin-part
 import { unsafeSchemaName } from './server-text.ts';
 import { safeLines, safeText } from '../../../core/text/safe-text.ts';
 import type { McpElicitationFrontEnd } from './mcp-elicitation.ts';
-import { mcpOAuthOf, type McpOAuthOptions } from './oauth/mcp-oauth-of.ts';
+import type { McpOAuthOptions } from './oauth/mcp-oauth-of.ts';
 import type { McpOAuth } from './oauth/mcp-oauth.ts';
 import { restartWhenSignedIn, signInHere, signOutHere } from './oauth/sign-in-here.ts';
 
@@ -61,7 +61,19 @@ interface Entry {
 }
 
 /** The class of a server's connection, loaded only once a server is configured (the MCP SDK with it). */
-type ConnectionClass = typeof McpConnection;
+/** What a configured server needs, with the MCP SDK: loaded once the first server is configured. */
+interface ConnectionKit {
+  Connection: typeof McpConnection;
+  mcpOAuthOf: typeof import('./oauth/mcp-oauth-of.ts').mcpOAuthOf;
+}
+
+async function loadConnectionKit(): Promise<ConnectionKit> {
+  const [{ McpConnection }, { mcpOAuthOf }] = await Promise.all([
+    import('./mcp-connection.ts'),
+    import('./oauth/mcp-oauth-of.ts'),
+  ]);
+  return { Connection: McpConnection, mcpOAuthOf };
+}
 
 /** What the manager needs of the host. */
 export interface McpClientsOptions {
@@ -120,7 +132,7 @@ export class McpClients implements PluginPart {
   private readonly entries = new Map<string, Entry>();
   /** The failure last logged per plugin: a server failing the same way again is not logged again. */
   private readonly lastLogged = new Map<string, string>();
-  private Connection: ConnectionClass | undefined;
+  private kit: ConnectionKit | undefined;
   private configProblems: string[];
   private readonly watch: McpConfigWatch | undefined;
   /** Re-reads of the followed file, one after another. */
@@ -131,16 +143,14 @@ export class McpClients implements PluginPart {
 
   /** The manager of `options.config`'s servers; the MCP SDK is loaded only when one is configured. */
   static async create(options: McpClientsOptions): Promise<McpClients> {
-    const Connection =
-      options.config.servers.length > 0 ? (await import('./mcp-connection.ts')).McpConnection : undefined;
-    return new McpClients(options, Connection);
+    return new McpClients(options, options.config.servers.length > 0 ? await loadConnectionKit() : undefined);
   }
 
-  /** Use `create`, which loads the connection class when a server is configured. */
-  constructor(options: McpClientsOptions, Connection: ConnectionClass | undefined) {
+  /** Use `create`, which loads the connection and sign-in code when a server is configured. */
+  constructor(options: McpClientsOptions, kit: ConnectionKit | undefined) {
     // Every line logged may hold a server's words or its tools' names: shown as the text rule says.
     this.options = { ...options, log: (line) => options.log(safeText(line)) };
-    this.Connection = Connection;
+    this.kit = kit;
     this.configProblems = options.config.problems.map(safeText);
     for (const problem of this.configProblems) this.options.log(problem);
     for (const config of options.config.servers) this.addEntry(config);
@@ -291,8 +301,7 @@ export class McpClients implements PluginPart {
         await this.options.whenNoTurnRuns?.();
         if (this.disposed) return;
         const config = readFollowed(follow);
-        if (config.servers.length > 0 && this.Connection === undefined)
-          this.Connection = (await import('./mcp-connection.ts')).McpConnection;
+        if (config.servers.length > 0) this.kit ??= await loadConnectionKit();
         if (!this.disposed) this.apply(config);
       })
       .catch((error: unknown) =>
@@ -386,10 +395,10 @@ export class McpClients implements PluginPart {
   }
 
   /** The sign-in of an HTTP server (none for stdio, or when the host keeps no tokens); a config it cannot use is logged. */
-  private oauthOf(config: McpServerConfig): { oauth?: McpOAuth } {
+  private oauthOf(kit: ConnectionKit, config: McpServerConfig): { oauth?: McpOAuth } {
     if (this.options.oauth === undefined || config.transport.kind !== 'http') return {};
     try {
-      return { oauth: mcpOAuthOf({ config, environment: this.options.environment, ...this.options.oauth }) };
+      return { oauth: kit.mcpOAuthOf({ config, environment: this.options.environment, ...this.options.oauth }) };
     } catch (error) {
       this.options.log(`${config.pluginName}: ${(error as Error).message}`);
       return {};
@@ -398,9 +407,10 @@ export class McpClients implements PluginPart {
 
   /** A configured server's connection and plugin (not started: `sync` starts it if its plugin is enabled). */
   private addEntry(config: McpServerConfig): Entry {
-    if (this.Connection === undefined) throw new Error('the MCP connection is not loaded');
-    const signIn = this.oauthOf(config);
-    const connection = new this.Connection({
+    const kit = this.kit;
+    if (kit === undefined) throw new Error('the MCP connection is not loaded');
+    const signIn = this.oauthOf(kit, config);
+    const connection = new kit.Connection({
       server: config,
       environment: this.options.environment,
       maxMessageBytes: Math.max(MIN_MESSAGE_BYTES, 4 * this.options.maxResultBytes()),

@@ -82,3 +82,22 @@ describe('home-agent --help', () => {
     }
   });
 });
+
+describe('home-agent serve and the window', () => {
+  it('load the MCP SDK only when they serve MCP, an MCP server is configured or a home-agent mcp comes', async () => {
+    // serve's command with the host it creates, its MCP add-on until --mcp is read, and the doors of
+    // the home's socket (the window's main process composes the same doors and host).
+    for (const entry of [
+      'host/front/web/serve-command.ts',
+      'host/front/mcp/mcp-serve-add-on.ts',
+      'host/front/link-doors.ts',
+      'host/app/create-host.ts',
+    ]) {
+      const loaded = await packagesLoadedBy(entry);
+      expect(
+        loaded.filter((name) => name.startsWith('@modelcontextprotocol/sdk')),
+        entry,
+      ).toEqual([]);
+    }
+  });
+});
