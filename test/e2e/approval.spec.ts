@@ -1,9 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { makeHostFolder, type HostFolder, type ScriptedReply } from './helpers/scripted-replies.ts';
-import { startHost, type RunningHost } from './helpers/start-host.ts';
+import type { ScriptedReply } from './helpers/scripted-replies.ts';
 import { callHost } from './helpers/call-host.ts';
-import { watchForPageProblems } from './helpers/watch-for-page-problems.ts';
-import { startSimProcess, type SimProcess } from '../helpers/start-sim-process.ts';
+import { useSimDeviceHome, type SimDeviceHome } from './helpers/sim-device-home.ts';
 
 // The AT relay board's switch declares `confirm`: the host asks the person before every call.
 const switchRelayTwoOn: ScriptedReply[] = [
@@ -11,40 +9,21 @@ const switchRelayTwoOn: ScriptedReply[] = [
   { text: 'Done.' },
 ];
 
-let folder: HostFolder | undefined;
-let host: RunningHost | undefined;
-let sim: SimProcess | undefined;
-let problems: string[] = [];
-
-test.afterEach(async () => {
-  await host?.stop();
-  host = undefined;
-  await sim?.stop();
-  sim = undefined;
-  await folder?.remove();
-  folder = undefined;
-});
+const openHome = useSimDeviceHome();
 
 /**
  * A relay board in a separate simulator process (behind a socat pseudo-terminal, speaking AT
  * lines), a host attached to it with the shipped profile, the page open, and the switch asked for.
  */
-async function askToSwitch(page: Page): Promise<void> {
-  sim = await startSimProcess({ kinds: ['relay'] });
-  const relay = sim.devices.find((device) => device.id === 'relay-1');
-  if (!relay) throw new Error(`the simulator started no relay-1: ${JSON.stringify(sim.devices)}`);
-  folder = await makeHostFolder(switchRelayTwoOn);
-  host = await startHost({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: ['--device', `${relay.path},profile=at-relay-4`],
+async function askToSwitch(page: Page): Promise<SimDeviceHome> {
+  const home = await openHome(page, {
+    kinds: ['relay'],
+    replies: switchRelayTwoOn,
+    deviceOptions: 'profile=at-relay-4',
   });
-  problems = watchForPageProblems(page);
-  await page.goto(host.url);
-  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
   await page.getByTestId('composer-input').fill('Switch relay 2 on.');
   await page.getByTestId('send-button').click();
+  return home;
 }
 
 function relayRow(page: Page) {
@@ -82,7 +61,7 @@ async function expectAnswered(
 }
 
 test('Allow: the card asks, the relay switches, and the row ends ok', async ({ page }) => {
-  await askToSwitch(page);
+  const { sim, problems } = await askToSwitch(page);
   await expectQuestion(page);
   // Nothing took the focus for the person: a stray Enter cannot approve.
   await expect(page.getByTestId('approve-button')).not.toBeFocused();
@@ -91,7 +70,7 @@ test('Allow: the card asks, the relay switches, and the row ends ok', async ({ p
   await page.keyboard.press('Enter');
   await expectAnswered(page, { approval: 'allowed', label: 'allowed by you', ok: true });
   // The simulator process, the independent witness: channel 2 (index 1) is on.
-  const state = await (sim as SimProcess).waitForState(
+  const state = await sim.waitForState(
     'relay-1',
     (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
   );
@@ -100,7 +79,7 @@ test('Allow: the card asks, the relay switches, and the row ends ok', async ({ p
 });
 
 test('Deny: the row ends denied and the relay is never called', async ({ page }) => {
-  await askToSwitch(page);
+  const { sim, problems } = await askToSwitch(page);
   await expectQuestion(page);
   await page.getByTestId('deny-button').click();
   await expectAnswered(page, { approval: 'denied', label: 'denied by you', ok: false });
@@ -108,16 +87,14 @@ test('Deny: the row ends denied and the relay is never called', async ({ page })
 
   // The simulator prints a state line after every call it ran. Once its process has exited, all it
   // printed has been read: waitForState then answers at once from what is there, or never.
-  const stopped = sim as SimProcess;
-  sim = undefined;
-  await stopped.stop();
-  const printed = await Promise.race([stopped.waitForState('relay-1', () => true), Promise.resolve('nothing printed')]);
+  await sim.stop();
+  const printed = await Promise.race([sim.waitForState('relay-1', () => true), Promise.resolve('nothing printed')]);
   expect(printed).toBe('nothing printed');
   expect(problems).toEqual([]);
 });
 
 test('a reloaded page shows the open question live, and after the answer only the final state', async ({ page }) => {
-  await askToSwitch(page);
+  const { sim, problems } = await askToSwitch(page);
   await expectQuestion(page);
 
   // Reloaded while the host waits: the question comes back from the journal, still answerable.
@@ -131,10 +108,7 @@ test('a reloaded page shows the open question live, and after the answer only th
   await expect(page.getByTestId('approve-button')).toBeFocused();
   await page.keyboard.press('Space');
   await expectAnswered(page, { approval: 'allowed', label: 'allowed by you', ok: true });
-  await (sim as SimProcess).waitForState(
-    'relay-1',
-    (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
-  );
+  await sim.waitForState('relay-1', (printed) => (printed.channels as boolean[] | undefined)?.[1] === true);
 
   // Reloaded after the answer: the journal holds the end, so no live buttons, only the outcome.
   await page.reload();
@@ -152,17 +126,11 @@ test('two conversations whose calls share an id: each card answers its own quest
   const switchOn = (deviceId: string): ScriptedReply => ({
     toolCalls: [{ id: 'gemini-0-0', name: 'relay__set', args: { device_id: deviceId, channel: 2, on: true } }],
   });
-  sim = await startSimProcess({ kinds: ['relay', 'relay'] });
-  folder = await makeHostFolder([switchOn('relay-1'), switchOn('relay-2'), { text: 'Done.' }, { text: 'Done.' }]);
-  host = await startHost({
-    dataDir: folder.dataDir,
-    scriptFile: folder.scriptFile,
-    sim: false,
-    extraArgs: sim.devices.flatMap((device) => ['--device', `${device.path},profile=at-relay-4`]),
+  const { sim, host, problems } = await openHome(page, {
+    kinds: ['relay', 'relay'],
+    replies: [switchOn('relay-1'), switchOn('relay-2'), { text: 'Done.' }, { text: 'Done.' }],
+    deviceOptions: 'profile=at-relay-4',
   });
-  problems = watchForPageProblems(page);
-  await page.goto(host.url);
-  await expect(page.getByTestId('connection-status')).toHaveText('Connected');
   const card = page.getByTestId('approval-card');
   const deviceArg = card.locator('[data-testid="approval-arg"][data-arg="device_id"]');
 
@@ -183,10 +151,7 @@ test('two conversations whose calls share an id: each card answers its own quest
   await expect(page.getByTestId('turn')).toHaveAttribute('data-status', 'done');
   // The simulator process, the independent witness: relay-1's channel 2 is on.
   expect(
-    await (sim as SimProcess).waitForState(
-      'relay-1',
-      (printed) => (printed.channels as boolean[] | undefined)?.[1] === true,
-    ),
+    await sim.waitForState('relay-1', (printed) => (printed.channels as boolean[] | undefined)?.[1] === true),
   ).toEqual({ channels: [false, true, false, false] });
   // B's question still waits, and the standing approval is for relay-1 alone.
   await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '1');
@@ -201,10 +166,8 @@ test('two conversations whose calls share an id: each card answers its own quest
   await expect(relayRow(page).getByTestId('approval-outcome')).toHaveAttribute('data-approval', 'denied');
   await expect(page.getByTestId('approvals-pending')).toHaveCount(0);
   // relay-2 was never switched: once the simulator process has exited, all it printed has been read.
-  const stopped = sim as SimProcess;
-  sim = undefined;
-  await stopped.stop();
-  const printed = await Promise.race([stopped.waitForState('relay-2', () => true), Promise.resolve('nothing printed')]);
+  await sim.stop();
+  const printed = await Promise.race([sim.waitForState('relay-2', () => true), Promise.resolve('nothing printed')]);
   expect(printed).toBe('nothing printed');
   expect(problems).toEqual([]);
 });
