@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { MAX_LINK_LINE_BYTES } from './link-messages.ts';
+import { lineSplitter } from '../../core/text/line-splitter.ts';
 
 /**
  * Reads the socket line by line (JSON Lines both ways), calling `onLine` for each; a line over
@@ -7,17 +8,12 @@ import { MAX_LINK_LINE_BYTES } from './link-messages.ts';
  * stops reading.
  */
 export function readLines(socket: Socket, onLine: (line: string) => void): () => void {
-  let buffered = '';
+  const feed = lineSplitter((line) => {
+    if (line.trim() !== '') onLine(line);
+  });
   const onData = (chunk: Buffer | string): void => {
-    buffered += chunk.toString();
-    let newline = buffered.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim() !== '') onLine(line);
-      newline = buffered.indexOf('\n');
-    }
-    if (buffered.length > MAX_LINK_LINE_BYTES) socket.destroy(new Error('a line on the home socket was too long'));
+    if (feed(chunk.toString()) > MAX_LINK_LINE_BYTES)
+      socket.destroy(new Error('a line on the home socket was too long'));
   };
   socket.setEncoding('utf8');
   socket.on('data', onData);

@@ -5,6 +5,7 @@ import { HOME_AGENT_VERSION } from '../../app/version.ts';
 import { serveMcpOverStdio } from './serve-mcp-over-stdio.ts';
 import type { ServedHome } from './mcp-session.ts';
 import type { McpBackend } from './mcp-relay.ts';
+import { lineSplitter } from '../../../core/text/line-splitter.ts';
 
 /** The running host's `mcp` door as the relay's backend: it ends when the host goes away. */
 export function socketBackend(socket: Socket): McpBackend {
@@ -27,16 +28,13 @@ export function inProcessBackend(home: ServedHome, log: (line: string) => void):
   const input = new PassThrough();
   const output = new PassThrough();
   const listeners: ((line: string) => void)[] = [];
-  let buffered = '';
   output.setEncoding('utf8');
-  output.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
+  output.on(
+    'data',
+    lineSplitter((line) => {
       if (line.trim() !== '') listeners.forEach((listener) => listener(line));
-    }
-  });
+    }),
+  );
   const stop = new AbortController();
   const ended = serveMcpOverStdio({
     home,

@@ -13,6 +13,7 @@ import { filterJsonRpcLines } from './json-rpc-line-filter.ts';
 import { McpRelay } from './mcp-relay.ts';
 import { socketBackend } from './mcp-backends.ts';
 import { homeShapingFlags } from '../command-line/home-shaping-flags.ts';
+import { lineSplitter } from '../../../core/text/line-splitter.ts';
 
 const mcpOptions = {
   ...Object.fromEntries(MCP_SETTINGS.map((key) => [settingsTable[key].flag, { type: 'string' as const }])),
@@ -66,15 +67,11 @@ export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> 
       finish('message too large');
     },
   });
-  let buffered = '';
   lines.setEncoding('utf8');
-  lines.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      relay.fromClient(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-    }
-  });
+  lines.on(
+    'data',
+    lineSplitter((line) => relay.fromClient(line)),
+  );
   lines.once('end', () => finish('client closed'));
   process.stdin.once('close', () => finish('client closed'));
   const standalone = values.standalone === true;
