@@ -60,7 +60,6 @@ interface Entry {
   oauth?: McpOAuth;
 }
 
-/** The class of a server's connection, loaded only once a server is configured (the MCP SDK with it). */
 /** What a configured server needs, with the MCP SDK: loaded once the first server is configured. */
 interface ConnectionKit {
   Connection: typeof McpConnection;
