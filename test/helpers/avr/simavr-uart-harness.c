@@ -80,9 +80,9 @@ static void frame_uart0_8n1(void) {
 static void write_to_host(avr_t *avr) {
   while (to_host_head != to_host_tail && to_host[to_host_head].due <= avr->cycle) {
     uint8_t byte = to_host[to_host_head].byte;
-    /* A host that reads nothing fills the pseudo-terminal: the byte is lost, as on a wire. */
-    if (write(pty_master, &byte, 1) < 0 && errno != EAGAIN) return;
     to_host_head = (to_host_head + 1) % TO_HOST_SIZE;
+    /* A byte the pseudo-terminal does not take (a host that reads nothing filled it) is lost, as on a wire. */
+    if (write(pty_master, &byte, 1) < 0) continue;
   }
 }
 
