@@ -177,7 +177,8 @@ function FieldInput(props: {
       ) : field.type === 'string' ? (
         <input
           id={id}
-          type={field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : 'text'}
+          type={textInputTypes[field.format ?? 'text']}
+          {...(field.format === 'date-time' ? { placeholder: 'e.g. 2026-12-04T18:30:00+01:00' } : {})}
           value={typeof value === 'string' ? value : ''}
           onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
           {...described}
@@ -200,6 +201,18 @@ function FieldInput(props: {
     </div>
   );
 }
+
+/**
+ * The input for each text format. A date's value is the format's own (YYYY-MM-DD); a date and time
+ * stays text with an example, since the browser's date-time input drops the time zone.
+ */
+const textInputTypes: Record<NonNullable<Extract<ElicitationField, { type: 'string' }>['format']> | 'text', string> = {
+  text: 'text',
+  email: 'email',
+  uri: 'url',
+  date: 'date',
+  'date-time': 'text',
+};
 
 /** The values to send: numbers as numbers, fields left empty left out (the host fills their defaults). */
 function contentOf(question: ElicitationRequestNotice, draft: Draft): Record<string, ElicitationValue> {
