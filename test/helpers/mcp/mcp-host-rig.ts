@@ -131,17 +131,3 @@ export function probeDeclarations(dir: string, tools: unknown[], extra: Record<s
 export function probeTool(name: string, more: Record<string, unknown> = {}) {
   return { name, description: `the ${name} tool`, inputSchema: { type: 'object', properties: {} }, ...more };
 }
-
-/** Resolves with the server's stderr tail once it matches `pattern` (looked at whenever the server writes). */
-export function stderrWhen(connection: McpConnection, pattern: RegExp): Promise<string> {
-  return new Promise((resolve) => {
-    const look = (): boolean => {
-      const tail = connection.stderrTail();
-      if (!pattern.test(tail)) return false;
-      resolve(tail);
-      return true;
-    };
-    if (look()) return;
-    const stop = connection.stderr.subscribe(() => look() && stop());
-  });
-}

@@ -11,8 +11,8 @@ import {
   probeTool,
   startMcpHost,
   statusWhen,
-  stderrWhen,
 } from '../../../helpers/mcp/mcp-host-rig.ts';
+import { stderrWhen } from '../../../helpers/mcp/stderr-when.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -6,6 +6,7 @@ import { McpConnection } from '../../../../host/plugins/mcp/mcp-connection.ts';
 import type { McpServerConfig } from '../../../../host/plugins/mcp/mcp-config.ts';
 import { ToolError } from '../../../../core/tools/tool-error.ts';
 import { everythingOverStdio, probeOverStdio, startEverythingHttp } from '../../../helpers/mcp/mcp-test-servers.ts';
+import { stderrWhen } from '../../../helpers/mcp/stderr-when.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -55,20 +56,6 @@ function statusWhen(connection: McpConnection, statuses: string[]): Promise<stri
       stop();
       resolve(connection.status);
     });
-  });
-}
-
-/** Resolves once the server's stderr tail matches `pattern` (looked at whenever it writes). */
-function stderrWhen(connection: McpConnection, pattern: RegExp): Promise<string> {
-  return new Promise((resolve) => {
-    const look = (): boolean => {
-      const tail = connection.stderrTail();
-      if (!pattern.test(tail)) return false;
-      resolve(tail);
-      return true;
-    };
-    if (look()) return;
-    const stop = connection.stderr.subscribe(() => look() && stop());
   });
 }
 

@@ -8,8 +8,8 @@ import {
   probeTool,
   runTurn,
   startMcpHost,
-  stderrWhen,
 } from '../../../helpers/mcp/mcp-host-rig.ts';
+import { stderrWhen } from '../../../helpers/mcp/stderr-when.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -13,8 +13,8 @@ import {
   probeDeclarations,
   probeTool,
   startMcpHost,
-  stderrWhen,
 } from '../../../helpers/mcp/mcp-host-rig.ts';
+import { stderrWhen } from '../../../helpers/mcp/stderr-when.ts';
 import type { McpConnection } from '../../../../host/plugins/mcp/mcp-connection.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
