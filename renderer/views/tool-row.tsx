@@ -62,18 +62,22 @@ function ToolRowBody(props: {
   const waiting = approval?.status === 'waiting';
   const detailsId = `tool-details-${row.callId}`;
   const failed = row.ok === false || row.status === 'interrupted';
+  // What tests, styles and the far rows' observer read of a row, drawn whole or far.
+  const rowData = {
+    'data-testid': 'tool-row',
+    'data-tool-name': row.name,
+    'data-call-id': row.callId,
+    'data-ok': row.ok === undefined ? undefined : String(row.ok),
+    'data-status': row.status,
+    'data-outcome': row.outcome,
+    'data-approval': approval?.status,
+  };
   if (props.far && !expanded && !waiting && !focused)
     return (
       <li
         ref={props.watch}
         className={`tool-row tool-row-${row.status} tool-row-far${failed ? ' tool-row-failed' : ''}`}
-        data-testid="tool-row"
-        data-tool-name={row.name}
-        data-call-id={row.callId}
-        data-ok={row.ok === undefined ? undefined : String(row.ok)}
-        data-status={row.status}
-        data-outcome={row.outcome}
-        data-approval={approval?.status}
+        {...rowData}
         data-far="true"
       >
         {row.index + 1}{' '}
@@ -93,13 +97,7 @@ function ToolRowBody(props: {
     <li
       // Open: its details or its question span the row under the live curtain (styles.css).
       className={`tool-row tool-row-${row.status}${failed ? ' tool-row-failed' : ''}${waiting ? ' tool-row-waiting' : ''}${expanded || waiting ? ' tool-row-open' : ''}`}
-      data-testid="tool-row"
-      data-tool-name={row.name}
-      data-call-id={row.callId}
-      data-ok={row.ok === undefined ? undefined : String(row.ok)}
-      data-status={row.status}
-      data-outcome={row.outcome}
-      data-approval={approval?.status}
+      {...rowData}
       data-approval-id={approval?.approvalId}
       ref={props.watch}
       // A row holding the focus stays whole however far it is scrolled.
